@@ -1,0 +1,170 @@
+"""The two core types, ``Formula`` and ``Claim``, and the ``Verdict`` a claim's
+check returns.  See ARCHITECTURE.md ("The two core types").
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import sympy as sp
+
+from .printing import latex
+from .symbols import Param
+
+ROLES = ("definition", "identity", "equality", "lower_bound", "upper_bound", "approximation")
+VERDICTS = ("proved", "holds_numerically", "fails", "inconclusive")
+
+
+class DomainError(ValueError):
+    """A value outside a parameter's allowed range (names the parameter)."""
+
+    def __init__(self, name: str, value, allowed: str):
+        self.name, self.value, self.allowed = name, value, allowed
+        super().__init__(f"{name}={value!r} is outside the allowed range: {allowed}")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a formula or claim comes from: seed file and location as printed."""
+
+    seed: str
+    location: str  # "(20)", "Thm. 4", "App. C"
+    section: str = ""
+
+    def cite(self) -> str:
+        s = f"{self.seed} {self.location}"
+        return f"{s}, {self.section}" if self.section else s
+
+
+@dataclass
+class Formula:
+    """One formula of a paper, defined once.
+
+    ``printed`` is the expression as the paper prints it (parsed from
+    ``printed_latex``, the verbatim LaTeX of the seed); ``expr`` is the same
+    expression with the paper's named sub-definitions (e.g. zeta_alpha)
+    expanded, which is what is computed with.  ``encoding`` is "parsed" or
+    "hand" (the parser could not cope; ``encoding_note`` says why).
+    """
+
+    name: str
+    paper: str
+    source: Source
+    role: str
+    quantity: str
+    params: tuple[Param, ...]
+    printed_latex: str
+    printed: sp.Expr
+    expr: sp.Expr
+    lhs_latex: str = ""
+    conditions: tuple = ()
+    encoding: str = "parsed"
+    encoding_note: str = ""
+    description: str = ""
+    known: dict = field(default_factory=dict)  # e.g. {"d/dp": expr} closed forms carried along
+
+    def __post_init__(self):
+        if self.role not in ROLES:
+            raise ValueError(f"role={self.role!r} is not one of {ROLES}")
+
+    @property
+    def symbols(self) -> tuple[sp.Symbol, ...]:
+        return tuple(p.symbol for p in self.params)
+
+    def derived_latex(self) -> str:
+        return latex(self.expr)
+
+    def check_domain(self, **values) -> None:
+        for prm in self.params:
+            if prm.name in values:
+                v = values[prm.name]
+                if v != v or not prm.contains(v):
+                    raise DomainError(prm.name, v, str(prm.domain))
+
+
+@dataclass
+class Verdict:
+    status: str
+    method: str
+    points: int | None = None
+    worst_error: float | None = None
+    precision: int | None = None  # decimal digits
+    counterexample: dict | None = None
+    derived: Any = None  # a SymPy expression: the corrected/true formula, when derivable
+    note: str = ""
+    seconds: float = 0.0
+
+    def __post_init__(self):
+        if self.status not in VERDICTS:
+            raise ValueError(f"status={self.status!r} is not one of {VERDICTS}")
+
+    def summary(self) -> str:
+        if self.status == "proved":
+            return f"proved ({self.method})"
+        if self.status == "holds_numerically":
+            return (f"holds numerically at {self.points} points, worst error "
+                    f"{self.worst_error:.1e} at {self.precision} digits ({self.method})")
+        if self.status == "fails":
+            return f"FAILS ({self.method})"
+        return f"inconclusive: {self.note}"
+
+
+@dataclass
+class Claim:
+    """One checkable statement of a paper or of one of its proofs.
+
+    ``check_fn`` computes the truth independently (sympy.diff of the defined
+    function, a numeric optimum, quadrature, ...) and compares it with what the
+    paper states; it returns a ``Verdict``.
+    """
+
+    id: str
+    paper: str
+    source: Source
+    kind: str
+    statement: str
+    printed_latex: str
+    check_fn: Callable[[], Verdict]
+    formulas: tuple[str, ...] = ()
+    note: str = ""
+    _verdict: Verdict | None = field(default=None, repr=False)
+
+    def check(self, refresh: bool = False) -> Verdict:
+        if self._verdict is None or refresh:
+            t0 = time.perf_counter()
+            try:
+                v = self.check_fn()
+            except Exception as exc:  # a check that crashes is reported, not hidden
+                v = Verdict("inconclusive", "error", note=f"{type(exc).__name__}: {exc}")
+            v.seconds = time.perf_counter() - t0
+            self._verdict = v
+        return self._verdict
+
+    @property
+    def location(self) -> str:
+        return self.source.location
+
+    def record(self) -> dict:
+        """The JSON record of ``dpderive check --json``."""
+        v = self.check()
+        rec = {
+            "id": self.id,
+            "paper": self.source.seed,
+            "paper_key": self.paper,
+            "location": self.source.location,
+            "section": self.source.section,
+            "kind": self.kind,
+            "statement": self.statement,
+            "verdict": v.status,
+            "method": v.method,
+            "printed_latex": self.printed_latex,
+            "derived_latex": latex(v.derived) if v.derived is not None else None,
+            "counterexample": v.counterexample,
+            "points": v.points,
+            "worst_error": v.worst_error,
+            "precision": v.precision,
+            "note": "; ".join(x for x in (v.note, self.note) if x),
+            "formulas": list(self.formulas),
+        }
+        return rec

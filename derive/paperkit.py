@@ -1,0 +1,62 @@
+"""A small vocabulary for writing one paper's module: formulas and claims in
+the paper's order, each citing its seed file and location.
+
+    P = Paper("asoodeh2021", seed="002_681a0562af0ee53f.txt", ...)
+    g = P.formula("thm4.g", "(23)", r"...verbatim LaTeX...", role="lower_bound",
+                  quantity=r"\\gamma_\\alpha^\\varepsilon(\\delta)", params=(ALPHA, EPS, DELTA),
+                  subs={zeta_alpha: zeta})
+    P.claim("thm4.g_lower", "(23)", "inequality", "g never exceeds the exact gamma",
+            latex=..., check=lambda: check_relation(...), formulas=("thm4.g",))
+
+``latex`` strings are copied verbatim from the seed (a test holds each one
+against the seed text); ``parse`` names the verbatim fragment handed to the
+parser when the whole display is not an expression (an ``\\inf``, a ``:=``).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import sympy as sp
+
+from . import registry
+from .core import Claim, Formula, Source, Verdict
+from .parse import parse_printed
+
+
+class Paper:
+    def __init__(self, key: str, *, seed: str, title: str, citation: str, seeds: tuple[str, ...] = ()):
+        self.key, self.seed = key, seed
+        if key not in registry.PAPERS:
+            registry.register_paper(key, title=title, seeds=seeds or (seed,), citation=citation)
+
+    def _src(self, location: str, section: str, seed: str | None) -> Source:
+        return Source(seed or self.seed, location, section)
+
+    def formula(self, name: str, location: str, latex: str, *, role: str, quantity: str,
+                params: tuple, parse: str | None = None, subs: dict | None = None,
+                hand: sp.Expr | None = None, hand_reason: str = "", conditions: tuple = (),
+                lhs: str = "", section: str = "", seed: str | None = None,
+                description: str = "", symbols: dict | None = None) -> Formula:
+        if hand is not None:
+            if not hand_reason:
+                raise ValueError(f"{name}: a hand encoding needs hand_reason")
+            printed, encoding = hand, "hand"
+        else:
+            printed, encoding = parse_printed(parse if parse is not None else latex, symbols), "parsed"
+        expr = printed.xreplace(subs) if subs else printed
+        f = Formula(name=f"{self.key}.{name}", paper=self.key,
+                    source=self._src(location, section, seed), role=role, quantity=quantity,
+                    params=tuple(params), printed_latex=latex, printed=printed, expr=expr,
+                    lhs_latex=lhs, conditions=tuple(conditions), encoding=encoding,
+                    encoding_note=hand_reason, description=description)
+        f.parse_fragment = parse if parse is not None else (None if hand is not None else latex)
+        return registry.add_formula(f)
+
+    def claim(self, cid: str, location: str, kind: str, statement: str, *, latex: str,
+              check: Callable[[], Verdict], formulas: tuple = (), section: str = "",
+              seed: str | None = None, note: str = "") -> Claim:
+        c = Claim(id=f"{self.key}.{cid}", paper=self.key, source=self._src(location, section, seed),
+                  kind=kind, statement=statement, printed_latex=latex, check_fn=check,
+                  formulas=tuple(f"{self.key}.{x}" if not x.startswith(self.key + ".") else x
+                                 for x in formulas), note=note)
+        return registry.add_claim(c)

@@ -1,0 +1,6 @@
+"""Asoodeh, Liao, Calmon, Kosut, Sankar (JSAIT 2021, seed 002; ISIT 2020, seed 000).
+
+The modules follow the paper's order: Sections II-III, Section IV,
+Appendices A-C, Appendices D-G, and the ISIT 2020 variants.
+"""
+from . import sec2_3  # noqa: F401

@@ -1,0 +1,434 @@
+"""Asoodeh et al. (seed 002), Sections II-III: divergences, their DP/RDP
+characterisations, Theorem 1, the conversion quantities (12)-(17), Theorem 3,
+Theorem 4, Lemma 1 and Remark 1 - in the paper's order.
+"""
+from __future__ import annotations
+
+import mpmath as mp
+import sympy as sp
+
+from ...core import Verdict
+from ...parse import parse_printed
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, P as PP, alpha, delta, eps, gamma, p, t, zeta_alpha
+from ...verify import (check_draws, check_equal, check_relation, mp_minimize, symbolic_zero)
+from . import _truth as TR
+from ._paper import P
+
+II, III = "Sec. II", "Sec. III"
+
+# ----------------------------------------------------------------------------- Sec. I-II
+P.claim("sec3.renyi_chi", "Sec. III", "identity",
+        "Renyi divergence is a function of the chi^alpha divergence: "
+        "D_alpha = log(1 + (alpha-1) chi^alpha)/(alpha-1), checked on random distributions",
+        latex=r"D_{\alpha}(P||Q) = \frac{1}{\alpha-1}\log(1+(\alpha-1)\chi^{\alpha}(P||Q))",
+        section=III,
+        check=lambda: check_draws(_draw_renyi_chi, "==", n=30,
+                                  method="definitions (1) and chi^alpha on random 2-6 point distributions"))
+
+
+def _draw_renyi_chi(rng):
+    k = rng.randint(2, 6)
+    Pd, Qd = TR.random_pair(rng, k)
+    a = 1 + mp.mpf(10) ** (rng.uniform(-2, 2))
+    return ({"k": k, "alpha": a}, TR.renyi(Pd, Qd, a),
+            mp.log(1 + (a - 1) * TR.chi_alpha(Pd, Qd, a)) / (a - 1))
+
+
+def _draw_E_sup(lam_from_eps: bool):
+    def draw(rng):
+        k = rng.randint(2, 6)
+        Pd, Qd = TR.random_pair(rng, k)
+        lam = mp.e ** mp.mpf(rng.uniform(0, 2)) if lam_from_eps else 1 + mp.mpf(rng.uniform(0, 3))
+        return ({"k": k, "lambda": lam}, TR.E_sup(Pd, Qd, lam), TR.E(Pd, Qd, lam))
+    return draw
+
+
+P.claim("sec2.eq4", "(4)", "definition",
+        "(eps,delta)-DP as sup over events of M_d(A) - e^eps M_d'(A): the sup over all events "
+        "(brute force) equals the hockey-stick divergence E_{e^eps} (the form used in (9))",
+        latex=r"\sup_{A \in \mathcal{F}, d \sim d'} \mathcal{M}_d(A) - e^{\varepsilon} \mathcal{M}_{d'}(A) \le \delta.",
+        section=II,
+        check=lambda: check_draws(_draw_E_sup(True), "==", n=30,
+                                  method="brute force over all 2^k events vs sum of positive parts"))
+
+P.claim("sec3.eq8", "(8)", "identity",
+        "E_lambda(P||Q) = int (dP - lambda dQ)_+ = sup_A [P(A) - lambda Q(A)]",
+        latex=r"\mathsf{E}_{\lambda}(P\|Q) = \int (\mathsf{d}P - \lambda \mathsf{d}Q)_{+} = \sup_{A \in \mathcal{F}} [P(A) - \lambda Q(A)].",
+        section=III,
+        check=lambda: check_draws(_draw_E_sup(False), "==", n=30,
+                                  method="brute force over all 2^k events, 2-6 point distributions"))
+
+# ----------------------------------------------------------------------------- (10)-(11)
+CHI_LATEX = r"\chi(\gamma) := \frac{e^{(\alpha - 1)\gamma} - 1}{\alpha - 1}."
+chi = P.formula("chi", "(11)", CHI_LATEX, parse=r"\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha - 1}",
+                role="definition", quantity=r"\chi(\gamma)", lhs=r"\chi(\gamma)",
+                params=(ALPHA, GAMMA), section=III,
+                description="the chi^alpha-divergence level equivalent to (alpha, gamma)-RDP")
+CHI_INV_LATEX = r"\chi^{-1}(t) = \frac{1}{\alpha - 1} \log(1 + (\alpha - 1)t)"
+chi_inv = P.formula("chi_inv", "(17)", CHI_INV_LATEX, parse=r"\frac{1}{\alpha - 1} \log(1 + (\alpha - 1)t)",
+                    role="definition", quantity=r"\chi^{-1}(t)", lhs=r"\chi^{-1}(t)",
+                    params=(ALPHA, GAMMA), section=III,
+                    description="functional inverse of chi, stated after (17)")
+
+
+def _chi_inverse_check():
+    composed = chi_inv.expr.subs(t, chi.expr)
+    if symbolic_zero(sp.expand_log(composed, force=True) - gamma):
+        return Verdict("proved", "SymPy: chi^{-1}(chi(gamma)) - gamma simplifies to 0")
+    return check_equal(gamma, composed, (ALPHA, GAMMA))
+
+
+P.claim("sec3.chi_inverse", "(17)", "identity",
+        "chi^{-1}(t) = log(1 + (alpha-1) t)/(alpha-1) is the functional inverse of chi in (11)",
+        latex=CHI_INV_LATEX, section=III, formulas=("chi", "chi_inv"), check=_chi_inverse_check)
+
+
+def _eq10_check():
+    # (10) <=> D_alpha = chi^{-1}(chi^alpha) with chi increasing: check monotonicity
+    # symbolically and the identity chi(D_alpha(P||Q)) = chi^alpha(P||Q) on random pairs.
+    dchi = sp.diff(chi.expr, gamma)
+    if not (sp.simplify(dchi - sp.exp((alpha - 1) * gamma)) == 0):
+        return Verdict("fails", "SymPy derivative of chi", derived=dchi,
+                       note="chi is not increasing in gamma")
+    f = sp.lambdify([alpha, gamma], chi.expr, "mpmath")
+
+    def draw(rng):
+        Pd, Qd = TR.random_pair(rng, rng.randint(2, 6))
+        a = 1 + mp.mpf(10) ** rng.uniform(-2, 1.5)
+        return ({"alpha": a}, f(a, TR.renyi(Pd, Qd, a)), TR.chi_alpha(Pd, Qd, a))
+    v = check_draws(draw, "==", n=30,
+                    method="d chi/d gamma = e^{(alpha-1)gamma} > 0 (SymPy), and chi(D_alpha) = chi^alpha on random pairs")
+    return v
+
+
+P.claim("sec3.eq10", "(10)", "identity",
+        "(alpha,gamma)-RDP iff chi^alpha <= chi(gamma): chi is increasing and chi(D_alpha) = chi^alpha",
+        latex=r"\sup_{d \sim d'} \chi^{\alpha}(\mathcal{M}_d || \mathcal{M}_{d'}) \le \chi(\gamma),",
+        section=III, formulas=("chi",), check=_eq10_check)
+
+P.claim("sec3.eq9", "(9)", "identity",
+        "M is (eps,delta)-DP iff sup E_{e^eps}(M_d||M_d') <= delta: the DP constraint (4) is the "
+        "hockey-stick divergence at lambda = e^eps (brute force over events)",
+        latex=r"\sup_{d \sim d'} \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \leq \delta.",
+        section=III, check=lambda: check_draws(_draw_E_sup(True), "==", n=30, seed=9,
+                                                method="brute force over all events, lambda = e^eps"))
+
+# ----------------------------------------------------------------------------- Theorem 1
+THM1_LATEX = r"\delta = e^{-(\alpha - 1)(\varepsilon - \gamma)}. (7)"
+thm1 = P.formula("thm1.delta", "(7)", THM1_LATEX, parse=r"e^{-(\alpha - 1)(\varepsilon - \gamma)}",
+                 role="upper_bound", quantity=r"\delta_{\alpha}^{\varepsilon}(\gamma)",
+                 lhs=r"\delta", params=(ALPHA, EPS, GAMMA), conditions=(eps > gamma,),
+                 section=II, description="Theorem 1 ([5, Th. 2], Mironov/Abadi): RDP to DP")
+
+
+def _thm1_check():
+    fd = sp.lambdify([alpha, eps, gamma], thm1.expr, "mpmath")
+
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 2)
+        g = mp.mpf(10) ** rng.uniform(-3, 0.5)
+        e = g + mp.mpf(10) ** rng.uniform(-2, 1)
+        d = fd(a, e, g)
+        if not (0 < d < 1):
+            return None
+        # sound iff every (alpha, gamma)-RDP mechanism is (eps, d)-DP iff gamma <= gamma_exact
+        return ({"alpha": a, "gamma": g, "varepsilon": e, "delta_printed": d},
+                TR.gamma_exact(a, e, d), g)
+    return check_draws(draw, ">=", n=25, tol_digits=20,
+                       method="exact gamma_alpha^eps(delta) at the printed delta must be >= gamma")
+
+
+P.claim("thm1.sound", "(7)", "inequality",
+        "Theorem 1: an (alpha,gamma)-RDP mechanism is (eps, e^{-(alpha-1)(eps-gamma)})-DP for eps > gamma",
+        latex=THM1_LATEX, section=II, formulas=("thm1.delta",), check=_thm1_check)
+
+# ----------------------------------------------------------------------------- (12)-(17)
+P.claim("sec3.eq13", "(13)", "notation",
+        "(13) writes the hockey-stick index as e^ell; (12) asks for (eps,delta)-DP, i.e. E_{e^eps} by (9)",
+        latex=r"= \sup_{\mathcal{M} \in \mathbb{M}_{\alpha}(\gamma)} \sup_{d \sim d'} \mathsf{E}_{e^{\ell}}(\mathcal{M}_{d} \| \mathcal{M}_{d'}), \tag{13}",
+        section=III, check=lambda: _symbol_check(r"e^{\ell}", {"alpha", "varepsilon", "gamma", "delta"}))
+
+
+def _symbol_check(fragment: str, allowed: set) -> Verdict:
+    try:
+        expr = parse_printed(fragment, {"ell": sp.Symbol("ell")})
+    except Exception as exc:  # pragma: no cover - fragment is fixed
+        return Verdict("inconclusive", "parse", note=str(exc))
+    names = {s.name for s in expr.free_symbols}
+    stray = names - allowed
+    if stray:
+        return Verdict("fails", "free symbols of the printed subscript vs the display's quantities",
+                       counterexample={"printed": fragment, "undefined symbols": sorted(stray),
+                                       "defined here": sorted(allowed)},
+                       derived=sp.exp(eps),
+                       note="the subscript should be e^{varepsilon}, as in (9) and (12)")
+    return Verdict("proved", "all symbols of the printed fragment are defined")
+
+
+def _eq16_check():
+    a_s = 1
+
+    def draw(rng):
+        k = rng.randint(2, 5)
+        Pd, Qd = TR.random_pair(rng, k)
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
+        e = mp.mpf(rng.uniform(0, 2))
+        d = TR.E(Pd, Qd, mp.e ** e)
+        if d <= mp.mpf(10) ** -8 or d >= 1:
+            return None
+        # no pair of distributions with E_{e^eps} >= d has a smaller Renyi divergence than gamma_exact(d)
+        return ({"k": k, "alpha": a, "varepsilon": e, "E": d}, TR.renyi(Pd, Qd, a),
+                TR.gamma_exact(a, e, d))
+    del a_s
+    return check_draws(draw, ">=", n=25, tol_digits=20,
+                       method="random k-point pairs: D_alpha(P||Q) >= gamma_alpha^eps(E_{e^eps}(P||Q))")
+
+
+P.claim("sec3.eq16", "(16)", "optimum",
+        "gamma_alpha^eps(delta) is the least Renyi divergence chi^{-1}(chi^alpha) over all pairs with "
+        "E_{e^eps} >= delta: no random multi-point pair does better than the binary optimum",
+        latex=r"= \inf_{\mathcal{M}: \mathbb{D} \to \mathcal{P}(\mathbb{X})} \inf_{d \sim d'} \chi^{-1} \left(\chi^{\alpha} (\mathcal{M}_d \| \mathcal{M}_{d'}) \right)",
+        section=III, check=_eq16_check)
+
+
+def _eq18_check():
+    # delta -> delta_alpha^eps(gamma) non-decreasing and concave  <=>  gamma(delta) increasing and convex
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+        e = mp.mpf(rng.uniform(0, 3))
+        d = mp.mpf(10) ** rng.uniform(-6, -0.2)
+        h = d * mp.mpf(rng.uniform(0.05, 0.4))
+        g0, g1, g2 = (TR.gamma_exact(a, e, x) for x in (d - h, d, d + h))
+        second = g0 - 2 * g1 + g2          # >= 0 for convexity
+        first = min(g1 - g0, g2 - g1)      # >= 0 for monotonicity
+        return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, min(second, first), mp.mpf(0))
+    v = check_draws(draw, ">=", n=25, tol_digits=18,
+                    method="second differences of the exact gamma_alpha^eps(delta) at 30 digits")
+    if v.status == "fails":
+        v.note = ("gamma_alpha^eps(delta) is concave in delta there, so delta_alpha^eps(gamma) is convex in "
+                  "gamma: the concave map is delta as a function of chi(gamma) (the chi^alpha value, the "
+                  "first coordinate of R_alpha), not of gamma; see claim appB.eq73")
+    return v
+
+
+P.claim("sec3.eq18", "(18)", "convexity",
+        "delta_alpha^eps(.) is non-decreasing and concave (equivalently gamma_alpha^eps(.) is "
+        "increasing and convex)",
+        latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
+        section=III, check=_eq18_check)
+
+P.claim("sec3.thm2", "(19)", "optimum",
+        "Theorem 2 ([15, Th. 8]): the joint range of (chi^alpha, E_{e^eps}) is the convex hull of the "
+        "binary one; random 3-6 point pairs never fall below the binary boundary",
+        latex=r"\left\{ \left(D_f(P \| Q), D_g(P \| Q) \right) \middle| P, Q \in \mathcal{P}(\mathbb{X}) \right\} = \mathsf{conv}(\mathcal{B}) \quad (19)",
+        section=III, check=lambda: _eq16_check_k(3, 6))
+
+
+def _eq16_check_k(k0, k1):
+    def draw(rng):
+        Pd, Qd = TR.random_pair(rng, rng.randint(k0, k1))
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
+        e = mp.mpf(rng.uniform(0, 1.5))
+        d = TR.E(Pd, Qd, mp.e ** e)
+        if d <= mp.mpf(10) ** -8 or d >= 1:
+            return None
+        return ({"alpha": a, "varepsilon": e, "E": d}, TR.chi_alpha(Pd, Qd, a),
+                (mp.e ** ((a - 1) * TR.gamma_exact(a, e, d)) - 1) / (a - 1))
+    return check_draws(draw, ">=", n=20, seed=19, tol_digits=20,
+                       method="chi^alpha of random pairs vs chi(gamma_exact(E)) on the binary boundary")
+
+
+# ----------------------------------------------------------------------------- Theorem 3
+M_LATEX = r"M(\alpha, \varepsilon, \delta) := \min_{p \in (\delta, 1)} \left[p^{\alpha} (p - \delta)^{1 - \alpha} + \bar{p}^{\alpha} (e^{\varepsilon} - p + \delta)^{1 - \alpha} \right]."
+objective = P.formula(
+    "thm3.objective", "(20)", M_LATEX,
+    parse=r"p^{\alpha} (p - \delta)^{1 - \alpha} + \bar{p}^{\alpha} (e^{\varepsilon} - p + \delta)^{1 - \alpha}",
+    role="definition", quantity=r"M(\alpha,\varepsilon,\delta)", lhs=r"h_1(p;\alpha,\delta,\varepsilon)",
+    params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,), section=III,
+    description="Theorem 3's objective; gamma = eps + log(min_p objective)/(alpha-1)")
+THM3_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \varepsilon + \frac{1}{\alpha - 1} \log M(\alpha, \varepsilon, \delta),"
+Msym = sp.Symbol("M", positive=True)
+thm3 = P.formula("thm3.gamma", "(20)", THM3_LATEX, parse=r"\varepsilon + \frac{1}{\alpha - 1} \log M",
+                 symbols={"M": Msym}, role="equality", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
+                 lhs=r"\gamma_{\alpha}^{\varepsilon}(\delta)", params=(ALPHA, EPS, DELTA), section=III,
+                 description="Theorem 3: exact optimal DP-to-RDP conversion")
+
+
+def _thm3_check():
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-0.7, 1)
+        e = mp.mpf(rng.uniform(0, 2))
+        d = mp.mpf(10) ** rng.uniform(-4, -0.3)
+        return ({"alpha": a, "varepsilon": e, "delta": d}, TR.gamma_bruteforce(a, e, d),
+                TR.gamma_exact(a, e, d))
+    with mp.workdps(TR.WORK_DPS):
+        return check_draws(draw, "==", n=6, tol_digits=12,
+                           method="nested 2-D minimisation of (75) over (p, q) vs Theorem 3's 1-D form")
+
+
+P.claim("thm3.exact", "(20)", "optimum",
+        "Theorem 3: gamma_alpha^eps(delta) = eps + log M/(alpha-1), M the minimum over p of the objective",
+        latex=THM3_LATEX, section=III, formulas=("thm3.gamma", "thm3.objective"), check=_thm3_check)
+
+
+def _convex_in_p():
+    d2 = sp.diff(objective.expr, p, 2)
+    return check_relation(d2, ">=", sp.Integer(0), objective.params, conditions=(p > delta,), n=60,
+                          method="sign of the SymPy second derivative at random in-domain points")
+
+
+P.claim("thm3.convex", "(20)", "convexity",
+        "the term inside the logarithm is convex in p, so (20) is a tractable convex program",
+        latex=M_LATEX, section=III, formulas=("thm3.objective",), check=_convex_in_p)
+
+# ----------------------------------------------------------------------------- Theorem 4
+ZETA_LATEX = r"\zeta_{\alpha} := \frac{1}{\alpha} (1 - \frac{1}{\alpha})^{\alpha - 1}"
+zeta = P.formula("thm4.zeta", "(23)", ZETA_LATEX, parse=r"\frac{1}{\alpha} (1 - \frac{1}{\alpha})^{\alpha - 1}",
+                 role="definition", quantity=r"\zeta_{\alpha}", lhs=r"\zeta_{\alpha}", params=(ALPHA,),
+                 section=III)
+G_LATEX = r"g(\alpha, \varepsilon, \delta) := \varepsilon - \frac{1}{\alpha - 1} \log \frac{\zeta_{\alpha}}{\delta}"
+g = P.formula("thm4.g", "(23)", G_LATEX, parse=r"\varepsilon - \frac{1}{\alpha - 1} \log \frac{\zeta_{\alpha}}{\delta}",
+              subs={zeta_alpha: zeta.expr}, role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
+              lhs=r"g(\alpha,\varepsilon,\delta)", params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
+              section=III)
+F_LATEX = r"f(\alpha,\varepsilon,\delta) \coloneqq \varepsilon + \frac{1}{\alpha-1} \log \biggl(\bigl(e^\varepsilon - \alpha \delta \bigr) \biggl(\frac{\delta-1}{\delta - e^\varepsilon} \biggr)^\alpha + \alpha \delta \biggr)."
+f = P.formula("thm4.f", "(23)", F_LATEX,
+              parse=r"\varepsilon + \frac{1}{\alpha-1} \log \biggl(\bigl(e^\varepsilon - \alpha \delta \bigr) \biggl(\frac{\delta-1}{\delta - e^\varepsilon} \biggr)^\alpha + \alpha \delta \biggr)",
+              role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"f(\alpha,\varepsilon,\delta)",
+              params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,), section=III)
+EQ22_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \varepsilon - \log(1 - \delta),"
+eq22 = P.formula("thm4.eq22", "(22)", EQ22_LATEX, parse=r"\varepsilon - \log(1 - \delta)", role="equality",
+                 quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
+                 params=(ALPHA, EPS, DELTA), conditions=(alpha * delta >= 1,), section=III)
+
+_gx = lambda a, e, d: TR.gamma_exact(a, e, d)  # noqa: E731
+
+
+def _eq21_check():
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 2)
+        e = mp.mpf(10) ** rng.uniform(-2, 1)
+        _, m = mp_minimize(lambda x: TR.h1(x, a, 0, e), 0, 1, grid=120, iters=160)
+        return ({"alpha": a, "varepsilon": e}, e + mp.log(m) / (a - 1), mp.mpf(0))
+    return check_draws(draw, "==", n=20, tol_digits=20,
+                       method="minimum of the objective of (78) at delta = 0, 50 digits")
+
+
+P.claim("thm4.eq21", "(21)", "value", "gamma_alpha^eps(0) = 0",
+        latex=r"\gamma_{\alpha}^{\varepsilon}(0) = 0,", section=III, check=_eq21_check)
+
+P.claim("thm4.eq22", "(22)", "identity", "gamma_alpha^eps(delta) = eps - log(1 - delta) when alpha*delta >= 1",
+        latex=EQ22_LATEX, section=III, formulas=("thm4.eq22",),
+        check=lambda: check_equal(_gx, eq22.expr, (ALPHA, EPS, DELTA), conditions=(alpha * delta >= 1,),
+                                  n=20, symbolic=False, tol_digits=20,
+                                  method="exact gamma (minimisation of (78)) at 30 digits"))
+
+_TOLX = "exact gamma (minimisation of (78)) at 30 digits"
+P.claim("thm4.g_lower", "(23)", "inequality", "g(alpha,eps,delta) <= gamma_alpha^eps(delta) when 0 < alpha*delta < 1",
+        latex=G_LATEX, section=III, formulas=("thm4.g", "thm4.zeta"),
+        check=lambda: check_relation(g.expr, "<=", _gx, (ALPHA, EPS, DELTA),
+                                     conditions=(alpha * delta < 1,), n=30, method=_TOLX, tol_digits=20))
+P.claim("thm4.f_lower", "(23)", "inequality", "f(alpha,eps,delta) <= gamma_alpha^eps(delta) when 0 < alpha*delta < 1",
+        latex=F_LATEX, section=III, formulas=("thm4.f",),
+        check=lambda: check_relation(f.expr, "<=", _gx, (ALPHA, EPS, DELTA),
+                                     conditions=(alpha * delta < 1,), n=30, method=_TOLX, tol_digits=20))
+
+# ----------------------------------------------------------------------------- Lemma 1
+EQ24_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) = (\gamma + \log(1 - \delta))_{+}, \quad \text{if} \quad \alpha\delta \ge 1,"
+eq24 = P.formula("lemma1.eq24", "(24)", EQ24_LATEX, parse=r"(\gamma + \log(1 - \delta))_{+}", role="equality",
+                 quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)", lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
+                 params=(ALPHA, GAMMA, DELTA), conditions=(alpha * delta >= 1,), section=III)
+EQ25_LATEX = (r"\varepsilon_{\alpha}^{\delta}(\gamma) &\leq \frac{1}{\alpha - 1} \min \bigg\{ \bigg((\alpha - 1)\gamma - \log \frac{\delta}{\zeta_{\alpha}} \bigg)_{+}, \\ &\times \log \bigg(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \bigg) \bigg\},")
+_first = parse_printed(r"\bigg((\alpha - 1)\gamma - \log \frac{\delta}{\zeta_{\alpha}} \bigg)_{+}")
+_second = parse_printed(r"\log \bigg(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \bigg)")
+eq25 = P.formula("lemma1.eq25", "(25)", EQ25_LATEX,
+                 hand=sp.Min(_first, _second) / (alpha - 1),
+                 hand_reason="the display is split over two aligned lines with a stray '\\times'; each "
+                             "argument of the min is parsed from its verbatim fragment and combined",
+                 subs={zeta_alpha: zeta.expr}, role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
+                 lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA),
+                 conditions=(alpha * delta < 1,), section=III)
+BALLE_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) \leq \gamma - \frac{1}{\alpha-1}\log\frac{\delta}{\zeta_{\alpha}}"
+balle = P.formula("balle2020", "Sec. III", BALLE_LATEX,
+                  parse=r"\gamma - \frac{1}{\alpha-1}\log\frac{\delta}{\zeta_{\alpha}}", subs={zeta_alpha: zeta.expr},
+                  role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
+                  lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA), section=III,
+                  description="Balle et al. [18, Th. 21] as quoted after Lemma 1")
+
+_ex = lambda a, gm, d: TR.eps_exact(a, gm, d, tol_digits=14)  # noqa: E731
+_EPSX = "exact eps_alpha^delta(gamma) by bisection on the exact gamma, 30 digits"
+P.claim("lemma1.eq24", "(24)", "identity", "eps_alpha^delta(gamma) = (gamma + log(1-delta))_+ when alpha*delta >= 1",
+        latex=EQ24_LATEX, section=III, formulas=("lemma1.eq24",),
+        check=lambda: check_equal(_ex, eq24.expr, (ALPHA, GAMMA, DELTA), conditions=(alpha * delta >= 1,),
+                                  n=6, symbolic=False, method=_EPSX, tol_digits=12))
+# tolerance for equality vs a bisection at 1e-14: relax the engine's 30-digit default here
+P.claim("lemma1.eq25", "(25)", "inequality", "Lemma 1's bound is never below the exact eps when 0 < alpha*delta < 1",
+        latex=EQ25_LATEX, section=III, formulas=("lemma1.eq25", "thm4.zeta"),
+        check=lambda: check_relation(_ex, "<=", eq25.expr, (ALPHA, GAMMA, DELTA),
+                                     conditions=(alpha * delta < 1,), n=8, method=_EPSX, tol_digits=12))
+P.claim("lemma1.balle", "Sec. III", "inequality", "Balle et al. [18, Th. 21] is never below the exact eps",
+        latex=BALLE_LATEX, section=III, formulas=("balle2020",),
+        check=lambda: check_relation(_ex, "<=", balle.expr, (ALPHA, GAMMA, DELTA),
+                                     conditions=(alpha * delta < 1,), n=8, method=_EPSX, seed=3,
+                                     tol_digits=12))
+
+
+def _balle_first_term():
+    first = (_first / (alpha - 1)).xreplace({zeta_alpha: zeta.expr})
+    # where the positive part is inactive, the first term of (25) is Balle's bound
+    return check_equal(balle.expr, first, (ALPHA, GAMMA, DELTA),
+                       conditions=(alpha * delta < 1, (alpha - 1) * balle.expr > 0), n=40,
+                       method="first term of (25) vs Balle et al. where the positive part is inactive")
+
+
+P.claim("lemma1.balle_first", "Sec. III", "identity",
+        "Balle et al.'s bound corresponds to the first term in (25) (hence Lemma 1 is never weaker)",
+        latex=r"Their bound corresponds to the first term in (25), and thus weaker than Lemma 1.",
+        section=III, formulas=("balle2020", "lemma1.eq25"), check=_balle_first_term)
+
+
+def _limits_check():
+    second = (_second / (alpha - 1))
+    lim2 = sp.limit(second, gamma, 0, "+")
+    inner = _first.args[1] if _first.args[0] == 0 else _first.args[0]   # (x)_+ = Max(0, x)
+    lim1 = sp.Max(0, sp.limit(inner.xreplace({zeta_alpha: zeta.expr}), gamma, 0, "+")) / (alpha - 1)
+    if lim2 != 0:
+        return Verdict("fails", "SymPy limit gamma -> 0+", derived=lim2,
+                       counterexample={"limit of the second term": str(lim2)})
+    # the first term's limit (-log(delta/zeta))_+/(alpha-1) is > 0 exactly when delta < zeta_alpha
+    v = check_relation(lim1, ">", sp.Integer(0), (ALPHA, DELTA), conditions=(delta < zeta.expr,), n=40,
+                       method="SymPy limits at gamma -> 0+: second term -> 0; first term > 0 where delta < zeta_alpha")
+    v.derived = lim1
+    return v
+
+
+P.claim("lemma1.limits", "Sec. III", "series",
+        "as gamma -> 0 the first term of (25) does not tend to zero (for delta < zeta_alpha) while the second does",
+        latex=r"the first term in (25) does not tend to zero as $\gamma \to 0$",
+        section=III, formulas=("lemma1.eq25",), check=_limits_check,
+        note="'for reasonable values of alpha and delta' is read as delta < zeta_alpha")
+
+# ----------------------------------------------------------------------------- Remark 1
+REMARK1_LATEX = r"$\gamma < \log(\frac{\alpha}{\alpha-1})$ and $\delta \in [\zeta_{\alpha}e^{(\alpha-1)\gamma}, \frac{1}{\alpha}]$"
+
+
+def _remark1_check():
+    zf = sp.lambdify([alpha], zeta.expr, "mpmath")
+
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+        g = mp.log(a / (a - 1)) * mp.mpf(rng.uniform(0.01, 0.99))
+        lo, hi = zf(a) * mp.e ** ((a - 1) * g), 1 / a
+        if lo >= hi:
+            return None
+        d = lo + (hi - lo) * mp.mpf(rng.random())
+        # (0, delta)-DP for every (alpha, gamma)-RDP mechanism  <=>  gamma <= gamma_alpha^0(delta)
+        return ({"alpha": a, "gamma": g, "delta": d}, TR.gamma_exact(a, 0, d), g)
+    return check_draws(draw, ">=", n=25, tol_digits=20,
+                       method="exact gamma_alpha^0(delta) >= gamma on the stated range")
+
+
+P.claim("remark1", "Remark 1", "inequality",
+        "an (alpha,gamma)-RDP mechanism is (0,delta)-DP if gamma < log(alpha/(alpha-1)) and "
+        "delta in [zeta_alpha e^{(alpha-1)gamma}, 1/alpha]",
+        latex=REMARK1_LATEX, section=III, formulas=("thm4.zeta",), check=_remark1_check)

@@ -1,0 +1,67 @@
+"""The house LaTeX printer: every style decision for printed mathematics.
+
+Paper notation: ``\\varepsilon``, ``\\bar{p}`` for ``1 - p``, ``(x)_+`` for
+``max(x, 0)``, ``\\log`` (natural), ``e^{x}``, and ``\\zeta_{\\alpha}``.
+"""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+_BAR_NAMES = {"p", "q", "delta", "lambda", "tau"}
+_NAMES = {
+    "varepsilon": r"\varepsilon",
+    "zeta_alpha": r"\zeta_{\alpha}",
+    "lambda": r"\lambda",
+}
+
+
+class DPLatexPrinter(LatexPrinter):
+    printmethod = "_dplatex"
+
+    def __init__(self, settings=None):
+        base = {"ln_notation": False, "mul_symbol": None, "inv_trig_style": "abbreviated"}
+        base.update(settings or {})
+        super().__init__(base)
+
+    def _print_Symbol(self, expr, style="plain"):
+        if expr.name in _NAMES:
+            return _NAMES[expr.name]
+        return super()._print_Symbol(expr, style=style)
+
+    def _print_log(self, expr, exp=None):
+        arg = self._print(expr.args[0])
+        s = r"\log\left(%s\right)" % arg
+        return s if exp is None else r"\log^{%s}\left(%s\right)" % (exp, arg)
+
+    def _print_exp(self, expr, exp=None):
+        s = "e^{%s}" % self._print(expr.args[0])
+        return s if exp is None else r"\left(%s\right)^{%s}" % (s, exp)
+
+    def _print_Max(self, expr, exp=None):
+        args = list(expr.args)
+        if len(args) == 2 and sp.S.Zero in args:
+            other = args[0] if args[1] == 0 else args[1]
+            s = r"\left(%s\right)_+" % self._print(other)
+            return s if exp is None else r"\left(%s\right)^{%s}" % (s, exp)
+        return super()._print_Max(expr, exp)
+
+    def _print_Add(self, expr, order=None):
+        # 1 - x  ->  \bar{x} for the probabilities the papers write that way
+        if len(expr.args) == 2:
+            one, rest = sorted(expr.args, key=lambda a: a != 1)
+            if one == 1 and rest.could_extract_minus_sign():
+                neg = -rest
+                if isinstance(neg, sp.Symbol) and neg.name in _BAR_NAMES:
+                    return r"\bar{%s}" % self._print(neg)
+        return super()._print_Add(expr, order=order)
+
+
+_PRINTER = DPLatexPrinter()
+
+
+def latex(expr) -> str:
+    """Render ``expr`` in the house style."""
+    if isinstance(expr, str):
+        return expr
+    return _PRINTER.doprint(expr)

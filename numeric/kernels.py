@@ -1,0 +1,286 @@
+"""Numeric kernels compiled from derive's formulas, and the stable forms beside them.
+
+Every kernel here is compiled from the SymPy expression registered in
+``derive`` (``compile_numpy`` / ``compile_mpmath``); where the paper's form
+loses precision at the extremes (alpha up to 1e4, delta down to 1e-300,
+(alpha-1)*gamma beyond 709) a hand-written *stable* form lives beside it, and
+``tests/test_numeric_kernels.py`` holds the two equal wherever both are finite.
+
+Seed file: 002_681a0562af0ee53f.txt (Asoodeh, Liao, Calmon, Kosut, Sankar,
+"Three Variants of Differential Privacy: Lossless Conversion and Applications").
+Equation numbers below ("002 eq. (23)") refer to that file.
+"""
+from __future__ import annotations
+
+import functools
+import warnings
+from typing import Callable
+
+import numpy as np
+import sympy as sp
+
+import derive
+from derive.core import DomainError
+
+__all__ = [
+    "formula_expr", "compile_numpy", "compile_mpmath", "compile_expr_numpy",
+    "log_zeta", "zeta", "thm1_delta", "thm4_g", "thm4_f", "thm4_eq22", "lemma1_eq24",
+    "lemma1_eq25", "balle2020", "log_expm1", "log1mexp", "check_alpha", "check_open01",
+    "check_nonneg", "check_positive", "FALLBACKS_USED",
+]
+
+# ----------------------------------------------------------------------------- registry access
+#: names whose SymPy expression came from ``_fallback_exprs`` (registry lacked them)
+FALLBACKS_USED: set[str] = set()
+
+
+def _fallback_exprs() -> dict[str, tuple[sp.Expr, tuple[sp.Symbol, ...]]]:
+    """Our own SymPy expressions, used *only* for a name the registry does not
+    (yet) define.  Each entry names the registry formula to switch to; the
+    expressions are written with Rationals and the registry's symbols.
+    """
+    from derive.symbols import alpha, eps, delta, gamma, p, rho, sigma, T
+    a, e, d, g = alpha, eps, delta, gamma
+    zeta_ = (1 - 1 / a) ** (a - 1) / a
+    return {
+        # switch to registry "asoodeh2021.chi" (002 eq. (11))
+        "asoodeh2021.chi": ((sp.exp((a - 1) * g) - 1) / (a - 1), (a, g)),
+        # switch to registry "asoodeh2021.thm1.delta" (002 eq. (7))
+        "asoodeh2021.thm1.delta": (sp.exp(-(a - 1) * (e - g)), (a, e, g)),
+        # switch to registry "asoodeh2021.thm3.objective" (002 eq. (20))
+        "asoodeh2021.thm3.objective": (p ** a * (p - d) ** (1 - a)
+                                       + (1 - p) ** a * (sp.exp(e) - p + d) ** (1 - a),
+                                       (a, e, d, p)),
+        # switch to registry "asoodeh2021.thm4.zeta" (002 Thm. 4)
+        "asoodeh2021.thm4.zeta": (zeta_, (a,)),
+        # switch to registry "asoodeh2021.thm4.eq22" (002 eq. (22))
+        "asoodeh2021.thm4.eq22": (e - sp.log(1 - d), (a, e, d)),
+        # switch to registry "asoodeh2021.thm4.g" (002 eq. (23))
+        "asoodeh2021.thm4.g": (e - sp.log(zeta_ / d) / (a - 1), (a, e, d)),
+        # switch to registry "asoodeh2021.thm4.f" (002 eq. (23))
+        "asoodeh2021.thm4.f": (e + sp.log((sp.exp(e) - a * d) * ((d - 1) / (d - sp.exp(e))) ** a
+                                          + a * d) / (a - 1), (a, e, d)),
+        # switch to registry "asoodeh2021.lemma1.eq24" (002 eq. (24))
+        "asoodeh2021.lemma1.eq24": (sp.Max(g + sp.log(1 - d), 0), (a, g, d)),
+        # switch to registry "asoodeh2021.lemma1.eq25" (002 eq. (25))
+        "asoodeh2021.lemma1.eq25": (sp.Min(sp.Max((a - 1) * g - sp.log(d / zeta_), 0),
+                                           sp.log((sp.exp((a - 1) * g) - 1) / (a * d) + 1))
+                                    / (a - 1), (a, g, d)),
+        # switch to registry "asoodeh2021.balle2020" (Balle et al. 2020 Th. 21, cited in 002 Sec. III)
+        "asoodeh2021.balle2020": (g - sp.log(d / zeta_) / (a - 1), (a, g, d)),
+        # switch to registry "asoodeh2021.eq28" (002 eq. (28))
+        "asoodeh2021.eq28": (a / (2 * sigma ** 2), (a, sigma)),
+        # switch to registry "asoodeh2021.eq29" (002 eq. (29))
+        "asoodeh2021.eq29": (rho * T + sp.sqrt(4 * rho * T * sp.log(1 / d)), (rho, T, d)),
+    }
+
+
+@functools.lru_cache(maxsize=None)
+def formula_expr(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+    """(expr, ordered symbols) of a registered formula.
+
+    Falls back to ``_fallback_exprs`` only when the registry does not define
+    ``name``; such names are recorded in ``FALLBACKS_USED`` (and a warning is
+    issued) so that the fallback cannot go unnoticed.
+    """
+    try:
+        f = derive.formula(name)
+        return f.expr, tuple(f.symbols)
+    except (KeyError, ImportError) as exc:
+        fb = _fallback_exprs()
+        if name not in fb:
+            raise KeyError(f"formula {name!r} is neither registered nor has a fallback") from exc
+        FALLBACKS_USED.add(name)
+        warnings.warn(f"numeric.kernels: formula {name!r} not in the derive registry "
+                      f"({type(exc).__name__}); using numeric's own SymPy expression",
+                      RuntimeWarning, stacklevel=2)
+        return fb[name]
+
+
+@functools.lru_cache(maxsize=None)
+def compile_numpy(name: str) -> Callable:
+    """Vectorised NumPy/SciPy kernel of registry formula ``name``; positional
+    arguments in the formula's parameter order (``lambdify(..., cse=True)``)."""
+    expr, syms = formula_expr(name)
+    return sp.lambdify(syms, expr, modules=["scipy", "numpy"], cse=True)
+
+
+@functools.lru_cache(maxsize=None)
+def compile_mpmath(name: str) -> Callable:
+    """mpmath kernel of registry formula ``name`` (arbitrary precision; the
+    definitions use Rationals so the kernel is exact at any ``mp.dps``)."""
+    expr, syms = formula_expr(name)
+    return sp.lambdify(syms, expr, modules="mpmath")
+
+
+_EXPR_KERNELS: dict = {}
+
+
+def _compile_expr(expr: sp.Expr, syms: tuple, backend: str) -> Callable:
+    key = (sp.srepr(expr), sp.srepr(tuple(syms)), backend)
+    fn = _EXPR_KERNELS.get(key)
+    if fn is None:
+        if backend == "numpy":
+            fn = sp.lambdify(tuple(syms), expr, modules=["scipy", "numpy"], cse=True)
+        else:
+            fn = sp.lambdify(tuple(syms), expr, modules="mpmath")
+        _EXPR_KERNELS[key] = fn
+    return fn
+
+
+def compile_expr_numpy(expr: sp.Expr, syms: tuple[sp.Symbol, ...]) -> Callable:
+    """Compile a derived expression (e.g. a ``sympy.diff``) to NumPy, cached by srepr."""
+    return _compile_expr(expr, syms, "numpy")
+
+
+def compile_expr_mpmath(expr: sp.Expr, syms: tuple[sp.Symbol, ...]) -> Callable:
+    """Compile a derived expression to mpmath, cached by srepr."""
+    return _compile_expr(expr, syms, "mpmath")
+
+
+# ----------------------------------------------------------------------------- domain checks
+def _arr(x) -> np.ndarray:
+    return np.asarray(x, dtype=float)
+
+
+def _first_bad(x: np.ndarray, ok: np.ndarray):
+    bad = ~ok
+    return x[bad].flat[0] if bad.any() else None
+
+
+def check_alpha(alpha, name: str = "alpha") -> np.ndarray:
+    """alpha in (1, inf), finite; raises DomainError naming the parameter."""
+    a = _arr(alpha)
+    ok = np.isfinite(a) & (a > 1)
+    if not ok.all():
+        raise DomainError(name, float(_first_bad(a, ok)), "(1, oo)")
+    return a
+
+
+def check_open01(x, name: str) -> np.ndarray:
+    v = _arr(x)
+    ok = (v > 0) & (v < 1)
+    if not ok.all():
+        raise DomainError(name, float(_first_bad(v, ok)), "(0, 1)")
+    return v
+
+
+def check_nonneg(x, name: str) -> np.ndarray:
+    v = _arr(x)
+    ok = np.isfinite(v) & (v >= 0)
+    if not ok.all():
+        raise DomainError(name, float(_first_bad(v, ok)), "[0, oo)")
+    return v
+
+
+def check_positive(x, name: str) -> np.ndarray:
+    v = _arr(x)
+    ok = np.isfinite(v) & (v > 0)
+    if not ok.all():
+        raise DomainError(name, float(_first_bad(v, ok)), "(0, oo)")
+    return v
+
+
+# ----------------------------------------------------------------------------- stable helpers
+def log1mexp(x):
+    """log(1 - exp(-x)) for x > 0, stable at both ends (Maechler 2012)."""
+    x = _arr(x)
+    with np.errstate(divide="ignore"):
+        return np.where(x > np.log(2.0), np.log1p(-np.exp(-x)), np.log(-np.expm1(-x)))
+
+
+def log_expm1(x):
+    """log(exp(x) - 1) for x > 0: x + log1p(-exp(-x)); finite for x beyond 709."""
+    x = _arr(x)
+    return x + log1mexp(x)
+
+
+# ----------------------------------------------------------------------------- stable forms
+def log_zeta(alpha):
+    """log zeta_alpha, zeta_alpha = (1/alpha)(1 - 1/alpha)^(alpha-1) (002 Thm. 4).
+
+    Stable form ``-log(alpha) + (alpha-1)*log1p(-1/alpha)``: the paper form
+    ``(1-1/alpha)**(alpha-1)/alpha`` loses all digits at alpha = 1e8.
+    """
+    a = _arr(alpha)
+    return -np.log(a) + (a - 1.0) * np.log1p(-1.0 / a)
+
+
+def zeta(alpha):
+    """zeta_alpha = exp((alpha-1)*log1p(-1/alpha))/alpha (002 Thm. 4), stable form."""
+    return np.exp(log_zeta(alpha))
+
+
+def thm1_delta(alpha, eps, gamma):
+    """Mironov's conversion delta = exp(-(alpha-1)(eps-gamma)) (002 eq. (7)); capped at 1."""
+    a, e, g = _arr(alpha), _arr(eps), _arr(gamma)
+    return np.exp(np.minimum(-(a - 1.0) * (e - g), 0.0))
+
+
+def thm4_eq22(alpha, eps, delta):
+    """gamma = eps - log(1 - delta) for alpha*delta >= 1 (002 eq. (22)); log1p form."""
+    return _arr(eps) - np.log1p(-_arr(delta))
+
+
+def thm4_g(alpha, eps, delta):
+    """g(alpha, eps, delta) = eps - log(zeta_alpha/delta)/(alpha-1) (002 eq. (23)),
+    in the log form eps - (log zeta_alpha - log delta)/(alpha - 1)."""
+    a, e, d = _arr(alpha), _arr(eps), _arr(delta)
+    return e - (log_zeta(a) - np.log(d)) / (a - 1.0)
+
+
+def thm4_f(alpha, eps, delta):
+    """f(alpha, eps, delta) of 002 eq. (23), stable log-domain form.
+
+    f = eps + log((e^eps - alpha delta)((delta-1)/(delta-e^eps))^alpha + alpha delta)/(alpha-1).
+    With x = delta e^-eps:  log(e^eps - alpha delta) = eps + log1p(-alpha x) and
+    log((1-delta)/(e^eps-delta)) = log1p(-delta) - eps - log1p(-x), so the
+    logarithm is ``logaddexp(t1, log(alpha delta))`` with
+    t1 = eps + log1p(-alpha x) + alpha (log1p(-delta) - eps - log1p(-x)).
+    Valid for 0 < alpha*delta < 1 (where the paper states it); the paper form is
+    NaN at alpha = 5000 (0**5000 * inf), this one is finite.
+    """
+    a, e, d = _arr(alpha), _arr(eps), _arr(delta)
+    x = d * np.exp(-e)
+    t1 = e + np.log1p(-a * x) + a * (np.log1p(-d) - e - np.log1p(-x))
+    return e + np.logaddexp(t1, np.log(a) + np.log(d)) / (a - 1.0)
+
+
+def lemma1_eq24(alpha, gamma, delta):
+    """eps = (gamma + log(1 - delta))_+ for alpha*delta >= 1 (002 eq. (24))."""
+    return np.maximum(_arr(gamma) + np.log1p(-_arr(delta)), 0.0)
+
+
+def balle2020(alpha, gamma, delta):
+    """Balle et al. 2020 Th. 21 (cited in 002 Sec. III after Lemma 1):
+    eps = gamma - log(delta/zeta_alpha)/(alpha-1)
+        = gamma + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)
+    (the Canonne-Kamath-Steinke 2020 form).  Not clipped (may be negative)."""
+    a, g, d = _arr(alpha), _arr(gamma), _arr(delta)
+    return g - (np.log(d) - log_zeta(a)) / (a - 1.0)
+
+
+def lemma1_eq25_second(alpha, gamma, delta):
+    """Second term of 002 eq. (25): log((e^{(alpha-1)gamma}-1)/(alpha delta) + 1)/(alpha-1),
+    as logaddexp(log_expm1((alpha-1)gamma) - log(alpha delta), 0)/(alpha-1): finite
+    for (alpha-1)gamma beyond 709 and delta down to 1e-300."""
+    a, g, d = _arr(alpha), _arr(gamma), _arr(delta)
+    x = (a - 1.0) * g
+    with np.errstate(divide="ignore"):
+        lx = np.where(x > 0, log_expm1(np.where(x > 0, x, 1.0)), -np.inf)
+    return np.logaddexp(lx - np.log(a) - np.log(d), 0.0) / (a - 1.0)
+
+
+def lemma1_eq25(alpha, gamma, delta):
+    """Lemma 1 upper bound on eps_alpha^delta(gamma) for 0 < alpha delta < 1 (002 eq. (25)):
+    min{((alpha-1)gamma - log(delta/zeta_alpha))_+, log((e^{(alpha-1)gamma}-1)/(alpha delta)+1)}/(alpha-1).
+    Stable form."""
+    first = np.maximum(balle2020(alpha, gamma, delta), 0.0)
+    return np.minimum(first, lemma1_eq25_second(alpha, gamma, delta))
+
+
+def lemma1(alpha, gamma, delta):
+    """Lemma 1 (002 eqs. (24)-(25)): eq. (24) where alpha*delta >= 1 (exact), eq. (25) else."""
+    a, g, d = np.broadcast_arrays(_arr(alpha), _arr(gamma), _arr(delta))
+    big = a * d >= 1
+    return np.where(big, lemma1_eq24(a, g, d), lemma1_eq25(a, g, np.where(big, 0.5 / a, d)))
