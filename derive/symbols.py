@@ -75,3 +75,4 @@ MU = Param(mu, sp.Interval.open(0, oo), ("loguniform", 1e-2, 10))
 def bar(x):
     """The paper's bar notation: bar(a) = 1 - a."""
     return 1 - x
+TVAR = Param(t, sp.Interval(0, oo), ("loguniform", 1e-4, 1e3))

@@ -1,9 +1,10 @@
 """Vectorised root finding and search used by the conversions and accountants.
 
-``bracketed_newton`` is a safeguarded Newton iteration (Numerical Recipes'
-``rtsafe`` idea) run on whole arrays at once: each element keeps its own
-bracket, a Newton step is accepted only when it stays inside the bracket and
-at least halves the step before it, otherwise the element bisects.  Steps are
+``bracketed_newton`` is a safeguarded Newton iteration run on whole arrays at
+once: each element keeps its own bracket; a Newton step is taken when it stays
+inside the bracket (a prediction just outside it probes just inside the
+nearest end), and the element bisects instead whenever its bracket has not
+halved over the last two iterations, so convergence is at least geometric.  Steps are
 overshot by half the tolerance so that the iterate lands on the far side of
 the root and the bracket closes from both ends; an element has converged when
 its bracket is narrower than ``atol + rtol*|x|``.  Elements that have not
@@ -34,14 +35,14 @@ class ConvergenceError(ArithmeticError):
 
 
 def round_up(x, rel: float = ROUND_REL):
-    """x rounded outward (up) by a relative margin, then to the next float up."""
+    """x rounded outward (up) by a relative margin, then to the next float up (0 stays 0)."""
     x = np.asarray(x, dtype=float)
-    return np.nextafter(x + np.abs(x) * rel, np.inf)
+    return np.where(x == 0, 0.0, np.nextafter(x + np.abs(x) * rel, np.inf))
 
 
 def round_down(x, rel: float = ROUND_REL):
     x = np.asarray(x, dtype=float)
-    return np.nextafter(x - np.abs(x) * rel, -np.inf)
+    return np.where(x == 0, 0.0, np.nextafter(x - np.abs(x) * rel, -np.inf))
 
 
 def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
@@ -59,7 +60,8 @@ def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
     n = lo.size
     x = 0.5 * (lo + hi) if x0 is None else np.array(x0, dtype=float, copy=True).ravel()
     x = np.where((x > lo) & (x < hi) & np.isfinite(x), x, 0.5 * (lo + hi))
-    dxold = hi - lo
+    wprev1 = np.full(n, np.inf)
+    wprev2 = np.full(n, np.inf)
     active = np.arange(n)
     for _ in range(maxiter):
         if active.size == 0:
@@ -79,15 +81,19 @@ def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
         la = np.where(zero, xa, la)
         lo[active], hi[active] = la, ha
         tol = atol + rtol * np.maximum(np.abs(la), np.abs(ha))
-        done = (ha - la <= tol) | zero
-        with np.errstate(divide="ignore", invalid="ignore"):
-            step = -f / df
-        step = step + np.sign(step) * 0.5 * tol
-        xn = xa + step
-        ok = np.isfinite(xn) & (xn > la) & (xn < ha) & (np.abs(step) <= 0.5 * dxold[active])
-        mid = 0.5 * (la + ha)
-        xn = np.where(ok, xn, mid)
-        dxold[active] = np.where(ok, np.abs(step), 0.5 * (ha - la))
+        width = ha - la
+        done = (width <= tol) | zero
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            xp = xa - f / df                                   # Newton's prediction
+            xn = xp + np.sign(xp - xa) * 0.6 * tol             # overshoot: straddle the root
+        near = np.isfinite(xn) & (xp > la - tol) & (xp < ha + tol)
+        pad = np.minimum(0.4 * tol, 0.25 * width)
+        xn = np.clip(np.where(near, xn, 0.5 * (la + ha)), la + pad, ha - pad)
+        # bisect when the bracket has not halved over the last two iterations
+        slow = width > 0.5 * wprev2[active]
+        xn = np.where(near & ~slow, xn, 0.5 * (la + ha))
+        wprev2[active] = wprev1[active]
+        wprev1[active] = width
         x[active] = np.where(done, xa, xn)
         active = active[~done]
     if active.size:
@@ -98,14 +104,18 @@ def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
 
 
 def zoom_minimize(fun: Callable, lo, hi, *, n_grid: int = 48, n_zoom: int = 16,
-                  rtol: float = 1e-7, max_rounds: int = 40, log: bool = True):
+                  rtol: float = 1e-7, max_rounds: int = 40, log: bool = True,
+                  parabolic: bool = False):
     """Minimise ``fun`` over a continuous 1-D variable, for a batch of problems.
 
     ``fun(X)`` takes an array of shape (n_problems, k) and returns values of the
     same shape (+inf where infeasible).  Starts from a grid of ``n_grid`` points
     on [lo, hi] (log-spaced when ``log``), then repeatedly places ``n_zoom``
     points between the neighbours of each problem's best point, until the
-    interval is narrower than ``rtol`` relative.  Returns ``(x_best, f_best)``.
+    interval is narrower than ``rtol`` relative (or ``max_rounds`` is reached).
+    With ``parabolic``, a final parabola through the best point and its two
+    neighbours proposes one more point.  Returns ``(x_best, f_best)``: the best
+    point *evaluated* and its value.
 
     Used for the optimisation over the Renyi order alpha (002 eqs. (27), (30)):
     every alpha gives a valid bound, so a local optimum is never unsound.
@@ -140,4 +150,19 @@ def zoom_minimize(fun: Callable, lo, hi, *, n_grid: int = 48, n_zoom: int = 16,
         if np.all(width <= rtol * np.abs(itr(0.5 * (a + b)))):
             break
         k = n_zoom
+    if parabolic:
+        inner = (j > 0) & (j < k - 1)
+        y0, y1, y2 = Y[rows, jl], Y[rows, j], Y[rows, jh]
+        f0, f1, f2 = F[rows, jl], F[rows, j], F[rows, jh]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            num = (y1 - y0) ** 2 * (f1 - f2) - (y1 - y2) ** 2 * (f1 - f0)
+            den = (y1 - y0) * (f1 - f2) - (y1 - y2) * (f1 - f0)
+            yv = y1 - 0.5 * num / den
+        good = inner & np.isfinite(yv) & (yv > y0) & (yv < y2)
+        yv = np.where(good, yv, y1)
+        fv = np.asarray(fun(itr(yv)[:, None]), dtype=float)[:, 0]
+        fv = np.where(np.isnan(fv), np.inf, fv)
+        better = fv < best_f
+        best_f = np.where(better, fv, best_f)
+        best_x = np.where(better, itr(yv), best_x)
     return best_x, best_f

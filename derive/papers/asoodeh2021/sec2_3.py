@@ -9,7 +9,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, GAMMA, P as PP, alpha, delta, eps, gamma, p, t, zeta_alpha
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, eps, gamma, p, t, zeta_alpha
 from ...verify import (check_draws, check_equal, check_relation, mp_minimize, symbolic_zero)
 from . import _truth as TR
 from ._paper import P
@@ -67,7 +67,7 @@ chi = P.formula("chi", "(11)", CHI_LATEX, parse=r"\frac{e^{(\alpha - 1)\gamma} -
 CHI_INV_LATEX = r"\chi^{-1}(t) = \frac{1}{\alpha - 1} \log(1 + (\alpha - 1)t)"
 chi_inv = P.formula("chi_inv", "(17)", CHI_INV_LATEX, parse=r"\frac{1}{\alpha - 1} \log(1 + (\alpha - 1)t)",
                     role="definition", quantity=r"\chi^{-1}(t)", lhs=r"\chi^{-1}(t)",
-                    params=(ALPHA, GAMMA), section=III,
+                    params=(ALPHA, TVAR), section=III,
                     description="functional inverse of chi, stated after (17)")
 
 

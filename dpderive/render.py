@@ -1,0 +1,76 @@
+"""Jinja2 rendering of LaTeX: delimiters that do not clash with braces, and
+explicit filters for TeX text and for mathematics (see STYLE.md)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jinja2
+
+from derive.printing import latex as house_latex
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+_TEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+}
+_TEX_RE = re.compile("|".join(re.escape(k) for k in _TEX_SPECIAL))
+
+
+def tex_escape(text) -> str:
+    """Escape plain text for TeX."""
+    return _TEX_RE.sub(lambda m: _TEX_SPECIAL[m.group(0)], str(text))
+
+
+def _sanitise_math(s: str) -> str:
+    """Make a paper's display LaTeX safe inside one math box: drop tags,
+    alignment and line breaks; keep everything else as printed."""
+    s = re.sub(r"\\tag\{[^}]*\}", "", s)
+    s = re.sub(r"\(\d{1,3}\)\s*$", "", s.strip())       # trailing equation numbers
+    s = s.replace("&", " ").replace("\\\\", " ")
+    s = re.sub(r"\\begin\{(split|aligned)\}|\\end\{(split|aligned)\}", "", s)
+    s = s.strip().rstrip(",.")
+    return s
+
+
+def printed(s: str) -> str:
+    """A paper's printed LaTeX for display: prose with inline $...$ is set as
+    text; a formula is set in a display that shrinks to the line width."""
+    if s is None:
+        return ""
+    if "$" in s:
+        parts = s.split("$")
+        return "".join(tex_escape(x) if i % 2 == 0 else f"${x}$" for i, x in enumerate(parts))
+    if re.search(r"[A-Za-z]{3,} [a-z]{2,} [a-z]{2,}", s) and "\\" not in s:
+        return tex_escape(s)
+    return mathbox(_sanitise_math(s))
+
+
+def mathbox(body: str) -> str:
+    return (r"\par\noindent\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}"
+            r"{$\displaystyle " + body + r"$}\par")
+
+
+def math(expr) -> str:
+    """A SymPy expression in the house style, in a shrink-to-fit display."""
+    return mathbox(house_latex(expr))
+
+
+def inline(expr) -> str:
+    return "$" + house_latex(expr) + "$"
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        block_start_string=r"\BLOCK{", block_end_string="}",
+        variable_start_string=r"\VAR{", variable_end_string="}",
+        comment_start_string=r"\#{", comment_end_string="}",
+        line_statement_prefix=None, line_comment_prefix=None,
+        trim_blocks=True, lstrip_blocks=True, autoescape=False,
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+    )
+    env.filters.update(tex=tex_escape, printed=printed, math=math, inline=inline, mathbox=mathbox)
+    return env

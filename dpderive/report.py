@@ -1,0 +1,211 @@
+"""The report and errata pipelines: check every claim, render each paper's
+appendix section and the master appendix through Jinja2, write JSON sidecars
+and the errata report, and compile the PDF with latexmk when it is installed.
+
+Generated ``.tex`` is reproducible: nothing time- or machine-dependent is
+written into it (timings go to the terminal only).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter, OrderedDict
+from pathlib import Path
+
+import mpmath as mp
+import numpy as np
+import sympy as sp
+
+from derive import registry
+from derive.core import VERDICTS
+from derive.printing import latex
+from derive.verify import sample_points
+
+from . import __version__
+from .render import environment
+
+# paper key -> module with build(outdir, progress) -> {"figures", "tables", "findings"}
+FIGURE_MODULES = {"asoodeh2021": "dpderive.figures_asoodeh"}
+
+
+def _progress_bar(total: int, desc: str):
+    try:
+        from tqdm import tqdm
+        return tqdm(total=total, desc=desc, file=sys.stderr, leave=True,
+                    disable=None, dynamic_ncols=True)
+    except ImportError:  # pragma: no cover - tqdm is a core dependency
+        return None
+
+
+def check_all(paper: str | None = None, progress: bool = True) -> list:
+    """Run every claim's check (cached on the claim), with a progress bar."""
+    cls = registry.claims(paper)
+    bar = _progress_bar(len(cls), f"checking {paper or 'all papers'}") if progress else None
+    for c in cls:
+        if bar is not None:
+            bar.set_postfix_str(c.id.split(".", 1)[1][:30])
+        c.check()
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return cls
+
+
+def _fmt(x) -> str:
+    if isinstance(x, (float, np.floating)):
+        return f"{x:.10g}"
+    return mp.nstr(x, 10)
+
+
+def validation_rows(f, n: int = 3) -> list[dict]:
+    """A short numeric validation table: the float64 kernel (NumPy/SciPy
+    lambdify) against mpmath at 50 digits at ``n`` in-domain points."""
+    if not f.expr.free_symbols <= set(f.symbols):
+        return []  # the expression names a quantity defined by an optimisation (e.g. M in (20))
+    pts = sample_points(f.params, n, f.conditions, seed=11)
+    if not pts:
+        return []
+    syms = list(f.symbols)
+    fn_np = sp.lambdify(syms, f.expr, modules=["scipy", "numpy"])
+    fn_mp = sp.lambdify(syms, f.expr, modules="mpmath")
+    rows = []
+    for pt in pts:
+        args = [pt[p.name] for p in f.params]
+        with mp.workdps(50):
+            vm = fn_mp(*args)
+            if isinstance(vm, mp.mpc):
+                continue
+        with np.errstate(all="ignore"):
+            vn = float(fn_np(*[float(a) for a in args]))
+        diff = abs(vn - float(vm)) / max(abs(float(vm)), 1e-300) if np.isfinite(vn) else float("nan")
+        rows.append({"point": ", ".join(f"{k}={mp.nstr(v, 4)}" for k, v in pt.items()),
+                     "numpy": f"{vn:.12g}", "mpmath": mp.nstr(vm, 15),
+                     "diff": f"{diff:.1e}" if np.isfinite(diff) else "non-finite"})
+    return rows
+
+
+def _derived_forms(f) -> list[dict]:
+    out = []
+    if f.name.endswith("thm3.objective"):
+        p = next(s for s in f.symbols if s.name == "p")
+        out.append({"label": "Derivative in p (SymPy)", "expr": sp.simplify(sp.diff(f.expr, p))})
+    return out
+
+
+def _section_of(c) -> str:
+    return c.source.section or "Other"
+
+
+def paper_context(key: str, extras: dict | None = None) -> dict:
+    paper = registry.PAPERS[key]
+    fs = registry.formulas(key)
+    cls = registry.claims(key)
+    recs = [c.record() for c in cls]
+    counts = Counter(r["verdict"] for r in recs)
+    formulas = []
+    for f in fs:
+        formulas.append({
+            "name": f.name, "source": f.source.cite(), "role": f.role.replace("_", " "),
+            "quantity_math": f"${f.quantity}$", "description": f.description,
+            "conditions": ", ".join(f"${latex(c)}$" for c in f.conditions),
+            "params": ", ".join(f"${latex(p.symbol)} \\in {latex(p.domain)}$" for p in f.params),
+            "printed_latex": f.printed_latex, "encoding": f.encoding, "encoding_note": f.encoding_note,
+            "lhs": f.lhs_latex, "lhs_math": f"${f.lhs_latex}$" if f.lhs_latex else "",
+            "expr": f.expr, "derived": _derived_forms(f), "validation": validation_rows(f),
+        })
+    groups: "OrderedDict[str, list]" = OrderedDict()
+    for r, c in zip(recs, cls):
+        v = c.check()
+        r = dict(r)
+        r["detail"] = v.summary() + (f"; counterexample {json.dumps(v.counterexample)}"
+                                     if v.counterexample else "")
+        groups.setdefault(_section_of(c), []).append(r)
+    errata = [r for r in recs if r["verdict"] == "fails"]
+    for e in errata:
+        e["counterexample"] = json.dumps(e["counterexample"]) if e["counterexample"] else ""
+    return {
+        "paper": paper,
+        "summary": {"n_formulas": len(fs), "n_claims": len(cls), "n_fail": counts.get("fails", 0),
+                    "counts": [(k.replace("_", " "), counts.get(k, 0)) for k in VERDICTS]},
+        "formulas": formulas,
+        "claim_groups": [{"section": s, "claims": v} for s, v in groups.items()],
+        "errata": errata,
+        "extras": extras or {"figures": [], "tables": [], "findings": []},
+        "records": recs,
+    }
+
+
+def _figures(key: str, outdir: Path, log) -> dict:
+    name = FIGURE_MODULES.get(key)
+    if not name:
+        return {"figures": [], "tables": [], "findings": []}
+    try:
+        mod = importlib.import_module(name)
+    except ImportError as exc:
+        log(f"[{key}] no figure module ({exc}); the appendix is built without reproductions")
+        return {"figures": [], "tables": [], "findings": []}
+    return mod.build(outdir, progress=log)
+
+
+def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pdf: bool = True,
+          figures: bool = True, log=None) -> dict:
+    """Build every paper's section, the master appendix, JSON sidecars and the
+    errata report; compile the PDF when latexmk is installed."""
+    log = log or (lambda m: print(m, file=sys.stderr))
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    registry.load_all()
+    env = environment()
+    keys = papers or list(registry.PAPERS)
+    errata_all = []
+    steps = len(keys) + 1
+    bar = _progress_bar(steps, "report")
+    for key in keys:
+        check_all(key)
+        extras = _figures(key, outdir, log) if figures else None
+        ctx = paper_context(key, extras)
+        tex = env.get_template("paper.tex.j2").render(**ctx)
+        (outdir / f"{key}.tex").write_text(tex)
+        (outdir / f"{key}.json").write_text(json.dumps(ctx["records"], indent=1, sort_keys=True) + "\n")
+        errata_all.extend(r for r in ctx["records"] if r["verdict"] == "fails")
+        if bar is not None:
+            bar.update(1)
+    master = env.get_template("appendix.tex.j2").render(
+        papers=[registry.PAPERS[k] for k in keys], version=__version__)
+    (outdir / "appendix.tex").write_text(master)
+    (outdir / "errata.json").write_text(json.dumps(errata_all, indent=1, sort_keys=True) + "\n")
+    (outdir / "errata.md").write_text(errata_markdown(errata_all))
+    result = {"tex": str(outdir / "appendix.tex"), "errata": len(errata_all), "pdf": None}
+    if pdf:
+        result["pdf"] = compile_pdf(outdir / "appendix.tex", log)
+    if bar is not None:
+        bar.update(1)
+        bar.close()
+    return result
+
+
+def errata_markdown(errata: list[dict]) -> str:
+    lines = ["# Errata found by dpderive", "",
+             f"{len(errata)} claims fail. Each line: paper, location, claim id, what fails.", ""]
+    for e in errata:
+        ce = e.get("counterexample")
+        lines.append(f"- `{e['paper']}` {e['location']} `{e['id']}`: {e['statement']}"
+                     + (f" — counterexample {json.dumps(ce) if not isinstance(ce, str) else ce}" if ce else "")
+                     + (f" — {e['note']}" if e.get("note") else ""))
+    return "\n".join(lines) + "\n"
+
+
+def compile_pdf(tex: Path, log) -> str | None:
+    if shutil.which("latexmk") is None:
+        log("latexmk not found: wrote the .tex files; install TeX Live for the PDF")
+        return None
+    cmd = ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", tex.name]
+    proc = subprocess.run(cmd, cwd=tex.parent, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stdout.splitlines()[-30:])
+        raise RuntimeError(f"latexmk failed on {tex} (exit {proc.returncode}):\n{tail}")
+    return str(tex.with_suffix(".pdf"))

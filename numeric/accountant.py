@@ -1,0 +1,427 @@
+"""RDP accountant: RDP curve -> (eps, delta)-DP by a chosen conversion, with the
+Renyi order alpha optimised continuously; calibration of sigma; the paper's
+improved moments accountant and its closed-form bounds.
+
+Conversions (each result carries its citation):
+
+* ``mironov``  eps = gamma + log(1/delta)/(alpha-1); delta = e^{-(alpha-1)(eps-gamma)}
+  (Mironov 2017 Prop. 3; 002 Theorem 1 / eq. (7), composed as in eqs. (26)-(27)).
+* ``balle``    eps = gamma + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)
+  (Balle et al. 2020 Th. 21; Canonne, Kamath, Steinke 2020; the first term of 002 eq. (25)).
+* ``lemma1``   eps = 002 Lemma 1, eqs. (24)-(25); delta from Theorem 4's lower
+  bound max{g, f} (002 eq. (23)) and eq. (22), inverted numerically.
+* ``optimal``  the exact optimal conversion eps_alpha^delta(gamma) / delta_alpha^eps(gamma)
+  (002 Theorem 3, eq. (20); ``numeric.conversion``).
+
+The order alpha is optimised continuously (``numeric.solvers.zoom_minimize`` on
+log(alpha - 1)); curves defined only at integer orders are searched over the
+integers.  Any alpha gives a valid guarantee, so the search can only make the
+answer tighter, never unsound.  eps and delta are rounded up.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from . import conversion as C
+from . import kernels as K
+from .rdp import Gaussian, LinearRDP, RDPCurve, SubsampledGaussian
+from .solvers import ConvergenceError, round_up, zoom_minimize
+
+__all__ = ["AccountingResult", "CONVERSIONS", "epsilon", "delta", "epsilon_many",
+           "calibrate_sigma", "ma_epsilon", "improved_ma_epsilon", "lemma2_epsilon",
+           "theorem5_sigma2", "min_sigma2", "eps_conversion", "delta_conversion"]
+
+CITATIONS = {
+    "mironov": "Mironov 2017 Prop. 3; Asoodeh et al. 2021 (002) Theorem 1, eqs. (7), (26)-(27)",
+    "balle": ("Balle et al. 2020 Th. 21 / Canonne, Kamath, Steinke 2020 "
+              "(cited in 002 after Lemma 1; first term of eq. (25))"),
+    "lemma1": "Asoodeh et al. 2021 (002) Lemma 1, eqs. (24)-(25); delta via Theorem 4, eqs. (22)-(23)",
+    "optimal": "Asoodeh et al. 2021 (002) Theorem 3, eq. (20): exact optimal RDP-to-DP conversion",
+}
+CONVERSIONS = tuple(CITATIONS)
+METHODS = ("rdp",)
+
+
+@dataclass(frozen=True)
+class AccountingResult:
+    """One accountant answer.  ``name`` is what was computed ("epsilon", "delta"
+    or "sigma") and ``value`` its value; ``epsilon`` is the achieved epsilon of a
+    calibration (recomputed at the returned sigma)."""
+
+    name: str
+    value: float
+    method: str
+    conversion: str
+    alpha: float
+    citation: str
+    epsilon: float | None = None
+    delta: float | None = None
+    sigma: float | None = None
+    mechanism: str = ""
+    extras: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        d = {self.name: self.value, "method": self.method, "conversion": self.conversion,
+             "alpha": self.alpha, "citation": self.citation}
+        for k in ("epsilon", "delta", "sigma"):
+            v = getattr(self, k)
+            if v is not None and k != self.name:
+                d[k] = v
+        if self.mechanism:
+            d["mechanism"] = self.mechanism
+        d.update(self.extras)
+        return d
+
+    def line(self) -> str:
+        parts = [f"{self.name} = {self.value:.6g}"]
+        if self.name == "sigma" and self.epsilon is not None:
+            parts.append(f"(achieved epsilon = {self.epsilon:.6g})")
+        parts.append(f"[method {self.method}, conversion {self.conversion}, alpha = {self.alpha:.6g}; "
+                     f"{self.citation}]")
+        return " ".join(parts)
+
+
+# ----------------------------------------------------------------------------- conversions
+def _check_conversion(conversion: str) -> str:
+    if conversion not in CITATIONS:
+        raise K.DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
+    return conversion
+
+
+def eps_conversion(conversion: str, alpha, gamma, delta) -> np.ndarray:
+    """eps such that an (alpha, gamma)-RDP mechanism is (eps, delta)-DP, by ``conversion``
+    (unrounded for the closed forms; ``optimal`` is rounded up by numeric.conversion)."""
+    a, g, d = np.broadcast_arrays(np.asarray(alpha, float), np.asarray(gamma, float),
+                                  np.asarray(delta, float))
+    if conversion == "mironov":
+        return g - np.log(d) / (a - 1.0)
+    if conversion == "balle":
+        return np.maximum(K.balle2020(a, g, d), 0.0)
+    if conversion == "lemma1":
+        return K.lemma1(a, g, d)
+    if conversion == "optimal":
+        return C.eps_exact(a, g, d)
+    raise K.DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
+
+
+def _delta_thm4(a, g, e):
+    """delta with max{g, f}(alpha, eps, delta) >= gamma (002 eq. (23)), or eq. (22): a valid
+    (eps, delta) for every (alpha, gamma)-RDP mechanism; found by bisection in log delta
+    and reported at the end where the bound is verified."""
+    a, g, e = (x.ravel() for x in np.broadcast_arrays(a, g, e))
+    d_g = np.exp(np.minimum(K.log_zeta(a) + (a - 1.0) * (g - e), 0.0))   # g(alpha,eps,d_g) = gamma
+    with np.errstate(over="ignore"):
+        closed = -np.expm1(e - g)                                          # eq. (22)
+    d_top = np.where(closed >= 1.0 / a, closed, 1.0 / a)                  # always valid
+    # f-part: bisection in log delta on (1e-300, 1/alpha)
+    lo = np.full(a.size, np.log(1e-300))
+    hi = np.log(1.0 / a) + np.log1p(-1e-12)
+    ok_hi = K.thm4_f(a, e, np.exp(hi)) >= g
+    lo_ok = K.thm4_f(a, e, np.exp(lo)) >= g
+    for _ in range(64):
+        mid = 0.5 * (lo + hi)
+        fm = K.thm4_f(a, e, np.exp(mid)) >= g
+        hi = np.where(fm, mid, hi)
+        lo = np.where(fm, lo, mid)
+    d_f = np.where(lo_ok, 1e-300, np.where(ok_hi, np.exp(hi), np.inf))
+    return np.minimum(np.minimum(d_g, d_f), d_top)
+
+
+def delta_conversion(conversion: str, alpha, gamma, eps) -> np.ndarray:
+    """delta such that an (alpha, gamma)-RDP mechanism is (eps, delta)-DP, by ``conversion``."""
+    a, g, e = np.broadcast_arrays(np.asarray(alpha, float), np.asarray(gamma, float),
+                                  np.asarray(eps, float))
+    if conversion == "mironov":
+        return np.exp(np.minimum(-(a - 1.0) * (e - g), 0.0))
+    if conversion == "balle":
+        return np.exp(np.minimum(K.log_zeta(a) + (a - 1.0) * (g - e), 0.0))
+    if conversion == "lemma1":
+        return _delta_thm4(a, g, e).reshape(a.shape)
+    if conversion == "optimal":
+        return C.delta_exact(a, g, e)
+    raise K.DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
+
+
+# ----------------------------------------------------------------------------- alpha search
+_XMIN, _XMAX = 1e-4, 1e6      # search range of alpha - 1
+
+
+def _search_alpha(gamma_rows, value_fn, m: int, alpha_max: float, integer: bool):
+    """Minimise value_fn(alpha, gamma) over alpha for m problems at once.
+
+    ``gamma_rows(A)`` gives gamma for an (m, k) array of orders.  Returns
+    (alpha_best, value_best), arrays of length m."""
+    xmax = min(_XMAX, alpha_max - 1.0)
+
+    def F(X):
+        A = 1.0 + X
+        G = gamma_rows(A)
+        with np.errstate(over="ignore", invalid="ignore"):
+            V = value_fn(A, G)
+        return np.where(np.isfinite(V), V, np.inf)
+
+    if not integer:
+        x, v = zoom_minimize(F, np.full(m, _XMIN), np.full(m, xmax), n_grid=40, n_zoom=12,
+                             rtol=1e-6, log=True)
+        return 1.0 + x, v
+    # integer orders: a geometric grid of integers, then every integer between the
+    # neighbours of the best one
+    top = int(max(2, min(alpha_max, 1e5)))
+    grid = np.unique(np.round(np.geomspace(2, top, 80)).astype(int))
+    V = F(np.broadcast_to(grid - 1.0, (m, grid.size)).copy())
+    j = np.argmin(V, axis=1)
+    lo = grid[np.maximum(j - 1, 0)]
+    hi = grid[np.minimum(j + 1, grid.size - 1)]
+    width = int(np.max(hi - lo)) + 1
+    cand = lo[:, None] + np.arange(width)[None, :]
+    cand = np.minimum(cand, hi[:, None])
+    V2 = F(cand - 1.0)
+    j2 = np.argmin(V2, axis=1)
+    rows = np.arange(m)
+    return cand[rows, j2].astype(float), V2[rows, j2]
+
+
+def _rows_gamma(curve: RDPCurve, steps: np.ndarray):
+    def g(A):
+        base = curve(A.ravel()).reshape(A.shape)
+        return steps[:, None] * base
+    return g
+
+
+def epsilon_many(curve: RDPCurve, steps, delta: float, conversion: str = "optimal"):
+    """epsilon(delta) of the ``steps``-fold composition of ``curve`` for an array of
+    step counts at once.  Returns (eps, alpha) arrays, eps rounded up."""
+    _check_conversion(conversion)
+    d = float(K.check_open01(delta, "delta"))
+    T = np.atleast_1d(np.asarray(steps, dtype=float))
+    if not np.all(np.isfinite(T) & (T >= 1)):
+        raise K.DomainError("steps", float(T[~(np.isfinite(T) & (T >= 1))][0]), "[1, oo)")
+    m = T.size
+    if conversion == "optimal":
+        # coarse continuous search with the Lemma 1 bound, then the exact conversion near it
+        a1, _ = _search_alpha(_rows_gamma(curve, T), lambda A, G: K.lemma1(A, G, d), m,
+                              curve.alpha_max, curve.integer_only)
+        if curve.integer_only:
+            base = np.maximum(np.round(a1), 2.0)
+            cand = np.maximum(base[:, None] + np.arange(-8, 9)[None, :], 2.0)
+            G = _rows_gamma(curve, T)(cand)
+            V = C.eps_exact(cand, G, d)
+            j = np.argmin(V, axis=1)
+            rows = np.arange(m)
+            return V[rows, j], cand[rows, j]
+        lo = np.maximum((a1 - 1.0) / 3.0, _XMIN)
+        hi = np.minimum((a1 - 1.0) * 3.0, curve.alpha_max - 1.0)
+
+        def F(X):
+            A = 1.0 + X
+            G = _rows_gamma(curve, T)(A)
+            return C.eps_exact(A, G, d)
+
+        x, v = zoom_minimize(F, lo, hi, n_grid=10, n_zoom=6, rtol=1e-4, max_rounds=4, log=True,
+                             parabolic=True)
+        # the Lemma 1 optimum is a candidate too (RDP curves can have a cliff near the optimum,
+        # e.g. the subsampled Gaussian, where the coarse exact search may land beside it)
+        v1 = F((a1 - 1.0)[:, None])[:, 0]
+        use1 = v1 < v
+        return np.where(use1, v1, v), np.where(use1, a1, 1.0 + x)
+    a, v = _search_alpha(_rows_gamma(curve, T),
+                         lambda A, G: eps_conversion(conversion, A, G, d), m,
+                         curve.alpha_max, curve.integer_only)
+    return round_up(np.maximum(v, 0.0)), a
+
+
+def epsilon(curve: RDPCurve, delta: float, conversion: str = "optimal", steps: float = 1,
+            method: str = "rdp") -> AccountingResult:
+    """epsilon(delta) of an RDP curve (times ``steps``), optimised over alpha
+    (002 eq. (27) for ``mironov``; eq. (30) for ``optimal``)."""
+    if method not in METHODS:
+        raise K.DomainError("method", method, "one of " + ", ".join(METHODS))
+    e, a = epsilon_many(curve, [steps], delta, conversion)
+    return AccountingResult("epsilon", float(e[0]), method, conversion, float(a[0]),
+                            CITATIONS[conversion] + "; RDP: " + curve.citation,
+                            delta=float(delta), mechanism=curve.describe())
+
+
+def delta(curve: RDPCurve, eps: float, conversion: str = "optimal", steps: float = 1,
+          method: str = "rdp") -> AccountingResult:
+    """delta(epsilon) of an RDP curve (times ``steps``), optimised over alpha (002 eq. (26))."""
+    if method not in METHODS:
+        raise K.DomainError("method", method, "one of " + ", ".join(METHODS))
+    _check_conversion(conversion)
+    e = float(K.check_nonneg(eps, "epsilon"))
+    T = np.array([float(steps)])
+    if not (np.isfinite(T[0]) and T[0] >= 1):
+        raise K.DomainError("steps", steps, "[1, oo)")
+
+    def value(A, G):
+        with np.errstate(divide="ignore"):
+            return np.log(delta_conversion(conversion if conversion != "optimal" else "lemma1",
+                                           A, G, e))
+
+    a, v = _search_alpha(_rows_gamma(curve, T), value, 1, curve.alpha_max, curve.integer_only)
+    if conversion == "optimal":
+        if curve.integer_only:
+            cand = np.maximum(np.round(a[0]) + np.arange(-8, 9), 2.0)[None, :]
+        else:
+            cand = 1.0 + np.geomspace(max((a[0] - 1) / 8, _XMIN),
+                                      min((a[0] - 1) * 8, curve.alpha_max - 1), 24)[None, :]
+        for _ in range(8):
+            G = _rows_gamma(curve, T)(cand)
+            V = np.log(C.delta_exact(cand, G, e))
+            j = int(np.argmin(V[0]))
+            best_a, best_v = cand[0, j], V[0, j]
+            if curve.integer_only:
+                break
+            lo_a = cand[0, max(j - 1, 0)]
+            hi_a = cand[0, min(j + 1, cand.shape[1] - 1)]
+            if (hi_a - lo_a) <= 1e-6 * best_a:
+                break
+            cand = 1.0 + np.geomspace(lo_a - 1.0, hi_a - 1.0, 9)[None, :]
+        a, v = np.array([best_a]), np.array([best_v])
+    dval = float(min(round_up(np.exp(v[0])), 1.0))
+    return AccountingResult("delta", dval, method, conversion, float(a[0]),
+                            CITATIONS[conversion] + "; RDP: " + curve.citation,
+                            epsilon=e, mechanism=curve.describe())
+
+
+# ----------------------------------------------------------------------------- calibration
+def _curve_for(sigma, q, sensitivity):
+    return (Gaussian(sigma, sensitivity) if q == 1
+            else SubsampledGaussian(q, sigma, sensitivity))
+
+
+def calibrate_sigma(target_eps: float, delta_: float, sampling_rate: float = 1.0, steps: float = 1,
+                    sensitivity: float = 1.0, conversion: str = "optimal", method: str = "rdp",
+                    rtol: float = 1e-6) -> AccountingResult:
+    """The smallest sigma (to relative ``rtol``) whose (Poisson-subsampled) Gaussian,
+    composed ``steps`` times, is (target_eps, delta)-DP by the RDP accountant.
+
+    Conservative by construction: bisection in log sigma keeps an upper end whose
+    epsilon has been computed and is <= target; that sigma is returned, and its
+    epsilon is reported as ``epsilon`` (achieved)."""
+    if method not in METHODS:
+        raise K.DomainError("method", method, "one of " + ", ".join(METHODS))
+    _check_conversion(conversion)
+    e_t = float(K.check_positive(target_eps, "epsilon"))
+    d = float(K.check_open01(delta_, "delta"))
+    q = float(sampling_rate)
+    if not (0 < q <= 1):
+        raise K.DomainError("sampling_rate", sampling_rate, "(0, 1]")
+    if not (np.isfinite(steps) and steps >= 1):
+        raise K.DomainError("steps", steps, "[1, oo)")
+    K.check_positive(sensitivity, "sensitivity")
+
+    def eps_at(s):
+        e, a = epsilon_many(_curve_for(s, q, sensitivity), [steps], d, conversion)
+        return float(e[0]), float(a[0])
+
+    # initial guess from the closed-form moments accountant of the Gaussian (002 eq. (29))
+    rho_t = e_t ** 2 / (4 * (e_t + math.log(1 / d)))  # solves rho T + 2 sqrt(rho T L) ~ eps
+    s0 = sensitivity * max(q, 1e-12) * math.sqrt(steps / (2 * rho_t))
+    s0 = max(s0, 1e-3)
+    hi, (e_hi, a_hi) = s0, eps_at(s0)
+    for _ in range(80):
+        if e_hi <= e_t:
+            break
+        hi *= 2.0
+        e_hi, a_hi = eps_at(hi)
+    else:
+        raise ConvergenceError("calibrate_sigma: no sigma found meeting the target", 1,
+                               {"target_eps": e_t})
+    lo = hi / 2.0
+    for _ in range(80):
+        e_lo, _ = eps_at(lo)
+        if e_lo > e_t:
+            break
+        hi, e_hi = lo, e_lo
+        lo /= 2.0
+    else:
+        raise ConvergenceError("calibrate_sigma: epsilon does not exceed the target as sigma -> 0",
+                               1, {"target_eps": e_t})
+    for _ in range(200):
+        if hi - lo <= rtol * hi:
+            break
+        mid = math.sqrt(lo * hi)
+        e_mid, a_mid = eps_at(mid)
+        if e_mid <= e_t:
+            hi, e_hi, a_hi = mid, e_mid, a_mid
+        else:
+            lo = mid
+    else:
+        raise ConvergenceError("calibrate_sigma bisection", 1, {"lo": lo, "hi": hi})
+    e_hi, a_hi = eps_at(hi)      # certify the returned sigma
+    if e_hi > e_t:
+        raise ConvergenceError("calibrate_sigma: returned sigma not certified", 1,
+                               {"sigma": hi, "epsilon": e_hi})
+    mech = _curve_for(hi, q, sensitivity).describe()
+    return AccountingResult("sigma", float(hi), method, conversion, a_hi,
+                            CITATIONS[conversion], epsilon=e_hi, delta=d, sigma=float(hi),
+                            mechanism=mech, extras={"target_epsilon": e_t, "steps": float(steps),
+                                                    "sampling_rate": q})
+
+
+# ----------------------------------------------------------------------------- the paper's MA
+def ma_epsilon(rho, T, delta_):
+    """Moments accountant epsilon = rho T + sqrt(4 rho T log(1/delta)) (002 eq. (29)),
+    compiled from the registry formula ``asoodeh2021.eq29`` [rho, T, delta]."""
+    return np.asarray(K.compile_numpy("asoodeh2021.eq29")(np.asarray(rho, float), np.asarray(T, float),
+                                                           np.asarray(delta_, float)), dtype=float)
+
+
+def improved_ma_epsilon(rho, T, delta_):
+    """eps^delta(rho, T) = inf_alpha eps_alpha^delta(rho alpha T) (002 eq. (30)), the exact
+    improved moments accountant; vectorised over T.  Returns (eps, alpha)."""
+    return epsilon_many(LinearRDP(rho), T, delta_, "optimal")
+
+
+def lemma2_epsilon(rho, T, delta_):
+    """Lemma 2's bound (002 eqs. (31)-(33)): min{eps_0, eps_1, (rho T/delta + log(1-delta))_+},
+    eps_0 and eps_1 minimised over alpha in (1, 1/delta].  Vectorised over T.
+    Returns (eps, alpha) (alpha = 1/delta when the third term wins)."""
+    d = float(K.check_open01(delta_, "delta"))
+    T = np.atleast_1d(np.asarray(T, dtype=float))
+    r = float(rho)
+    m = T.size
+    amax = 1.0 / d
+
+    def F(X):
+        A = 1.0 + X
+        G = r * A * T[:, None]
+        e0 = np.maximum(K.balle2020(A, G, d), 0.0)               # (32)
+        e1 = K.lemma1_eq25_second(A, G, d)                       # (33)
+        return np.minimum(e0, e1)
+
+    x, v = zoom_minimize(F, np.full(m, _XMIN), np.full(m, amax - 1.0), n_grid=48, n_zoom=12,
+                         rtol=1e-7, log=True)
+    third = np.maximum(r * T / d + np.log1p(-d), 0.0)            # third term of (31)
+    eps = np.minimum(v, third)
+    alpha = np.where(third < v, amax, 1.0 + x)
+    return round_up(eps), alpha
+
+
+def theorem5_sigma2(eps, delta_, T):
+    """Theorem 5's sufficient variance without its O(.) remainder (002 Thm. 5):
+    (2T/eps^2) log(1/delta) + T/eps - (2T/eps^2)(log(2 log(1/delta)) + 1 - log eps)."""
+    L = np.log(1.0 / np.asarray(delta_, float))
+    e = np.asarray(eps, float)
+    T = np.asarray(T, float)
+    return 2 * T / e ** 2 * L + T / e - 2 * T / e ** 2 * (np.log(2 * L) + 1 - np.log(e))
+
+
+def ma_sigma2(eps, delta_, T):
+    """The moments-accountant variance: sigma^2 = T/(2 x), x = eps - 2 log delta -
+    2 sqrt((eps - log delta) log(1/delta)) (002 eqs. (34)-(35))."""
+    ld = np.log(np.asarray(delta_, float))
+    e = np.asarray(eps, float)
+    x = e - 2 * ld - 2 * np.sqrt((e - ld) * (-ld))
+    return np.asarray(T, float) / (2 * x)
+
+
+def min_sigma2(eps, delta_, T, conversion: str = "optimal") -> float:
+    """The exact minimal sigma^2 of the T-fold Gaussian by the RDP accountant with
+    ``conversion`` (what Theorem 5 expands asymptotically)."""
+    res = calibrate_sigma(eps, delta_, 1.0, T, 1.0, conversion)
+    return res.value ** 2

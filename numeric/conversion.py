@@ -1,0 +1,299 @@
+"""Exact optimal RDP <-> DP conversion (002 Theorem 3) and its inverses, vectorised.
+
+Theorem 3 (002 eq. (20)): for alpha > 1, eps >= 0, delta in (0, 1)
+
+    gamma_alpha^eps(delta) = eps + log M / (alpha - 1),
+    M = min_{p in (delta, 1)} p^alpha (p-delta)^(1-alpha) + (1-p)^alpha (e^eps - p + delta)^(1-alpha).
+
+How it is computed.  Substituting p = delta + u (u in (0, 1-delta)) keeps
+p - delta = u exact down to delta = 1e-300.  The objective (from the registry,
+``asoodeh2021.thm3.objective``) is split into its two terms, each taken to log
+space with ``expand_log``: L_A(u) = alpha log(delta+u) + (1-alpha) log u and
+L_B(u) = alpha log(1-delta-u) + (1-alpha) log(e^eps - u).  SymPy differentiates
+them (``sympy.diff``; e^eps is rewritten through W = e^-eps so the kernels stay
+finite for large eps), and
+
+    d/du log(objective) = w_A L_A' + w_B L_B',   w_A = expit(L_A - L_B), w_B = 1 - w_A,
+    d2/du2 log(objective) = w_A L_A'' + w_B L_B'' + w_A w_B (L_A' - L_B')^2.
+
+The objective is convex in p (002, after Thm. 3), so d/du log(objective) changes
+sign once.  L_B' < 0 on the whole interval and L_A' < 0 exactly for
+u < (alpha-1) delta, so the minimiser lies in ((alpha-1)delta, 1-delta) when
+alpha*delta < 1 (at alpha*delta >= 1 the minimum is at the end p -> 1 and
+gamma is eq. (22)).  A vectorised safeguarded Newton iteration in t = log u
+(``numeric.solvers.bracketed_newton``) finds the root; gamma is then evaluated
+as logaddexp(L_A + (alpha-1)eps, L_B + (alpha-1)eps)/(alpha-1) with
+log1p forms (``_log_terms_shifted``).
+
+Inverses.  gamma_alpha^eps(delta) increases in eps and in delta, so
+eps_alpha^delta(gamma) (002 eq. (14)) and delta_alpha^eps(gamma) (002 eq. (13))
+are found by the same bracketed Newton iteration, with derivatives from the
+envelope theorem (partial derivatives of log(objective) at the minimiser) and
+brackets from Lemma 1 (002 eq. (25)) and Theorem 4 (002 eq. (23)).  The
+closed cases alpha*delta >= 1 use eqs. (22) and (24).  These results are
+privacy guarantees: they are rounded up (the upper end of the final bracket,
+then ``numeric.solvers.round_up``).
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import sympy as sp
+from scipy.special import expit
+
+from . import kernels as K
+from .solvers import ConvergenceError, bracketed_newton, round_up
+
+__all__ = ["gamma_exact", "eps_exact", "delta_exact", "log_objective_terms",
+           "derived_kernels", "minimiser_u", "ConvergenceError"]
+
+CITE_THM3 = "Asoodeh et al. 2021 (seed 002) Theorem 3, eq. (20)"
+_RTOL_U = 1e-13     # minimiser, relative in u (the value error is quadratic in this)
+_RTOL_OUT = 1e-14   # eps / log-delta inversion
+
+
+# ----------------------------------------------------------------------------- symbolic side
+@functools.lru_cache(maxsize=None)
+def derived_kernels():
+    """Compile the SymPy-derived pieces of d/du log(objective) of 002 eq. (20).
+
+    Returns a dict of NumPy kernels of (alpha, W, delta, u) with W = e^-eps:
+    ``dA, d2A, dB, d2B`` (first/second u-derivatives of the log-terms),
+    ``dB_deps`` (d L_B / d eps at fixed u), ``dA_ddelta, dB_ddelta``; and of
+    (alpha, eps, delta, u): ``LA, LB`` (the paper-form log terms, used by tests).
+    """
+    from derive.symbols import alpha, eps, delta, p
+    expr, syms = K.formula_expr("asoodeh2021.thm3.objective")
+    u = sp.Symbol("u", positive=True)
+    W = sp.Symbol("W", positive=True)
+    obj_u = expr.subs(p, delta + u)
+    terms = sp.Add.make_args(sp.expand(obj_u, power_base=False, power_exp=False, mul=False,
+                                       multinomial=False, log=False))
+    if len(terms) != 2:
+        raise RuntimeError(f"thm3.objective: expected two terms, got {len(terms)}: {obj_u}")
+    logs = [sp.expand_log(sp.log(t_), force=True) for t_ in terms]
+    # L_B is the term carrying e^eps
+    if logs[0].has(sp.exp(eps)):
+        logs = logs[::-1]
+    LA, LB = logs
+    if LA.has(eps) or not LB.has(eps):
+        raise RuntimeError("thm3.objective: could not identify the two terms")
+
+    def stable(e):
+        """rewrite e^eps through W = e^-eps and cancel: finite as eps grows."""
+        return sp.factor(sp.cancel(sp.together(e.subs(sp.exp(eps), 1 / W))))
+
+    dA = sp.factor(sp.together(sp.diff(LA, u)))
+    d2A = sp.factor(sp.together(sp.diff(LA, u, 2)))
+    dB = stable(sp.diff(LB, u))
+    d2B = stable(sp.diff(LB, u, 2))
+    dB_deps = stable(sp.diff(LB, eps))
+    dA_ddelta = sp.together(sp.diff(LA, delta))
+    dB_ddelta = stable(sp.diff(LB, delta))
+    a4 = (alpha, W, delta, u)
+    out = {k: K.compile_expr_numpy(v, a4) for k, v in dict(
+        dA=dA, d2A=d2A, dB=dB, d2B=d2B, dB_deps=dB_deps, dA_ddelta=dA_ddelta,
+        dB_ddelta=dB_ddelta).items()}
+    out["LA"] = K.compile_expr_numpy(LA, (alpha, eps, delta, u))
+    out["LB"] = K.compile_expr_numpy(LB, (alpha, eps, delta, u))
+    out["exprs"] = dict(LA=LA, LB=LB, dA=dA, d2A=d2A, dB=dB, d2B=d2B, u=u, W=W)
+    return out
+
+
+def _log_terms_shifted(a, e, d, u):
+    """Stable L_A + (alpha-1)eps and L_B + (alpha-1)eps (hand-written log1p forms;
+    ``tests/test_numeric_conversion.py`` holds them equal to the compiled L_A, L_B).
+
+    L_A + (a-1)e = a log(d+u) - (a-1)(log u - e)
+    L_B + (a-1)e = a log1p(-(d+u)) - (a-1) log1p(-u e^-e)
+    """
+    la = a * np.log(d + u) - (a - 1.0) * (np.log(u) - e)
+    lb = a * np.log1p(-(d + u)) - (a - 1.0) * np.log1p(-u * np.exp(-e))
+    return la, lb
+
+
+def log_objective_terms(alpha, eps, delta, u):
+    """(L_A, L_B): the two log-terms of the objective of 002 eq. (20) at p = delta + u."""
+    la, lb = _log_terms_shifted(alpha, eps, delta, u)
+    s = (np.asarray(alpha) - 1.0) * np.asarray(eps)
+    return la - s, lb - s
+
+
+# ----------------------------------------------------------------------------- the minimiser
+def _score(a, e, d, u, W, kern):
+    """(g, dg/dt): d/du log(objective) and its derivative in t = log u."""
+    la, lb = _log_terms_shifted(a, e, d, u)
+    wa = expit(la - lb)
+    wb = expit(lb - la)
+    dA, dB = kern["dA"](a, W, d, u), kern["dB"](a, W, d, u)
+    g = wa * dA + wb * dB
+    gp = wa * kern["d2A"](a, W, d, u) + wb * kern["d2B"](a, W, d, u) + wa * wb * (dA - dB) ** 2
+    return g, u * gp
+
+
+def minimiser_u(alpha, eps, delta, t0=None):
+    """u* = p* - delta, the minimiser of 002 eq. (20) in (0, 1-delta), for
+    0 < alpha*delta < 1 (1-D arrays of equal length).  Returns (u*, t-bracket)."""
+    a, e, d = alpha, eps, delta
+    W = np.exp(-e)
+    kern = derived_kernels()
+    lo = np.log((a - 1.0) * d)
+    hi = np.log1p(-d)
+
+    def fun(t, idx):
+        return _score(a[idx], e[idx], d[idx], np.exp(t), W[idx], kern)
+
+    with np.errstate(over="ignore", under="ignore"):
+        tlo, thi, _ = bracketed_newton(fun, lo, hi, t0, rtol=2e-15, atol=_RTOL_U,
+                                       what="Theorem 3 minimiser (002 eq. (20))")
+    return np.exp(0.5 * (tlo + thi)), (tlo, thi)
+
+
+def _gamma_interior(a, e, d, t0=None):
+    """gamma for 0 < a*d < 1 (1-D arrays), plus the minimiser's t = log u and weights."""
+    u, (tlo, thi) = minimiser_u(a, e, d, t0)
+    la, lb = _log_terms_shifted(a, e, d, u)
+    g = np.logaddexp(la, lb) / (a - 1.0)
+    return g, np.log(u), u, la, lb
+
+
+def _prep(*xs):
+    arrs = np.broadcast_arrays(*[np.asarray(x, dtype=float) for x in xs])
+    shape = arrs[0].shape
+    return shape, [x.ravel().copy() for x in arrs]
+
+
+def gamma_exact(alpha, eps, delta):
+    """gamma_alpha^eps(delta) of 002 Theorem 3, eq. (20), elementwise (broadcasting).
+
+    Closed forms: eq. (22) where alpha*delta >= 1.  Accuracy about 1e-13
+    relative (float rounding of the log-objective; see module docstring).
+    Raises DomainError for alpha <= 1, eps < 0, delta outside (0, 1) or NaN.
+    """
+    K.check_alpha(alpha)
+    K.check_nonneg(eps, "epsilon")
+    K.check_open01(delta, "delta")
+    shape, (a, e, d) = _prep(alpha, eps, delta)
+    out = np.empty_like(a)
+    big = a * d >= 1.0
+    out[big] = K.thm4_eq22(a[big], e[big], d[big])
+    sm = ~big
+    if sm.any():
+        out[sm] = _gamma_interior(a[sm], e[sm], d[sm])[0]
+    return out.reshape(shape)
+
+
+# ----------------------------------------------------------------------------- eps_alpha^delta(gamma)
+def eps_exact(alpha, gamma, delta):
+    """eps_alpha^delta(gamma) (002 eq. (14)): the smallest eps such that every
+    (alpha, gamma)-RDP mechanism is (eps, delta)-DP, i.e. the root in eps of
+    gamma_alpha^eps(delta) = gamma (Theorem 3, eq. (20)).
+
+    Closed case alpha*delta >= 1: eq. (24).  Otherwise a bracketed Newton
+    iteration in eps on [0, Lemma 1 bound (25)], with d gamma/d eps from the
+    envelope theorem.  Rounded up (privacy guarantee).
+    """
+    K.check_alpha(alpha)
+    K.check_nonneg(gamma, "gamma")
+    K.check_open01(delta, "delta")
+    shape, (a, g, d) = _prep(alpha, gamma, delta)
+    out = np.zeros_like(a)
+    big = a * d >= 1.0
+    out[big] = round_up(K.lemma1_eq24(a[big], g[big], d[big]))
+    sm = (~big) & (g > 0)
+    if sm.any():
+        out[sm] = _eps_interior(a[sm], g[sm], d[sm])
+    return out.reshape(shape)
+
+
+def _eps_interior(a, g, d):
+    n = a.size
+    kern = derived_kernels()
+    res = np.zeros(n)
+    g0 = _gamma_interior(a, np.zeros(n), d)[0]
+    need = g0 < g          # else eps = 0 already suffices
+    if not need.any():
+        return res
+    a, g, d = a[need], g[need], d[need]
+    hi = K.lemma1_eq25(a, g, d)
+    hi = hi * (1 + 1e-9) + 1e-12                 # a strict upper bracket (eq. (25) is an upper bound)
+    lo = np.zeros_like(hi)
+    tcache = np.full(a.size, np.nan)
+
+    def fun(e, idx):
+        t0 = tcache[idx]
+        gam, t, u, la, lb = _gamma_interior(a[idx], e, d[idx], np.where(np.isfinite(t0), t0, np.nan))
+        tcache[idx] = t
+        wb = expit(lb - la)
+        dgam = 1.0 + wb * kern["dB_deps"](a[idx], np.exp(-e), d[idx], u) / (a[idx] - 1.0)
+        return gam - g[idx], dgam
+
+    _, ehi, _ = bracketed_newton(fun, lo, hi, 0.5 * (lo + hi), rtol=_RTOL_OUT, atol=1e-300,
+                                 what="eps_alpha^delta(gamma) inversion (002 eq. (14))")
+    res[need] = round_up(ehi)
+    return res
+
+
+# ----------------------------------------------------------------------------- delta_alpha^eps(gamma)
+LOG_DELTA_FLOOR = np.log(1e-300)
+
+
+def delta_exact(alpha, gamma, eps):
+    """delta_alpha^eps(gamma) (002 eq. (13)): the smallest delta such that every
+    (alpha, gamma)-RDP mechanism is (eps, delta)-DP, i.e. the root in delta of
+    gamma_alpha^eps(delta) = gamma.
+
+    Closed case: delta = 1 - e^(eps-gamma) when that is >= 1/alpha (eq. (22)).
+    Otherwise bracketed Newton in log(delta) on (lo, min(1/alpha, Thm. 4 g-inverse)];
+    results below 1e-300 are reported as 1e-300 (an upper bound).  Rounded up.
+    """
+    K.check_alpha(alpha)
+    K.check_nonneg(gamma, "gamma")
+    K.check_nonneg(eps, "epsilon")
+    shape, (a, g, e) = _prep(alpha, gamma, eps)
+    out = np.zeros_like(a)
+    with np.errstate(over="ignore"):
+        closed = -np.expm1(e - g)                       # eq. (22) solved for delta
+    big = closed >= 1.0 / a
+    out[big] = round_up(closed[big])
+    sm = (~big) & (g > 0)
+    if sm.any():
+        out[sm] = _delta_interior(a[sm], g[sm], e[sm])
+    return np.minimum(out, 1.0).reshape(shape)
+
+
+def _delta_interior(a, g, e):
+    kern = derived_kernels()
+    hi = np.minimum(np.log(1.0 / a) + np.log1p(-1e-15),
+                    K.log_zeta(a) + (a - 1.0) * (g - e))  # Thm. 4's g inverted: g(delta_hi) = gamma
+    res = np.empty(a.size)
+    # lower bracket: step down until gamma^eps(delta_lo) < gamma
+    lo = hi - 40.0
+    for _ in range(20):
+        lo = np.maximum(lo, LOG_DELTA_FLOOR)
+        gl = _gamma_interior(a, e, np.exp(lo))[0]
+        bad = (gl >= g) & (lo > LOG_DELTA_FLOOR)
+        if not bad.any():
+            break
+        lo = np.where(bad, lo - 80.0, lo)
+    floor = (gl >= g)
+    res[floor] = np.exp(LOG_DELTA_FLOOR)
+    ok = ~floor
+    if ok.any():
+        a2, g2, e2, lo2, hi2 = a[ok], g[ok], e[ok], lo[ok], hi[ok]
+        tcache = np.full(a2.size, np.nan)
+
+        def fun(s, idx):
+            d = np.exp(s)
+            gam, t, u, la, lb = _gamma_interior(a2[idx], e2[idx], d, tcache[idx])
+            tcache[idx] = t
+            wa, wb = expit(la - lb), expit(lb - la)
+            W = np.exp(-e2[idx])
+            dl = (wa * kern["dA_ddelta"](a2[idx], W, d, u) + wb * kern["dB_ddelta"](a2[idx], W, d, u))
+            return gam - g2[idx], d * dl / (a2[idx] - 1.0)
+
+        _, shi, _ = bracketed_newton(fun, lo2, hi2, 0.5 * (lo2 + hi2), rtol=2e-15, atol=_RTOL_OUT,
+                                     what="delta_alpha^eps(gamma) inversion (002 eq. (13))")
+        res[ok] = round_up(np.exp(shi))
+    return res

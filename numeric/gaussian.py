@@ -1,0 +1,83 @@
+"""The exact privacy profile of the T-fold Gaussian mechanism: the ground truth
+against which every RDP-route epsilon is checked for soundness.
+
+T-fold composition of N(f(d), sigma^2 I) with L2 sensitivity Delta is the
+Gaussian mechanism with mu = sqrt(T) Delta / sigma (002 Sec. V: the composition
+has variance sigma^2/T; its trade-off function is G_mu, eq. (41), (50)), and
+
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)        (002 eq. (40))
+
+(002 eq. (40) is the case T = 1, Delta = 1, mu = 1/sigma.)  ``delta_exact`` is
+evaluated in log space (``log_ndtr``); ``eps_exact`` inverts it by a bracketed
+Newton iteration (d delta/d eps = -e^eps Phi(-eps/mu - mu/2)) and returns the
+upper end of the final bracket, rounded up: an epsilon never below the truth.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import log_ndtr
+
+from . import kernels as K
+from .solvers import bracketed_newton, round_up
+
+__all__ = ["mu_of", "log_delta_exact", "delta_exact", "eps_exact"]
+
+CITATION = "002 eq. (40) with mu = sqrt(T) Delta/sigma (Gaussian trade-off G_mu, 002 eqs. (41), (50))"
+
+
+def mu_of(sigma, steps=1, sensitivity=1.0):
+    """mu = sqrt(T) Delta / sigma of the T-fold Gaussian mechanism."""
+    s = K.check_positive(sigma, "sigma")
+    t = np.asarray(steps, dtype=float)
+    if not np.all(np.isfinite(t) & (t >= 1)):
+        raise K.DomainError("steps", float(np.ravel(t)[0]), "[1, oo)")
+    d = K.check_positive(sensitivity, "sensitivity")
+    return np.sqrt(t) * d / s
+
+
+def log_delta_exact(eps, mu):
+    """log delta(eps) of 002 eq. (40) generalised to mu: log(Phi(a) - e^eps Phi(b)),
+    a = -eps/mu + mu/2, b = -eps/mu - mu/2, as logPhi(a) + log1p(-exp(eps + logPhi(b) - logPhi(a)))."""
+    e, m = np.asarray(eps, dtype=float), np.asarray(mu, dtype=float)
+    la = log_ndtr(-e / m + m / 2)
+    lb = log_ndtr(-e / m - m / 2)
+    r = e + lb - la          # < 0 always (delta > 0)
+    with np.errstate(divide="ignore"):
+        return la + K.log1mexp(-np.minimum(r, -1e-300))
+
+
+def delta_exact(eps, sigma, steps=1, sensitivity=1.0):
+    """delta(eps) of the T-fold Gaussian mechanism (002 eq. (40)); exact."""
+    K.check_nonneg(eps, "epsilon")
+    return np.exp(log_delta_exact(eps, mu_of(sigma, steps, sensitivity)))
+
+
+def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
+    """The smallest eps >= 0 with delta(eps) <= delta for the T-fold Gaussian
+    (inverse of 002 eq. (40)); rounded up (never below the truth)."""
+    d = K.check_open01(delta, "delta")
+    mu = mu_of(sigma, steps, sensitivity)
+    d, mu = np.broadcast_arrays(d, mu)
+    shape = d.shape
+    d, mu = d.ravel().astype(float), mu.ravel().astype(float)
+    ld = np.log(d)
+    out = np.zeros(d.size)
+    need = log_delta_exact(0.0, mu) > ld
+    if need.any():
+        m, l = mu[need], ld[need]
+        # upper bracket: delta(eps) <= exp(-(eps - mu^2/2)^2/(2 mu^2)) (Gaussian tail), so
+        # eps_hi = mu^2/2 + mu sqrt(2 log(1/delta)) satisfies delta(eps_hi) <= delta
+        hi = m * m / 2 + m * np.sqrt(-2 * l) + 1e-12
+        lo = np.zeros_like(hi)
+
+        def fun(e, idx):
+            mm = m[idx]
+            lde = log_delta_exact(e, mm)
+            # f = log(delta_target) - log delta(eps): increasing in eps
+            dlog = -np.exp(e + log_ndtr(-e / mm - mm / 2) - lde)
+            return l[idx] - lde, -dlog
+
+        _, ehi, _ = bracketed_newton(fun, lo, hi, None, rtol=1e-14, atol=1e-300,
+                                     what="exact Gaussian eps(delta) (002 eq. (40))")
+        out[need] = round_up(ehi)
+    return out.reshape(shape)

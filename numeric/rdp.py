@@ -1,0 +1,296 @@
+"""Renyi-DP curves alpha -> gamma(alpha) as objects, and their composition.
+
+* ``Gaussian``: gamma(alpha) = alpha Delta^2 / (2 sigma^2) (002 eq. (28), compiled from the
+  registry formula ``asoodeh2021.eq28`` with sigma -> sigma/Delta).
+* ``LinearRDP``: gamma(alpha) = rho alpha (002 Sec. IV-A: rho = 1/(2 sigma^2)).
+* ``SubsampledGaussian``: the Poisson-subsampled Gaussian computed exactly,
+  gamma(alpha) = log A_alpha / (alpha - 1),
+  A_alpha = E_{x~N(0,s^2)}[((1-q) + q exp((2x-1)/(2 s^2)))^alpha],  s = sigma/Delta
+  (Mironov, Talwar, Zhang 2019, "Renyi DP of the sampled Gaussian mechanism",
+  Sec. 3.3): integer alpha by the binomial expansion in log space, fractional
+  alpha by their two-sided series; both are held against mpmath quadrature of
+  the defining integral in ``tests/test_numeric_rdp.py``.
+* ``AbadiApproxSubsampledGaussian``: the approximation the paper uses for noisy SGD,
+  gamma(alpha) = alpha rho_q, rho_q = q^2/((1-q) sigma^2) (002 Sec. IV-B, citing
+  Abadi et al. 2016 [5, Lemma 3]), which that lemma supports only for
+  q < 1/(16 sigma), sigma >= 1 and lambda = alpha - 1 <= sigma^2 log(1/(q sigma));
+  outside these it warns (``RDPValidityWarning``).
+* ``Composition`` (sum of curves, heterogeneous allowed) and ``curve * T``
+  (T-fold homogeneous composition), 002 Sec. IV: RDP composes linearly [5, Th. 2].
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy.special import gammaln, gammasgn, log_ndtr, logsumexp
+
+from . import kernels as K
+
+__all__ = ["RDPCurve", "Gaussian", "LinearRDP", "SubsampledGaussian",
+           "AbadiApproxSubsampledGaussian", "Composition", "RDPValidityWarning",
+           "log_a_integer", "log_a_fractional"]
+
+
+class RDPValidityWarning(UserWarning):
+    """An approximate RDP curve was used outside its source's validity conditions."""
+
+
+class RDPCurve:
+    """alpha -> gamma(alpha), vectorised.  ``integer_only`` curves are defined
+    only at integer alpha >= 2; ``alpha_max`` bounds the search of accountants."""
+
+    integer_only: bool = False
+    alpha_max: float = 1e6
+    citation: str = ""
+
+    def __call__(self, alpha) -> np.ndarray:
+        a = K.check_alpha(alpha)
+        if self.integer_only and np.any(a != np.round(a)):
+            raise K.DomainError("alpha", float(a[a != np.round(a)].flat[0]),
+                                "integers >= 2 (this RDP curve is defined at integer orders only)")
+        return self._gamma(a)
+
+    def _gamma(self, a: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def __add__(self, other: "RDPCurve") -> "Composition":
+        return Composition([self, other])
+
+    def __mul__(self, steps) -> "Composition":
+        s = float(steps)
+        if not (s >= 1 and np.isfinite(s)):
+            raise K.DomainError("steps", steps, "[1, oo)")
+        return Composition([self], [s])
+
+    __rmul__ = __mul__
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+
+class Gaussian(RDPCurve):
+    """Gaussian mechanism N(f(d), sigma^2 I) with L2 sensitivity Delta:
+    gamma(alpha) = alpha Delta^2/(2 sigma^2) (002 eq. (28))."""
+
+    citation = "Mironov 2017 Prop. 7; 002 eq. (28)"
+
+    def __init__(self, sigma: float, sensitivity: float = 1.0):
+        self.sigma = float(K.check_positive(sigma, "sigma"))
+        self.sensitivity = float(K.check_positive(sensitivity, "sensitivity"))
+        self._k = K.compile_numpy("asoodeh2021.eq28")  # [alpha, sigma]
+
+    @property
+    def rho(self) -> float:
+        return self.sensitivity ** 2 / (2 * self.sigma ** 2)
+
+    def _gamma(self, a):
+        return np.asarray(self._k(a, self.sigma / self.sensitivity), dtype=float) * np.ones_like(a)
+
+    def describe(self):
+        return f"Gaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"
+
+
+class LinearRDP(RDPCurve):
+    """gamma(alpha) = rho alpha (002 Sec. IV-A; rho = 1/(2 sigma^2) for the Gaussian)."""
+
+    citation = "002 Sec. IV-A, eq. (28)"
+
+    def __init__(self, rho: float):
+        self.rho = float(K.check_positive(rho, "rho"))
+
+    def _gamma(self, a):
+        return self.rho * a
+
+    def describe(self):
+        return f"LinearRDP(rho={self.rho:g})"
+
+
+# ----------------------------------------------------------------------------- subsampled Gaussian
+def log_a_integer(alpha: np.ndarray, q: float, s: float) -> np.ndarray:
+    """log A_alpha for integer alpha >= 2 (Mironov-Talwar-Zhang 2019, Sec. 3.3):
+    A_alpha = sum_k C(alpha,k) q^k (1-q)^(alpha-k) exp((k^2-k)/(2 s^2)).
+
+    Since the binomial weights sum to 1 and the k = 0, 1 terms have exponent 0,
+    A_alpha - 1 = sum_{k>=2} C(alpha,k) q^k (1-q)^(alpha-k) expm1((k^2-k)/(2 s^2)),
+    a sum of positive terms; log A = log1p(A - 1) keeps full relative accuracy
+    even when A - 1 is 1e-8 (q = 0.001, where the plain sum loses 8 digits).
+    """
+    a = np.asarray(alpha, dtype=float)
+    out = np.empty(a.shape)
+    flat, res = a.ravel(), out.ravel()
+    lq, l1q = np.log(q), np.log1p(-q)
+    for val in np.unique(flat):
+        n = int(val)
+        k = np.arange(2, n + 1, dtype=float)
+        c = (k * k - k) / (2 * s * s)
+        terms = (gammaln(n + 1.0) - gammaln(k + 1) - gammaln(n - k + 1) + k * lq + (n - k) * l1q
+                 + K.log_expm1(c))
+        lam1 = logsumexp(terms)
+        res[flat == val] = np.where(lam1 > 0, np.logaddexp(0.0, lam1), np.log1p(np.exp(lam1)))
+    return out
+
+
+def _log_sub(x, y):
+    """log(e^x - e^y) for x >= y."""
+    with np.errstate(divide="ignore"):
+        return x + np.log(-np.expm1(y - x))
+
+
+def log_a_fractional(alpha: np.ndarray, q: float, s: float, *, tail: float = -40.0,
+                     chunk: int = 256, max_terms: int = 10 ** 6) -> np.ndarray:
+    """log A_alpha for real alpha > 1: the Mironov-Talwar-Zhang 2019 series (Sec. 3.3),
+    vectorised over alpha.  With z0 = s^2 log(1/q - 1) + 1/2 and j = alpha - i,
+
+      A = sum_i C(alpha,i) [ q^i (1-q)^j e^{(i^2-i)/(2s^2)} Phi((z0-i)/s)
+                            + q^j (1-q)^i e^{(j^2-j)/(2s^2)} Phi((j-z0)/s) ],
+
+    summed with signs in log space until past i > alpha the terms fall below
+    e^tail times the running sum.  Raises when the signed sum cancels to <= 0.
+    The result is rounded up by a bound on the float error of the sum (the
+    curve is used as an upper bound on the Renyi divergence).
+    """
+    a = np.asarray(alpha, dtype=float).ravel()
+    lq, l1q = np.log(q), np.log1p(-q)
+    z0 = s * s * (np.log(1 / q - 1) if q < 1 else -np.inf) + 0.5
+    pos = np.full(a.size, -np.inf)
+    neg = np.full(a.size, -np.inf)
+    active = np.arange(a.size)
+    start = 0
+    while active.size:
+        i = np.arange(start, start + chunk, dtype=float)[None, :]
+        aa = a[active][:, None]
+        j = aa - i
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            logc = gammaln(aa + 1) - gammaln(i + 1) - gammaln(j + 1)
+            sgn = gammasgn(j + 1)
+            ls0 = logc + i * lq + j * l1q + (i * i - i) / (2 * s * s) + log_ndtr((z0 - i) / s)
+            ls1 = logc + j * lq + i * l1q + (j * j - j) / (2 * s * s) + log_ndtr((j - z0) / s)
+        lt = np.logaddexp(ls0, ls1)
+        lt = np.where(np.isnan(lt) | (sgn == 0), -np.inf, lt)
+        pp = logsumexp(np.where(sgn > 0, lt, -np.inf), axis=1)
+        nn = logsumexp(np.where(sgn < 0, lt, -np.inf), axis=1)
+        pos[active] = np.logaddexp(pos[active], pp)
+        neg[active] = np.logaddexp(neg[active], nn)
+        last = np.max(lt[:, -16:], axis=1)
+        done = (start + chunk > a[active] + 1) & (last < pos[active] + tail)
+        active = active[~done]
+        start += chunk
+        if start > max_terms:
+            raise ArithmeticError("log_a_fractional: series did not converge "
+                                  f"(alpha={a[active][0]!r}, q={q}, sigma={s})")
+    if np.any(neg >= pos):
+        raise ArithmeticError("log_a_fractional: the signed series cancelled to <= 0")
+    la = _log_sub(pos, neg)
+    # round up: the float error of the signed sum is at most ~n_terms * 2^-52 * (pos + neg)/A
+    # in relative terms; add it (and a floor of 64 ulp) to log A so the curve stays an upper bound
+    err = 2.0 ** -52 * (64.0 + start) * np.exp(np.logaddexp(pos, neg) - la)
+    return (la + err).reshape(np.shape(alpha))
+
+
+class SubsampledGaussian(RDPCurve):
+    """Poisson-subsampled Gaussian (rate q, noise sigma, L2 sensitivity Delta), exact RDP
+    (Mironov, Talwar, Zhang 2019, Sec. 3.3; the mechanism of 002 Algorithm 1 with
+    Poisson instead of fixed-size batches).
+
+    ``fractional=True`` (default) evaluates every real alpha > 1 by the series;
+    integer alpha always use the binomial expansion.  ``fractional=False``
+    restricts the curve to integer orders (as in Abadi et al.'s accountant).
+    """
+
+    citation = "Mironov, Talwar, Zhang 2019 (Renyi DP of the sampled Gaussian mechanism), Sec. 3.3"
+
+    def __init__(self, q: float, sigma: float, sensitivity: float = 1.0, fractional: bool = True):
+        qq = float(q)
+        if not (0 < qq <= 1):
+            raise K.DomainError("sampling_rate", q, "(0, 1]")
+        self.q = qq
+        self.sigma = float(K.check_positive(sigma, "sigma"))
+        self.sensitivity = float(K.check_positive(sensitivity, "sensitivity"))
+        self.integer_only = not fractional
+        self.alpha_max = 1e4
+        self._gauss = Gaussian(self.sigma, self.sensitivity) if qq == 1 else None
+
+    def _gamma(self, a):
+        if self._gauss is not None:
+            return self._gauss._gamma(a)
+        s = self.sigma / self.sensitivity
+        out = np.empty(a.shape)
+        isint = a == np.round(a)
+        if isint.any():
+            out[isint] = log_a_integer(a[isint], self.q, s)
+        if (~isint).any():
+            out[~isint] = log_a_fractional(a[~isint], self.q, s)
+        return np.maximum(out, 0.0) / (a - 1.0)
+
+    def describe(self):
+        return (f"SubsampledGaussian(q={self.q:g}, sigma={self.sigma:g}, "
+                f"sensitivity={self.sensitivity:g})")
+
+
+class AbadiApproxSubsampledGaussian(RDPCurve):
+    """gamma(alpha) = alpha rho_q with rho_q = q^2/((1-q) sigma^2): the approximation of
+    002 Sec. IV-B ("approximately (alpha, alpha rho_q)-RDP", citing Abadi et al. 2016
+    [5, Lemma 3]).  That lemma bounds the moment by q^2 lambda(lambda+1)/((1-q)sigma^2)
+    + O(q^3 lambda^3/sigma^3) for q < 1/(16 sigma), sigma >= 1 and integer
+    lambda = alpha - 1 <= sigma^2 log(1/(q sigma)); the O(.) term is dropped here.
+    Construction outside the (q, sigma) conditions, and evaluation at alpha beyond
+    1 + sigma^2 log(1/(q sigma)), issue ``RDPValidityWarning``.  Not a certified bound.
+    """
+
+    citation = ("002 Sec. IV-B, rho_q = q^2/((1-q)sigma^2), citing Abadi et al. 2016 Lemma 3 "
+                "(valid for q < 1/(16 sigma), sigma >= 1, alpha - 1 <= sigma^2 log(1/(q sigma)); "
+                "approximate: drops an O(q^3 lambda^3/sigma^3) term)")
+
+    def __init__(self, q: float, sigma: float, warn: bool = True):
+        qq = float(q)
+        if not (0 < qq < 1):
+            raise K.DomainError("sampling_rate", q, "(0, 1)")
+        self.q = qq
+        self.sigma = float(K.check_positive(sigma, "sigma"))
+        self.rho = qq ** 2 / ((1 - qq) * self.sigma ** 2)
+        self.warn = warn
+        self.conditions_hold = (qq < 1 / (16 * self.sigma)) and (self.sigma >= 1)
+        self.alpha_valid_max = (1 + self.sigma ** 2 * np.log(1 / (qq * self.sigma))
+                                if qq * self.sigma < 1 else 1.0)
+        if warn and not self.conditions_hold:
+            warnings.warn(f"rho_q approximation (Abadi et al. 2016 Lemma 3) used outside its "
+                          f"conditions q < 1/(16 sigma), sigma >= 1 (q={qq}, sigma={sigma})",
+                          RDPValidityWarning, stacklevel=2)
+
+    def _gamma(self, a):
+        if self.warn and np.any(a > self.alpha_valid_max):
+            warnings.warn(f"rho_q approximation evaluated at alpha={float(np.max(a)):g} > "
+                          f"1 + sigma^2 log(1/(q sigma)) = {self.alpha_valid_max:g} "
+                          "(outside Abadi et al. 2016 Lemma 3)", RDPValidityWarning, stacklevel=3)
+        return self.rho * a
+
+    def describe(self):
+        return f"AbadiApprox(q={self.q:g}, sigma={self.sigma:g}; rho_q={self.rho:.4g})"
+
+
+class Composition(RDPCurve):
+    """sum_i w_i gamma_i(alpha): adaptive composition of RDP mechanisms (linear
+    composability of RDP, 002 Sec. IV citing [5, Th. 2]); w_i = number of repetitions."""
+
+    def __init__(self, curves, weights=None):
+        flat_c, flat_w = [], []
+        weights = [1.0] * len(curves) if weights is None else list(weights)
+        for c, w in zip(curves, weights):
+            if isinstance(c, Composition):
+                flat_c += c.curves
+                flat_w += [w * x for x in c.weights]
+            else:
+                flat_c.append(c)
+                flat_w.append(float(w))
+        self.curves, self.weights = flat_c, flat_w
+        self.integer_only = any(c.integer_only for c in flat_c)
+        self.alpha_max = min(c.alpha_max for c in flat_c)
+        self.citation = "; ".join(dict.fromkeys(c.citation for c in flat_c)) + \
+            "; composition: 002 Sec. IV ([5, Th. 2])"
+
+    def _gamma(self, a):
+        return sum(w * c._gamma(a) for c, w in zip(self.curves, self.weights))
+
+    def describe(self):
+        return " + ".join(f"{w:g} x {c.describe()}" for c, w in zip(self.curves, self.weights))

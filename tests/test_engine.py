@@ -1,0 +1,36 @@
+"""The checking engine can fail: wrong identities and violated relations are
+reported with counterexamples; true ones hold."""
+import mpmath as mp
+import sympy as sp
+
+from derive.symbols import ALPHA, DELTA, EPS, alpha, delta, eps
+from derive.verify import check_equal, check_relation, mp_minimize, symbolic_zero
+
+
+def test_identity_proved_and_refuted():
+    assert check_equal(sp.log(sp.exp(eps)), eps, (EPS,)).status == "proved"
+    v = check_equal(sp.exp(2 * eps), sp.exp(eps) ** 2 + eps * 1e-3, (EPS,))
+    assert v.status == "fails" and v.counterexample["params"]
+
+
+def test_numeric_identity_without_symbolic():
+    v = check_equal(sp.log(alpha * delta), sp.log(alpha) + sp.log(delta), (ALPHA, DELTA), symbolic=False)
+    assert v.status == "holds_numerically" and v.points == 40 and v.worst_error < 1e-40
+
+
+def test_relation_counterexample():
+    v = check_relation(eps, "<=", sp.Integer(1), (EPS,))
+    assert v.status == "fails"
+    assert float(v.counterexample["lhs"]) > 1
+
+
+def test_symbolic_zero_is_conservative():
+    assert symbolic_zero(sp.sin(eps) ** 2 + sp.cos(eps) ** 2 - 1)
+    assert not symbolic_zero(eps - 1)
+
+
+def test_mp_minimize_boundary_optimum():
+    # minimum of (x - 1e-30)^2 + x on (0, 1) sits at the left end: resolved in logit coordinates
+    with mp.workdps(60):
+        x, v = mp_minimize(lambda x: (x - mp.mpf("1e-30")) ** 2 + (x - mp.mpf("0.3")) ** 2, 0, 1)
+        assert abs(x - mp.mpf("0.15")) < mp.mpf(10) ** -25
