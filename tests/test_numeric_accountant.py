@@ -1,0 +1,141 @@
+"""Accountant: soundness against the exact T-fold Gaussian (002 eq. (40)), conversions,
+calibration, the paper's MA and Lemma 2, and the CLI."""
+import json
+import subprocess
+import sys
+import warnings
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from derive.core import DomainError
+from numeric import accountant as A
+from numeric import gaussian as G
+from numeric import rdp as R
+
+warnings.filterwarnings("ignore", category=RuntimeWarning)
+
+
+def test_gaussian_delta_vs_mpmath():
+    for eps, mu in [(0.5, 1.0), (3.0, 0.4), (8.0, 1.6)]:
+        with mp.workdps(40):
+            ref = mp.ncdf(-eps / mp.mpf(mu) + mp.mpf(mu) / 2) - mp.e ** eps * mp.ncdf(-eps / mp.mpf(mu) - mp.mpf(mu) / 2)
+        assert G.delta_exact(eps, 1 / mu) == pytest.approx(float(ref), rel=1e-12)
+
+
+def test_gaussian_eps_inverse_rounded_up():
+    e = float(G.eps_exact(1e-5, 20.0, 1000))
+    assert G.delta_exact(e, 20.0, 1000) <= 1e-5
+    assert G.delta_exact(e * (1 - 1e-9), 20.0, 1000) > 1e-5
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(0.5, 50.0), st.integers(1, 2000), st.floats(-10, -2),
+       st.sampled_from(list(A.CONVERSIONS)))
+def test_soundness_rdp_eps_at_least_true(sigma, T, ld, conv):
+    d = 10 ** ld
+    e = A.epsilon(R.Gaussian(sigma), d, conv, steps=T).value
+    assert e >= float(G.eps_exact(d, sigma, T)) * (1 - 1e-12)
+
+
+def test_conversion_ordering_and_closed_ma():
+    curve = R.Gaussian(20.0)
+    vals = {c: A.epsilon(curve, 1e-5, c, steps=1000).value for c in A.CONVERSIONS}
+    assert vals["optimal"] <= vals["lemma1"] * (1 + 1e-12) <= vals["balle"] * (1 + 1e-12)
+    assert vals["balle"] <= vals["mironov"]
+    # mironov with continuous alpha reproduces the closed form (29)
+    assert vals["mironov"] == pytest.approx(float(A.ma_epsilon(1 / 800, 1000, 1e-5)), rel=1e-9)
+
+
+def test_delta_of_epsilon_sound_and_consistent():
+    curve = R.Gaussian(20.0)
+    true = float(G.delta_exact(3.0, 20.0, 1000))
+    for c in A.CONVERSIONS:
+        r = A.delta(curve, 3.0, c, steps=1000)
+        assert r.value >= true and r.conversion == c and r.alpha > 1
+    # mironov delta at its optimal alpha equals the closed form
+    dm = A.delta(curve, 3.0, "mironov", steps=1000).value
+    a = np.linspace(1.001, 50, 200001)
+    assert dm == pytest.approx(np.min(np.exp(-(a - 1) * (3.0 - 1000 * a / 800))), rel=1e-6)
+
+
+def test_improved_ma_and_lemma2():
+    T = np.array([1.0, 10.0, 100.0, 1000.0])
+    e30, _ = A.improved_ma_epsilon(1 / 800, T, 1e-5)
+    e31, _ = A.lemma2_epsilon(1 / 800, T, 1e-5)
+    ema = A.ma_epsilon(1 / 800, T, 1e-5)
+    true = G.eps_exact(1e-5, 20.0, T)
+    assert np.all(true <= e30) and np.all(e30 <= e31 * (1 + 1e-9)) and np.all(e31 <= ema)
+
+
+def test_subsampled_target_b():
+    r = A.epsilon(R.SubsampledGaussian(0.001, 4.0), 1e-5, "optimal", steps=1000)
+    assert r.value <= 0.0297
+
+
+def test_calibration_certified():
+    r = A.calibrate_sigma(2.0, 1e-5, 1.0, 100)
+    assert r.name == "sigma" and r.epsilon <= 2.0
+    assert A.epsilon(R.Gaussian(r.value), 1e-5, "optimal", steps=100).value <= 2.0
+    assert A.epsilon(R.Gaussian(r.value * (1 - 1e-5)), 1e-5, "optimal", steps=100).value > 2.0 - 1e-6
+
+
+def test_theorem5_vs_exact_min_sigma2():
+    eps, d, T = 1.0, 1e-10, 100
+    s_exact = A.min_sigma2(eps, d, T, "optimal")
+    s_ma = float(A.ma_sigma2(eps, d, T))
+    s_t5 = float(A.theorem5_sigma2(eps, d, T))
+    assert s_exact < s_ma
+    # Theorem 5's expansion (without the O(.) term) is within 15% of the exact minimum
+    assert abs(s_t5 - s_exact) / s_exact < 0.15
+
+
+def test_result_dict_and_errors():
+    r = A.epsilon(R.Gaussian(5.0), 1e-5, "lemma1", steps=3)
+    d = r.to_dict()
+    for k in ("epsilon", "method", "conversion", "alpha", "citation"):
+        assert k in d
+    with pytest.raises(DomainError):
+        A.epsilon(R.Gaussian(5.0), 1.5)
+    with pytest.raises(DomainError):
+        A.epsilon(R.Gaussian(5.0), 1e-5, "nope")
+    with pytest.raises(DomainError):
+        R.Gaussian(-1.0)
+
+
+def _cli(*args):
+    import dpderive.accounting_cli as cli
+    import argparse
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd")
+    cli.add_commands(sub)
+    ns = ap.parse_args(list(args))
+    return ns.func(ns)
+
+
+def test_cli_handlers(capsys):
+    assert _cli("epsilon", "--sigma", "20", "--steps", "1000", "--delta", "1e-5", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["epsilon"] == pytest.approx(8.0784, abs=1e-3) and out["conversion"] == "optimal"
+    assert _cli("delta", "--sigma", "20", "--steps", "1000", "--epsilon", "3", "--conversion",
+                "mironov") == 0
+    assert "delta = " in capsys.readouterr().out
+    assert _cli("calibrate", "--epsilon", "2", "--delta", "1e-5", "--steps", "10", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sigma"] > 0 and out["epsilon"] <= 2
+    for bad in (["epsilon", "--sigma", "0", "--delta", "1e-5"],
+                ["epsilon", "--sigma", "1", "--delta", "1.5"],
+                ["epsilon", "--sigma", "1", "--delta", "1e-5", "--sampling-rate", "0"],
+                ["epsilon", "--sigma", "nan", "--delta", "1e-5"],
+                ["delta", "--sigma", "1", "--epsilon", "-1"],
+                ["epsilon", "--sigma", "1", "--delta", "1e-5", "--steps", "0.5"]):
+        with pytest.raises(DomainError):
+            _cli(*bad)
+
+
+def test_cli_subprocess_exit_2():
+    p = subprocess.run([sys.executable, "-m", "dpderive.cli", "epsilon", "--sigma", "-1", "--delta", "1e-5"],
+                       capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert p.returncode == 2 and "sigma" in p.stderr

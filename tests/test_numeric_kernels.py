@@ -1,0 +1,96 @@
+"""Compiled registry kernels vs mpmath, and stable forms vs paper forms (002 Thm. 4, Lemma 1)."""
+import warnings
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from numeric import kernels as K
+
+warnings.filterwarnings("ignore", category=RuntimeWarning)
+RNG = np.random.default_rng(7)
+
+
+def _pts(n=40):
+    a = 1 + 10 ** RNG.uniform(-2, 3, n)
+    e = RNG.uniform(0, 5, n)
+    d = 10 ** RNG.uniform(-12, -0.1, n)
+    d = np.minimum(d, 0.9 / a)
+    return a, e, d
+
+
+@pytest.mark.parametrize("name", ["asoodeh2021.thm4.g", "asoodeh2021.thm4.f"])
+def test_compiled_numpy_matches_mpmath(name):
+    fn, fm = K.compile_numpy(name), K.compile_mpmath(name)
+    a, e, d = _pts()
+    a = np.minimum(a, 200.0)       # paper form is finite here
+    vals = fn(a, e, d)
+    with mp.workdps(40):
+        ref = np.array([float(fm(mp.mpf(x), mp.mpf(y), mp.mpf(z))) for x, y, z in zip(a, e, d)])
+    ok = np.isfinite(vals)
+    assert ok.sum() > 30
+    np.testing.assert_allclose(vals[ok], ref[ok], rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("stable,name", [(K.thm4_g, "asoodeh2021.thm4.g"),
+                                         (K.thm4_f, "asoodeh2021.thm4.f")])
+def test_stable_thm4_equals_paper_form(stable, name):
+    fm = K.compile_mpmath(name)
+    a, e, d = _pts(60)
+    with mp.workdps(60):
+        ref = np.array([float(fm(mp.mpf(x), mp.mpf(y), mp.mpf(z))) for x, y, z in zip(a, e, d)])
+    np.testing.assert_allclose(stable(a, e, d), ref, rtol=1e-10, atol=1e-13)
+
+
+def test_thm4_f_at_alpha_5000_finite_and_exact():
+    a, e, d = 5000.0, 1.0, 1e-5
+    with mp.workdps(60):
+        ref = float(K.compile_mpmath("asoodeh2021.thm4.f")(mp.mpf(a), mp.mpf(e), mp.mpf(d)))
+    v = float(K.thm4_f(a, e, d))
+    assert np.isfinite(v) and abs(v - ref) <= 1e-12 * abs(ref)
+
+
+def test_zeta_stable_at_1e8():
+    a = 1e8
+    with mp.workdps(50):
+        ref = float((1 - 1 / mp.mpf(a)) ** (mp.mpf(a) - 1) / a)
+    assert abs(K.zeta(a) - ref) <= 1e-12 * ref
+    zc = K.compile_numpy("asoodeh2021.thm4.zeta")
+    aa = np.array([1.5, 2.0, 10.0, 1e3])
+    np.testing.assert_allclose(K.zeta(aa), zc(aa), rtol=1e-12)
+
+
+def test_lemma1_eq25_stable_vs_paper():
+    fm = K.compile_mpmath("asoodeh2021.lemma1.eq25")
+    a = 1 + 10 ** RNG.uniform(-1, 2, 40)
+    g = 10 ** RNG.uniform(-4, 1, 40)
+    d = np.minimum(10 ** RNG.uniform(-10, -1, 40), 0.9 / a)
+    with mp.workdps(60):
+        ref = np.array([float(fm(mp.mpf(x), mp.mpf(y), mp.mpf(z))) for x, y, z in zip(a, g, d)])
+    np.testing.assert_allclose(K.lemma1_eq25(a, g, d), ref, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(K.compile_numpy("asoodeh2021.lemma1.eq25")(a, g, d), ref, rtol=1e-9)
+
+
+def test_extremes_finite():
+    # (alpha-1) gamma beyond 709, delta down to 1e-300
+    v = K.lemma1_eq25(1e4, 1.0, 1e-300)
+    assert np.isfinite(v) and 1.0 < v < 1.1
+    assert np.isfinite(K.thm4_f(1e4, 1.0, 1e-300)) and np.isfinite(K.thm4_g(1e4, 1.0, 1e-300))
+
+
+def test_balle_equals_canonne_kamath_steinke_form():
+    a = 1 + 10 ** RNG.uniform(-2, 3, 50)
+    g = RNG.uniform(0, 3, 50)
+    d = 10 ** RNG.uniform(-12, -1, 50)
+    cks = g + np.log((a - 1) / a) - (np.log(d) + np.log(a)) / (a - 1)
+    np.testing.assert_allclose(K.balle2020(a, g, d), cks, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(K.compile_numpy("asoodeh2021.balle2020")(np.minimum(a, 300), g, d),
+                               K.balle2020(np.minimum(a, 300), g, d), rtol=1e-9)
+
+
+def test_domain_errors():
+    from derive.core import DomainError
+    with pytest.raises(DomainError, match="alpha"):
+        K.check_alpha(1.0)
+    with pytest.raises(DomainError, match="delta"):
+        K.check_open01(np.nan, "delta")
