@@ -293,11 +293,8 @@ F3 = sp.expand(eq98.expr * alpha * (2 + alpha) ** 2)  # f_3 as defined by (99)
 
 
 def _eq99_check():
-    from sympy.parsing.latex import parse_latex
-    raw = parse_latex(r"\frac{f_3(\alpha)}{\alpha(2+\alpha)^2}", strict=True)  # f_3(alpha) is applied
-    f3 = sp.Symbol("f_3")
-    printed = raw.replace(lambda e: isinstance(e, sp.Function) and str(e.func).startswith("f"), lambda e: f3)
-    printed = printed.xreplace({s: alpha for s in printed.free_symbols if s.name == "alpha"})
+    f3 = sp.Symbol("f_3")  # the unknown function value f_3(alpha) over the verbatim denominator
+    printed = f3 / parse_printed(r"\alpha(2+\alpha)^2")
     sol = sp.solve(sp.Eq(printed, eq98.expr), f3)
     if len(sol) == 1 and symbolic_zero(sol[0] - F3):
         return Verdict("proved", "SymPy: f_3 = alpha(2+alpha)^2 times (98)", derived=F3,

@@ -1,0 +1,139 @@
+"""The ISIT 2020 version (seed 000) where it states things differently from
+the journal version (seed 002): each difference is registered with its own
+source and checked independently.  The 000 dump's Unicode is mis-decoded; the
+LaTeX source lines it carries are used verbatim.
+"""
+from __future__ import annotations
+
+import mpmath as mp
+import sympy as sp
+
+from ...core import Verdict
+from ...parse import parse_printed
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, P as PP, Q as QQ, alpha, delta, eps, gamma, p, q
+from ...verify import check_draws, check_equal, mp_minimize
+from . import _truth as TR
+from ._paper import P, SEED_ISIT
+from .sec2_3 import chi, objective
+
+S = "ISIT 2020"
+
+THM3_000 = r"\gamma^{\varepsilon}_{\alpha}(\delta)=\varepsilon+\min_{p\in(\delta,1)}\frac{1}{\alpha-1}\log\left(p^{\alpha}(p-\delta)^{1-\alpha}+\bar{p}^{\alpha}(e^{\varepsilon}-p+\delta)^{1-\alpha}\right),"
+_obj000 = parse_printed(r"\frac{1}{\alpha-1}\log\left(p^{\alpha}(p-\delta)^{1-\alpha}+\bar{p}^{\alpha}(e^{\varepsilon}-p+\delta)^{1-\alpha}\right)")
+thm3_000 = P.formula("isit.thm3.objective", "(16)", THM3_000,
+                     parse=r"\frac{1}{\alpha-1}\log\left(p^{\alpha}(p-\delta)^{1-\alpha}+\bar{p}^{\alpha}(e^{\varepsilon}-p+\delta)^{1-\alpha}\right)",
+                     role="definition", quantity=r"\gamma^{\varepsilon}_{\alpha}(\delta)-\varepsilon", seed=SEED_ISIT,
+                     params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,), section=S,
+                     description="Theorem 3 as printed in ISIT 2020: the min taken outside the logarithm, delta in [0,1)")
+P.claim("isit.thm3", "(16)", "identity",
+        "ISIT 2020's Theorem 3 (min of the log) equals the journal's (log of the min M): same objective up to log",
+        latex=THM3_000, seed=SEED_ISIT, section=S, formulas=("isit.thm3.objective", "thm3.objective"),
+        check=lambda: check_equal(sp.log(objective.expr) / (alpha - 1), thm3_000.expr, (ALPHA, EPS, DELTA, PP),
+                                  conditions=(p > delta,)))
+
+
+def _thm3_delta0():
+    # 000 states Theorem 3 for delta in [0, 1): at delta = 0 it must give gamma = 0 (Theorem 4 (21))
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 2)
+        e = mp.mpf(10) ** rng.uniform(-2, 1)
+        f = sp.lambdify([alpha, eps, delta, p], thm3_000.expr, "mpmath")
+        _, m = mp_minimize(lambda x: f(a, e, 0, x), 0, 1, grid=120, iters=200)
+        return ({"alpha": a, "varepsilon": e}, e + m, mp.mpf(0))
+    return check_draws(draw, "==", n=15, tol_digits=12,
+                       method="ISIT form of (16) at delta = 0: numeric infimum over p in (0,1), 50 digits")
+
+
+P.claim("isit.thm3_delta0", "(16)", "value",
+        "ISIT 2020 states Theorem 3 for delta in [0,1): at delta = 0 the formula gives gamma = 0",
+        latex=r"\delta\in[0,1),", seed=SEED_ISIT, section=S, check=_thm3_delta0,
+        note="the journal restricts to delta in (0,1) and states gamma(0) = 0 separately as (21); at delta = 0 "
+             "the objective is increasing in p, so its 'min' over the open interval (0,1) is an infimum "
+             "approached as p -> 0, not attained")
+
+EQ40_000 = r"\displaystyle\frac{\partial\,h(p,q;\alpha)}{\partial q}=\frac{p^{\alpha}q^{-\alpha}-(1-p)^{\alpha}(1-q)^{-\alpha}}{p^{\alpha}q^{1-\alpha}+(1-p)^{\alpha}(1-q)^{1-\alpha}},"
+_d40 = parse_printed(r"\frac{p^{\alpha}q^{-\alpha}-(1-p)^{\alpha}(1-q)^{-\alpha}}{p^{\alpha}q^{1-\alpha}+(1-p)^{\alpha}(1-q)^{1-\alpha}}")
+
+
+def _eq40():
+    h = sp.log(p ** alpha * q ** (1 - alpha) + (1 - p) ** alpha * (1 - q) ** (1 - alpha)) / (alpha - 1)
+    truth = sp.diff(h, q)
+    v = check_equal(truth, _d40, (ALPHA, PP, QQ), conditions=(q < p,))
+    if v.status == "fails":
+        v.derived = sp.factor(sp.simplify(truth))
+        v.note = "same sign error as the journal's (76)"
+    return v
+
+
+P.claim("isit.eq40", "(40)", "derivative", "ISIT 2020's derivative of h(p,q;alpha) in q (journal (76))",
+        latex=EQ40_000, seed=SEED_ISIT, section=S, check=_eq40)
+
+EQ20_000 = r"\log\Big{(}\frac{(\alpha-1)\chi(\gamma)}{\alpha\delta}+1\Big{)}\Big{\}}, (20)"
+
+
+def _eq20():
+    chi_sym = sp.Symbol("chi_gamma", positive=True)
+    printed = sp.log((alpha - 1) * chi_sym / (alpha * delta) + 1).subs(chi_sym, chi.expr)
+    journal = parse_printed(r"\log \bigg(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \bigg)")
+    v = check_equal(journal, printed, (ALPHA, GAMMA, DELTA))
+    return v
+
+
+P.claim("isit.eq20", "(20)", "identity",
+        "ISIT 2020's second term of Lemma 1 with (alpha-1)chi(gamma) equals the journal's e^{(alpha-1)gamma} - 1",
+        latex=EQ20_000, seed=SEED_ISIT, section=S, formulas=("chi",), check=_eq20,
+        note="hand encoding of chi(gamma) as the registered chi of (11): the parser reads \\chi(\\gamma) as a call")
+
+RDP_000 = r"\gamma(\alpha)=\alpha\alpha"
+
+
+def _gauss_000():
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
+        s = mp.mpf(10) ** rng.uniform(-0.5, 1)
+        return ({"alpha": a, "sigma": s}, TR.gaussian_renyi_quad(a, s), a * a)
+    return check_draws(draw, "==", n=6, tol_digits=10, seed=219,
+                       method="Renyi divergence of N(1, s^2) from N(0, s^2) by quadrature vs the printed alpha*alpha")
+
+
+P.claim("isit.gaussian_rdp", "Sec. IV", "notation",
+        "ISIT 2020 prints the Gaussian RDP curve as gamma(alpha) = alpha alpha (journal: rho alpha)",
+        latex=RDP_000, seed=SEED_ISIT, section=S, check=_gauss_000,
+        note="a typo for rho*alpha with rho = 1/(2 sigma^2), as the journal prints")
+
+EQ73_000 = r"\displaystyle\leq\inf_{\alpha\geq\frac{1}{\delta}}\left(\rho\alpha T+\log(1-\delta)\right)_{+} (73)"
+
+
+def _eq73():
+    rho, T = sp.symbols("rho T", positive=True)
+
+    def draw(rng):
+        r = mp.mpf(10) ** rng.uniform(-6, -1)
+        t = mp.mpf(10) ** rng.uniform(0, 4)
+        d = mp.mpf(10) ** rng.uniform(-8, -1)
+        fn = lambda a: max(r * a * t + mp.log(1 - d), 0)  # noqa: E731
+        _, m = mp_minimize(fn, 1 / d, 1 / d * 1e6, grid=80, iters=120)
+        m = min(m, fn(1 / d))  # the closed end alpha = 1/delta
+        return ({"rho": r, "T": t, "delta": d}, m, max(r * t / d + mp.log(1 - d), 0))
+    return check_draws(draw, "==", n=20, tol_digits=25, seed=73,
+                       method="numeric infimum over alpha >= 1/delta vs (106)")
+
+
+P.claim("isit.eq73", "(73)", "optimum",
+        "ISIT 2020's (73): the infimum over alpha >= 1/delta (journal (105): garbled subscript) equals (106)",
+        latex=EQ73_000, seed=SEED_ISIT, section=S, check=_eq73)
+
+REM1_000 = r"1-e^{-\gamma}<\frac{1}{\alpha}"
+
+
+def _remark1_equiv():
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-2, 2)
+        g = mp.mpf(10) ** rng.uniform(-4, 1)
+        return ({"alpha": a, "gamma": g}, mp.mpf(int(1 - mp.e ** -g < 1 / a)), mp.mpf(int(g < mp.log(a / (a - 1)))))
+    return check_draws(draw, "==", n=400, seed=1, method="truth values of both conditions at 400 random points")
+
+
+P.claim("isit.remark1", "Remark 1", "condition",
+        "ISIT 2020's condition 1 - e^{-gamma} < 1/alpha is the journal's gamma < log(alpha/(alpha-1))",
+        latex=REM1_000, seed=SEED_ISIT, section=S, check=_remark1_equiv)
