@@ -22,8 +22,9 @@ u < (alpha-1) delta, so the minimiser lies in ((alpha-1)delta, 1-delta) when
 alpha*delta < 1 (at alpha*delta >= 1 the minimum is at the end p -> 1 and
 gamma is eq. (22)).  A vectorised safeguarded Newton iteration in t = log u
 (``numeric.solvers.bracketed_newton``) finds the root; gamma is then evaluated
-as logaddexp(L_A + (alpha-1)eps, L_B + (alpha-1)eps)/(alpha-1) with
-log1p forms (``_log_terms_shifted``).
+as log(e^{L_A + (alpha-1)eps} + e^{L_B + (alpha-1)eps})/(alpha-1) with
+log1p/expm1 forms (``_excess``, ``_log_sum_shifted``) that keep full relative
+accuracy when gamma is small against eps.
 
 Inverses.  gamma_alpha^eps(delta) increases in eps and in delta, so
 eps_alpha^delta(gamma) (002 eq. (14)) and delta_alpha^eps(gamma) (002 eq. (13))
@@ -101,16 +102,35 @@ def derived_kernels():
     return out
 
 
-def _log_terms_shifted(a, e, d, u):
-    """Stable L_A + (alpha-1)eps and L_B + (alpha-1)eps (hand-written log1p forms;
-    ``tests/test_numeric_conversion.py`` holds them equal to the compiled L_A, L_B).
+def _excess(a, e, d, u):
+    """(x_A, x_B) with L_A + (a-1)e = log u + x_A and L_B + (a-1)e = log(1-u) + x_B:
 
-    L_A + (a-1)e = a log(d+u) - (a-1)(log u - e)
-    L_B + (a-1)e = a log1p(-(d+u)) - (a-1) log1p(-u e^-e)
-    """
-    la = a * np.log(d + u) - (a - 1.0) * (np.log(u) - e)
-    lb = a * np.log1p(-(d + u)) - (a - 1.0) * np.log1p(-u * np.exp(-e))
-    return la, lb
+    x_A = a log1p(d/u) + (a-1) e
+    x_B = a log1p(-d/(1-u)) + (a-1) log1p(u expm1(-e)/(1 - u e^-e))
+
+    (hand-written stable forms; ``tests/test_numeric_conversion.py`` holds
+    log u + x_A, log(1-u) + x_B equal to the compiled L_A, L_B shifted)."""
+    xa = a * np.log1p(d / u) + (a - 1.0) * e
+    xb = a * np.log1p(-d / (1.0 - u)) + (a - 1.0) * np.log1p(u * np.expm1(-e) / (1.0 - u * np.exp(-e)))
+    return xa, xb
+
+
+def _log_terms_shifted(a, e, d, u):
+    """L_A + (alpha-1)eps and L_B + (alpha-1)eps of 002 eq. (20) at p = delta + u, stable."""
+    xa, xb = _excess(a, e, d, u)
+    return np.log(u) + xa, np.log1p(-u) + xb
+
+
+def _log_sum_shifted(a, e, d, u):
+    """(alpha-1) gamma at u: log(e^{L_A + (a-1)e} + e^{L_B + (a-1)e}) = log S.
+
+    S - 1 = u expm1(x_A) + (1-u) expm1(x_B) keeps full relative accuracy when S is
+    close to 1 (gamma small against eps), where log(S) from logaddexp would not."""
+    xa, xb = _excess(a, e, d, u)
+    with np.errstate(over="ignore", invalid="ignore"):
+        sm1 = u * np.expm1(xa) + (1.0 - u) * np.expm1(xb)
+        direct = np.logaddexp(np.log(u) + xa, np.log1p(-u) + xb)
+    return np.where(np.abs(sm1) < 0.5, np.log1p(sm1), direct)
 
 
 def log_objective_terms(alpha, eps, delta, u):
@@ -144,7 +164,7 @@ def minimiser_u(alpha, eps, delta, t0=None):
     def fun(t, idx):
         return _score(a[idx], e[idx], d[idx], np.exp(t), W[idx], kern)
 
-    with np.errstate(over="ignore", under="ignore"):
+    with np.errstate(all="ignore"):
         tlo, thi, _ = bracketed_newton(fun, lo, hi, t0, rtol=2e-15, atol=_RTOL_U,
                                        what="Theorem 3 minimiser (002 eq. (20))")
     return np.exp(0.5 * (tlo + thi)), (tlo, thi)
@@ -154,7 +174,7 @@ def _gamma_interior(a, e, d, t0=None):
     """gamma for 0 < a*d < 1 (1-D arrays), plus the minimiser's t = log u and weights."""
     u, (tlo, thi) = minimiser_u(a, e, d, t0)
     la, lb = _log_terms_shifted(a, e, d, u)
-    g = np.logaddexp(la, lb) / (a - 1.0)
+    g = _log_sum_shifted(a, e, d, u) / (a - 1.0)
     return g, np.log(u), u, la, lb
 
 

@@ -13,7 +13,6 @@ Equation numbers below ("002 eq. (23)") refer to that file.
 from __future__ import annotations
 
 import functools
-import warnings
 from typing import Callable
 
 import numpy as np
@@ -26,75 +25,15 @@ __all__ = [
     "formula_expr", "compile_numpy", "compile_mpmath", "compile_expr_numpy",
     "log_zeta", "zeta", "thm1_delta", "thm4_g", "thm4_f", "thm4_eq22", "lemma1_eq24",
     "lemma1_eq25", "balle2020", "log_expm1", "log1mexp", "check_alpha", "check_open01",
-    "check_nonneg", "check_positive", "FALLBACKS_USED",
+    "check_nonneg", "check_positive",
 ]
 
 # ----------------------------------------------------------------------------- registry access
-#: names whose SymPy expression came from ``_fallback_exprs`` (registry lacked them)
-FALLBACKS_USED: set[str] = set()
-
-
-def _fallback_exprs() -> dict[str, tuple[sp.Expr, tuple[sp.Symbol, ...]]]:
-    """Our own SymPy expressions, used *only* for a name the registry does not
-    (yet) define.  Each entry names the registry formula to switch to; the
-    expressions are written with Rationals and the registry's symbols.
-    """
-    from derive.symbols import alpha, eps, delta, gamma, p, rho, sigma, T
-    a, e, d, g = alpha, eps, delta, gamma
-    zeta_ = (1 - 1 / a) ** (a - 1) / a
-    return {
-        # switch to registry "asoodeh2021.chi" (002 eq. (11))
-        "asoodeh2021.chi": ((sp.exp((a - 1) * g) - 1) / (a - 1), (a, g)),
-        # switch to registry "asoodeh2021.thm1.delta" (002 eq. (7))
-        "asoodeh2021.thm1.delta": (sp.exp(-(a - 1) * (e - g)), (a, e, g)),
-        # switch to registry "asoodeh2021.thm3.objective" (002 eq. (20))
-        "asoodeh2021.thm3.objective": (p ** a * (p - d) ** (1 - a)
-                                       + (1 - p) ** a * (sp.exp(e) - p + d) ** (1 - a),
-                                       (a, e, d, p)),
-        # switch to registry "asoodeh2021.thm4.zeta" (002 Thm. 4)
-        "asoodeh2021.thm4.zeta": (zeta_, (a,)),
-        # switch to registry "asoodeh2021.thm4.eq22" (002 eq. (22))
-        "asoodeh2021.thm4.eq22": (e - sp.log(1 - d), (a, e, d)),
-        # switch to registry "asoodeh2021.thm4.g" (002 eq. (23))
-        "asoodeh2021.thm4.g": (e - sp.log(zeta_ / d) / (a - 1), (a, e, d)),
-        # switch to registry "asoodeh2021.thm4.f" (002 eq. (23))
-        "asoodeh2021.thm4.f": (e + sp.log((sp.exp(e) - a * d) * ((d - 1) / (d - sp.exp(e))) ** a
-                                          + a * d) / (a - 1), (a, e, d)),
-        # switch to registry "asoodeh2021.lemma1.eq24" (002 eq. (24))
-        "asoodeh2021.lemma1.eq24": (sp.Max(g + sp.log(1 - d), 0), (a, g, d)),
-        # switch to registry "asoodeh2021.lemma1.eq25" (002 eq. (25))
-        "asoodeh2021.lemma1.eq25": (sp.Min(sp.Max((a - 1) * g - sp.log(d / zeta_), 0),
-                                           sp.log((sp.exp((a - 1) * g) - 1) / (a * d) + 1))
-                                    / (a - 1), (a, g, d)),
-        # switch to registry "asoodeh2021.balle2020" (Balle et al. 2020 Th. 21, cited in 002 Sec. III)
-        "asoodeh2021.balle2020": (g - sp.log(d / zeta_) / (a - 1), (a, g, d)),
-        # switch to registry "asoodeh2021.eq28" (002 eq. (28))
-        "asoodeh2021.eq28": (a / (2 * sigma ** 2), (a, sigma)),
-        # switch to registry "asoodeh2021.eq29" (002 eq. (29))
-        "asoodeh2021.eq29": (rho * T + sp.sqrt(4 * rho * T * sp.log(1 / d)), (rho, T, d)),
-    }
-
-
 @functools.lru_cache(maxsize=None)
 def formula_expr(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
-    """(expr, ordered symbols) of a registered formula.
-
-    Falls back to ``_fallback_exprs`` only when the registry does not define
-    ``name``; such names are recorded in ``FALLBACKS_USED`` (and a warning is
-    issued) so that the fallback cannot go unnoticed.
-    """
-    try:
-        f = derive.formula(name)
-        return f.expr, tuple(f.symbols)
-    except (KeyError, ImportError) as exc:
-        fb = _fallback_exprs()
-        if name not in fb:
-            raise KeyError(f"formula {name!r} is neither registered nor has a fallback") from exc
-        FALLBACKS_USED.add(name)
-        warnings.warn(f"numeric.kernels: formula {name!r} not in the derive registry "
-                      f"({type(exc).__name__}); using numeric's own SymPy expression",
-                      RuntimeWarning, stacklevel=2)
-        return fb[name]
+    """(expr, ordered parameter symbols) of the registry formula ``name``."""
+    f = derive.formula(name)
+    return f.expr, tuple(f.symbols)
 
 
 @functools.lru_cache(maxsize=None)

@@ -127,7 +127,7 @@ def log_a_integer(alpha: np.ndarray, q: float, s: float) -> np.ndarray:
         terms = (gammaln(n + 1.0) - gammaln(k + 1) - gammaln(n - k + 1) + k * lq + (n - k) * l1q
                  + K.log_expm1(c))
         lam1 = logsumexp(terms)
-        res[flat == val] = np.where(lam1 > 0, np.logaddexp(0.0, lam1), np.log1p(np.exp(lam1)))
+        res[flat == val] = np.logaddexp(0.0, lam1) if lam1 > 0 else np.log1p(np.exp(lam1))
     return out
 
 

@@ -31,7 +31,7 @@ def test_gaussian_eps_inverse_rounded_up():
     assert G.delta_exact(e * (1 - 1e-9), 20.0, 1000) > 1e-5
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.floats(0.5, 50.0), st.integers(1, 2000), st.floats(-10, -2),
        st.sampled_from(list(A.CONVERSIONS)))
 def test_soundness_rdp_eps_at_least_true(sigma, T, ld, conv):
@@ -76,12 +76,13 @@ def test_subsampled_target_b():
 
 
 def test_calibration_certified():
-    r = A.calibrate_sigma(2.0, 1e-5, 1.0, 100)
+    r = A.calibrate_sigma(2.0, 1e-5, 1.0, 10, rtol=1e-5)
     assert r.name == "sigma" and r.epsilon <= 2.0
-    assert A.epsilon(R.Gaussian(r.value), 1e-5, "optimal", steps=100).value <= 2.0
-    assert A.epsilon(R.Gaussian(r.value * (1 - 1e-5)), 1e-5, "optimal", steps=100).value > 2.0 - 1e-6
+    assert A.epsilon(R.Gaussian(r.value), 1e-5, "optimal", steps=10).value <= 2.0
+    assert A.epsilon(R.Gaussian(r.value * (1 - 1e-4)), 1e-5, "optimal", steps=10).value > 2.0
 
 
+@pytest.mark.slow
 def test_theorem5_vs_exact_min_sigma2():
     eps, d, T = 1.0, 1e-10, 100
     s_exact = A.min_sigma2(eps, d, T, "optimal")
@@ -122,7 +123,7 @@ def test_cli_handlers(capsys):
     assert _cli("delta", "--sigma", "20", "--steps", "1000", "--epsilon", "3", "--conversion",
                 "mironov") == 0
     assert "delta = " in capsys.readouterr().out
-    assert _cli("calibrate", "--epsilon", "2", "--delta", "1e-5", "--steps", "10", "--json") == 0
+    assert _cli("calibrate", "--epsilon", "2", "--delta", "1e-5", "--steps", "3", "--json") == 0
     out = json.loads(capsys.readouterr().out)
     assert out["sigma"] > 0 and out["epsilon"] <= 2
     for bad in (["epsilon", "--sigma", "0", "--delta", "1e-5"],

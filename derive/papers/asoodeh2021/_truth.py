@@ -81,7 +81,7 @@ def gamma_exact(a, e, d):
     """gamma_alpha^eps(delta) by minimising (78) over p in (delta, 1)."""
     with mp.workdps(WORK_DPS):
         a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
-        _, m = mp_minimize(lambda p: h1(p, a, d, e), d, 1, grid=120, iters=160)
+        _, m = mp_minimize(lambda p: h1(p, a, d, e), d, 1, grid=64, iters=130)
         return e + mp.log(m) / (a - 1)
 
 
