@@ -40,9 +40,13 @@ def printed(s: str) -> str:
     text; a formula is set in a display that shrinks to the line width."""
     if s is None:
         return ""
+    s = re.sub(r"\s+", " ", s)  # a blank line inside math would end the paragraph
     if "$" in s:
         parts = s.split("$")
-        return "".join(tex_escape(x) if i % 2 == 0 else f"${x}$" for i, x in enumerate(parts))
+        text = parts[0::2]
+        if any(re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", x) and "\\" not in x for x in text):
+            return "".join(tex_escape(x) if i % 2 == 0 else f"${x}$" for i, x in enumerate(parts))
+        s = s.replace("$", " ")  # a display split over several $$ blocks
     if re.search(r"[A-Za-z]{3,} [a-z]{2,} [a-z]{2,}", s) and "\\" not in s:
         return tex_escape(s)
     return mathbox(_sanitise_math(s))
