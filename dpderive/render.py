@@ -19,6 +19,23 @@ _TEX_SPECIAL = {
 _TEX_RE = re.compile("|".join(re.escape(k) for k in _TEX_SPECIAL))
 
 
+_UNICODE = {
+    "α": r"\ensuremath{\alpha}", "β": r"\ensuremath{\beta}", "γ": r"\ensuremath{\gamma}",
+    "δ": r"\ensuremath{\delta}", "ε": r"\ensuremath{\varepsilon}", "ζ": r"\ensuremath{\zeta}",
+    "λ": r"\ensuremath{\lambda}", "μ": r"\ensuremath{\mu}", "ρ": r"\ensuremath{\rho}",
+    "σ": r"\ensuremath{\sigma}", "τ": r"\ensuremath{\tau}", "χ": r"\ensuremath{\chi}",
+    "ℓ": r"\ensuremath{\ell}", "∞": r"\ensuremath{\infty}", "≤": r"\ensuremath{\le}",
+    "≥": r"\ensuremath{\ge}", "−": "-", "–": "--", "—": "---", "’": "'", "“": "``", "”": "''",
+    "×": r"\ensuremath{\times}", "→": r"\ensuremath{\to}", "≈": r"\ensuremath{\approx}",
+}
+
+
+def ascii_tex(tex: str) -> str:
+    """Replace the non-ASCII characters that seed texts carry by TeX macros
+    (pdflatex without inputenc set-up for Greek); anything unknown becomes '?'."""
+    return "".join(c if ord(c) < 128 else _UNICODE.get(c, "?") for c in tex)
+
+
 def tex_escape(text) -> str:
     """Escape plain text for TeX."""
     return _TEX_RE.sub(lambda m: _TEX_SPECIAL[m.group(0)], str(text))

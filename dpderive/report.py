@@ -25,7 +25,7 @@ from derive.printing import latex
 from derive.verify import sample_points
 
 from . import __version__
-from .render import environment
+from .render import ascii_tex, environment
 
 # paper key -> module with build(outdir, progress) -> {"figures", "tables", "findings"}
 FIGURE_MODULES = {"asoodeh2021": "dpderive.figures_asoodeh"}
@@ -168,7 +168,7 @@ def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pd
         check_all(key)
         extras = _figures(key, outdir, log) if figures else None
         ctx = paper_context(key, extras)
-        tex = env.get_template("paper.tex.j2").render(**ctx)
+        tex = ascii_tex(env.get_template("paper.tex.j2").render(**ctx))
         (outdir / f"{key}.tex").write_text(tex)
         (outdir / f"{key}.json").write_text(json.dumps(ctx["records"], indent=1, sort_keys=True) + "\n")
         errata_all.extend(r for r in ctx["records"] if r["verdict"] == "fails")
