@@ -26,7 +26,7 @@ tau = sp.Symbol("tau", nonnegative=True)
 mu = sp.Symbol("mu", positive=True)
 A = sp.Symbol("A", positive=True)
 L = sp.Symbol("L", positive=True)  # shorthand for log(1/delta) in asymptotics
-zeta_alpha = sp.Symbol("zeta_alpha", positive=True)  # placeholder name used by printed formulas
+zeta_alpha = sp.Symbol("zeta_alpha", positive=True)  # the name printed formulas use for zeta_alpha; substituted by thm4.zeta
 
 ALL = {s.name: s for s in (alpha, eps, delta, gamma, lam, p, q, sigma, rho, T, t, tau, mu, A, L,
                            zeta_alpha)}

@@ -52,7 +52,7 @@ class RDPCurve:
         return self._gamma(a)
 
     def _gamma(self, a: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        raise TypeError(f"{type(self).__name__} must define _gamma (RDPCurve is abstract)")
 
     def __add__(self, other: "RDPCurve") -> "Composition":
         return Composition([self, other])
