@@ -58,7 +58,7 @@ def test_delta_of_epsilon_sound_and_consistent():
     # mironov delta at its optimal alpha equals the closed form
     dm = A.delta(curve, 3.0, "mironov", steps=1000).value
     a = np.linspace(1.001, 50, 200001)
-    assert dm == pytest.approx(np.min(np.exp(-(a - 1) * (3.0 - 1000 * a / 800))), rel=1e-6)
+    assert dm == pytest.approx(np.exp(np.min(-(a - 1) * (3.0 - 1000 * a / 800))), rel=1e-6)
 
 
 def test_improved_ma_and_lemma2():

@@ -382,8 +382,8 @@ _v86 = parse_printed(r"\frac{(e^{\varepsilon}-\delta)^{\alpha} - \bar{\delta}^{\
 P.claim("appC.eq86", "(86)", "identity", "h_4 at p = delta",
         latex=EQ86_LATEX, section=C, check=lambda: check_equal(h4.subs(p, delta), _v86, (ALPHA, EPS, DELTA)))
 h5 = parse_printed(r"(e^{\varepsilon}-\delta)^{\alpha} - \bar{\delta}^{\alpha} - \alpha(e^{\varepsilon}-1)\bar{\delta}^{\alpha-1}")
-DH5_LATEX = r"\frac{\partial h_5(\delta, \alpha, \varepsilon)}{\partial \varepsilon} = \alpha e^{\varepsilon} \Big(\big(e^{\varepsilon} - \delta\big)^{\alpha - 1} - (1 - \delta)^{\alpha - 1} \Big) \ge 0"
-_dh5 = parse_printed(r"\alpha e^{\varepsilon} \Big(\big(e^{\varepsilon} - \delta\big)^{\alpha - 1} - (1 - \delta)^{\alpha - 1} \Big)")
+DH5_LATEX = r"\frac{\partial h_5(\delta, \alpha, \varepsilon)}{\partial \varepsilon} = \alpha e^{\varepsilon} \Big(\big(e^{\varepsilon} - \delta \big)^{\alpha - 1} - (1 - \delta)^{\alpha - 1} \Big) \ge 0"
+_dh5 = parse_printed(r"\alpha e^{\varepsilon} \Big(\big(e^{\varepsilon} - \delta \big)^{\alpha - 1} - (1 - \delta)^{\alpha - 1} \Big)")
 P.claim("appC.dh5", "(88)", "derivative", "d h_5/d eps = alpha e^eps ((e^eps - delta)^{alpha-1} - (1-delta)^{alpha-1})",
         latex=DH5_LATEX, section=C, check=lambda: check_equal(sp.diff(h5, eps), _dh5, (ALPHA, EPS, DELTA)))
 P.claim("appC.eq88", "(88)", "value", "h_5(delta, alpha, eps = 0) = 0",
