@@ -11,11 +11,18 @@ Invalid input is reported in one line on stderr with exit status 2.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import sys
 
 from derive import registry
 from derive.printing import latex
+
+
+# modules adding subcommands: each has add_commands(subparsers)
+EXTENSIONS = tuple(m for m in ("accounting_cli", "tradeoff_cli", "region_cli", "tv_cli")
+                   if importlib.util.find_spec(f"dpderive.{m}") is not None)
 
 
 class CLIError(Exception):
@@ -127,12 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-pdf", action="store_true")
     s.add_argument("--no-figures", action="store_true")
     s.set_defaults(func=_cmd_report)
-    try:
-        from . import accounting_cli
-    except ImportError:
-        accounting_cli = None
-    if accounting_cli is not None and hasattr(accounting_cli, "add_commands"):
-        accounting_cli.add_commands(sub)
+    for name in EXTENSIONS:
+        importlib.import_module(f"dpderive.{name}").add_commands(sub)
     return ap
 
 

@@ -28,7 +28,11 @@ from . import __version__
 from .render import ascii_tex, environment
 
 # paper key -> module with build(outdir, progress) -> {"figures", "tables", "findings"}
-FIGURE_MODULES = {"asoodeh2021": "dpderive.figures_asoodeh"}
+FIGURE_MODULES = {
+    "asoodeh2021": ("dpderive.figures_asoodeh", "dpderive.figures_asoodeh_sec5"),
+    "zheng2020": ("dpderive.figures_zheng",),
+    "ghazi_issa": ("dpderive.figures_ghazi_issa",),
+}
 
 
 def _progress_bar(total: int, desc: str):
@@ -140,15 +144,20 @@ def paper_context(key: str, extras: dict | None = None) -> dict:
 
 
 def _figures(key: str, outdir: Path, log) -> dict:
-    name = FIGURE_MODULES.get(key)
-    if not name:
-        return {"figures": [], "tables": [], "findings": []}
-    try:
-        mod = importlib.import_module(name)
-    except ImportError as exc:
-        log(f"[{key}] no figure module ({exc}); the appendix is built without reproductions")
-        return {"figures": [], "tables": [], "findings": []}
-    return mod.build(outdir, progress=log)
+    """Run each figure module of a paper and merge their figures, tables and findings."""
+    out = {"figures": [], "tables": [], "findings": []}
+    for name in FIGURE_MODULES.get(key, ()):
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            log(f"[{key}] no figure module {name}; built without its reproductions")
+            continue
+        got = mod.build(outdir, progress=log)
+        for k in out:
+            out[k].extend(got.get(k, []))
+    return out
 
 
 def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pdf: bool = True,

@@ -1,0 +1,2 @@
+"""Ghazi, Issa, "Total Variation Meets Differential Privacy", seed 003 - in the
+paper's order."""
