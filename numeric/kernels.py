@@ -121,6 +121,17 @@ def check_positive(x, name: str) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- stable helpers
+def logsumexp(x, axis=None):
+    """log(sum(exp(x))) along ``axis``; -inf for all -inf (a lean version of SciPy's,
+    which costs ~0.5 ms per call in array-API dispatch on small arrays)."""
+    x = np.asarray(x, dtype=float)
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return np.squeeze(out, axis=axis) if axis is not None else out.reshape(())
+
+
 def log1mexp(x):
     """log(1 - exp(-x)) for x > 0, stable at both ends (Maechler 2012)."""
     x = _arr(x)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.special import gammaln, gammasgn, log_ndtr, logsumexp
+from scipy.special import gammaln, gammasgn, log_ndtr
 
 from . import kernels as K
 
@@ -126,7 +126,7 @@ def log_a_integer(alpha: np.ndarray, q: float, s: float) -> np.ndarray:
         c = (k * k - k) / (2 * s * s)
         terms = (gammaln(n + 1.0) - gammaln(k + 1) - gammaln(n - k + 1) + k * lq + (n - k) * l1q
                  + K.log_expm1(c))
-        lam1 = logsumexp(terms)
+        lam1 = K.logsumexp(terms)
         res[flat == val] = np.logaddexp(0.0, lam1) if lam1 > 0 else np.log1p(np.exp(lam1))
     return out
 
@@ -168,8 +168,8 @@ def log_a_fractional(alpha: np.ndarray, q: float, s: float, *, tail: float = -40
             ls1 = logc + j * lq + i * l1q + (j * j - j) / (2 * s * s) + log_ndtr((j - z0) / s)
         lt = np.logaddexp(ls0, ls1)
         lt = np.where(np.isnan(lt) | (sgn == 0), -np.inf, lt)
-        pp = logsumexp(np.where(sgn > 0, lt, -np.inf), axis=1)
-        nn = logsumexp(np.where(sgn < 0, lt, -np.inf), axis=1)
+        pp = K.logsumexp(np.where(sgn > 0, lt, -np.inf), axis=1)
+        nn = K.logsumexp(np.where(sgn < 0, lt, -np.inf), axis=1)
         pos[active] = np.logaddexp(pos[active], pp)
         neg[active] = np.logaddexp(neg[active], nn)
         last = np.max(lt[:, -16:], axis=1)

@@ -60,8 +60,9 @@ def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
     n = lo.size
     x = 0.5 * (lo + hi) if x0 is None else np.array(x0, dtype=float, copy=True).ravel()
     x = np.where((x > lo) & (x < hi) & np.isfinite(x), x, 0.5 * (lo + hi))
-    wprev1 = np.full(n, np.inf)
-    wprev2 = np.full(n, np.inf)
+    step1 = np.full(n, np.inf)       # |last step| and |the step before| (rtsafe's dxold)
+    step2 = np.full(n, np.inf)
+    widths = np.full((4, n), np.inf)  # bracket widths of the last four iterations
     active = np.arange(n)
     for _ in range(maxiter):
         if active.size == 0:
@@ -89,11 +90,16 @@ def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
         near = np.isfinite(xn) & (xp > la - tol) & (xp < ha + tol)
         pad = np.minimum(0.4 * tol, 0.25 * width)
         xn = np.clip(np.where(near, xn, 0.5 * (la + ha)), la + pad, ha - pad)
-        # bisect when the bracket has not halved over the last two iterations
-        slow = width > 0.5 * wprev2[active]
+        # bisect when Newton's step has not halved against the step before last
+        # (Numerical Recipes' rtsafe rule: Newton is not converging quadratically), or
+        # when the bracket has not halved in four iterations (steps shrinking geometrically
+        # towards a point short of the root)
+        slow = (np.abs(xp - xa) > 0.5 * step2[active]) | (width > 0.5 * widths[0, active])
+        widths[:, active] = np.roll(widths[:, active], -1, axis=0)
+        widths[-1, active] = width
         xn = np.where(near & ~slow, xn, 0.5 * (la + ha))
-        wprev2[active] = wprev1[active]
-        wprev1[active] = width
+        step2[active] = step1[active]
+        step1[active] = np.abs(xn - xa)
         x[active] = np.where(done, xa, xn)
         active = active[~done]
     if active.size:
