@@ -1,0 +1,128 @@
+"""``dpderive tradeoff``: the f-DP trade-off curve of the (subsampled) Gaussian
+mechanism composed ``--steps`` times, printed, as JSON, or plotted.
+
+Methods (``--method``):
+
+* ``exact``  - no subsampling: G_mu with mu = sqrt(T) Delta / sigma (004 eq. (2.2), Cor. 2.5);
+* ``pld``    - numerical composition of the privacy-loss distribution (numeric.pld); the
+               pessimistic curve, which lies below the true one (a guarantee);
+* ``clt``    - the central-limit approximation G_mu, mu = q sqrt(T (e^{1/sigma^2} - 1))
+               (004 Sec. 2 / Bu et al.); an approximation, not a guarantee;
+* ``edgeworth`` - 004's degree-2 Edgeworth approximation (numeric.edgeworth); an approximation.
+
+The default is ``exact`` without subsampling and ``pld`` with it.  Invalid input
+raises ``DomainError`` (one line, exit status 2 from the main command line).
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from derive.core import DomainError
+
+from .accounting_cli import _check_common
+
+METHODS = ("exact", "pld", "clt", "edgeworth")
+APPROXIMATIONS = ("clt", "edgeworth")
+
+
+def clt_mu(sigma: float, q: float, steps: float) -> float:
+    """mu = q sqrt(T (e^{1/sigma^2} - 1)) of the CLT for noisy SGD (004 Sec. 2, Thm. 2.6)."""
+    return q * math.sqrt(steps * math.expm1(1.0 / sigma ** 2))
+
+
+def curve_for(sigma: float, q: float, steps: float, sensitivity: float = 1.0, method: str | None = None):
+    """(trade-off curve, method used, is it a guarantee) for the given mechanism."""
+    from numeric import fdp
+    method = method or ("exact" if q == 1 else "pld")
+    if method not in METHODS:
+        raise DomainError("method", method, "one of " + ", ".join(METHODS))
+    if method == "exact":
+        if q != 1:
+            raise DomainError("method", "exact", "pld, clt or edgeworth when --sampling-rate < 1 "
+                              "(no closed form for the subsampled Gaussian)")
+        return fdp.Gaussian(math.sqrt(steps) * sensitivity / sigma), method, True
+    if sensitivity != 1.0:
+        sigma = sigma / sensitivity      # only the ratio sigma / Delta matters
+    if method == "clt":
+        return fdp.Gaussian(clt_mu(sigma, q, steps)), method, False
+    if method == "pld":
+        from numeric import pld
+        return pld.subsampled_gaussian(sigma, q, int(steps)).tradeoff("pessimistic"), method, True
+    from numeric import edgeworth
+    return edgeworth.noisy_sgd(sigma, q, int(steps)), method, False
+
+
+def _summary(curve, delta: float) -> dict:
+    eps = float(curve.epsilon(delta))
+    return {"area": curve.area(), "delta": delta, "epsilon_at_delta": eps}
+
+
+def cmd_tradeoff(args) -> int:
+    _check_common(args)
+    if args.points < 2 or args.points > 100000:
+        raise DomainError("points", args.points, "[2, 100000]")
+    if not (0 < args.delta < 1):
+        raise DomainError("delta", args.delta, "(0, 1)")
+    curve, method, sound = curve_for(args.sigma, args.sampling_rate, args.steps, args.sensitivity,
+                                     args.method)
+    a = np.linspace(0.0, 1.0, args.points)
+    b = curve(a)
+    info = {"mechanism": {"sigma": args.sigma, "sampling_rate": args.sampling_rate,
+                          "steps": args.steps, "sensitivity": args.sensitivity},
+            "method": method, "guarantee": sound, "curve": repr(curve),
+            **_summary(curve, args.delta), "alpha": a.tolist(), "beta": b.tolist()}
+    if args.plot:
+        _plot(args.plot, a, b, info)
+        info["plot"] = args.plot
+    if args.json:
+        print(json.dumps(info, sort_keys=True))
+        return 0
+    kind = ("exact" if method == "exact" else
+            "guarantee (lies below the true curve)" if sound else "approximation (not a guarantee)")
+    print(f"trade-off curve, method {method}: {kind}; {info['curve']}")
+    print(f"area between 1 - alpha and the curve: {info['area']:.6g}; "
+          f"epsilon at delta = {args.delta:g}: {info['epsilon_at_delta']:.6g}")
+    print(f"{'alpha':>10}  {'beta':>12}")
+    for x, y in zip(a, b):
+        print(f"{x:10.4f}  {y:12.6g}")
+    if args.plot:
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+def _plot(path: str, a, b, info) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(4, 4))
+    ax.plot(a, 1 - a, color="0.6", lw=0.8, ls="--", label="no privacy (1 - alpha)")
+    ax.plot(a, b, lw=1.5, label=f"{info['method']}")
+    ax.set_xlabel("type I error alpha")
+    ax.set_ylabel("type II error beta")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    m = info["mechanism"]
+    ax.set_title(f"sigma={m['sigma']:g}, q={m['sampling_rate']:g}, T={m['steps']:g}", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def add_commands(subparsers) -> None:
+    p = subparsers.add_parser("tradeoff", help="f-DP trade-off curve of the (subsampled) Gaussian mechanism")
+    p.add_argument("--sigma", type=float, required=True, help="noise multiplier sigma (> 0)")
+    p.add_argument("--sampling-rate", dest="sampling_rate", type=float, default=1.0,
+                   help="Poisson sampling rate q in (0, 1] (default 1)")
+    p.add_argument("--steps", type=float, default=1, help="number of compositions T >= 1")
+    p.add_argument("--sensitivity", type=float, default=1.0, help="L2 sensitivity (default 1)")
+    p.add_argument("--method", choices=METHODS, default=None,
+                   help="exact (q = 1), pld (default for q < 1), clt or edgeworth")
+    p.add_argument("--points", type=int, default=11, help="number of alpha points printed")
+    p.add_argument("--delta", type=float, default=1e-5, help="delta for the summary epsilon")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE", help="write a plot of the curve (png/pdf by extension)")
+    p.set_defaults(func=cmd_tradeoff)
