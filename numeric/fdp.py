@@ -218,8 +218,8 @@ class _Inverse(TradeOff):
 # ----------------------------------------------------------------------------- exact curves
 class PiecewiseLinear(TradeOff):
     """The convex piecewise-linear trade-off curve with the given vertices (their
-    lower convex hull; alpha must include 0, and (1, 0) is added when absent, so
-    the hull lies below the no-privacy line 1 - alpha)."""
+    lower convex hull; alpha must include 0, (1, 0) is added when absent, and
+    vertices above the no-privacy line 1 - alpha are lowered onto it)."""
 
     name = "piecewise-linear"
 
@@ -231,7 +231,9 @@ class PiecewiseLinear(TradeOff):
             raise DomainError("alpha", float(a.min()), "vertices must include alpha = 0")
         if a.max() < 1:
             a, b = np.append(a, 1.0), np.append(b, 0.0)
-        self.x, self.y = _lower_hull(a, b)
+        # a trade-off curve never exceeds 1 - alpha: lowering a vertex (rounding residue,
+        # e.g. f(1) = 1e-16) only claims less privacy
+        self.x, self.y = _lower_hull(a, np.minimum(b, 1.0 - a))
 
     def _f(self, a):
         return np.interp(a, self.x, self.y)
