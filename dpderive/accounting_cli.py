@@ -3,8 +3,9 @@
 The mechanism is the (Poisson-subsampled, when --sampling-rate < 1) Gaussian
 mechanism with noise multiplier --sigma and L2 sensitivity --sensitivity,
 composed --steps times.  --conversion picks the RDP-to-DP conversion
-(numeric.accountant.CONVERSIONS); --method picks the accounting method (only
-``rdp`` for now).  Invalid input raises ``DomainError``; the main command line
+(numeric.accountant.CONVERSIONS); --method picks the accounting method: ``rdp``
+(default), ``pld`` (certified bracket, numeric.pld), ``clt`` or ``edgeworth``
+(approximations, labelled so; numeric.methods).  Invalid input raises ``DomainError``; the main command line
 turns it into a one-line message and exit status 2.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ import math
 from derive.core import DomainError
 
 CONVERSION_CHOICES = ("mironov", "balle", "lemma1", "optimal")
-METHOD_CHOICES = ("rdp",)
+METHOD_CHOICES = ("rdp", "pld", "edgeworth", "clt")
 
 
 def _finite(name, v, allowed):
@@ -74,6 +75,10 @@ def cmd_epsilon(args) -> int:
     if args.sigma is None:
         raise DomainError("sigma", None, "(0, oo) (required)")
     d = _check_delta(args.delta)
+    if args.method != "rdp":
+        from numeric import methods
+        return _emit(args, methods.epsilon(args.sigma, args.sampling_rate, args.steps, d,
+                                           args.sensitivity, args.method))
     from numeric import accountant
     res = accountant.epsilon(_curve(args), d, args.conversion, steps=args.steps, method=args.method)
     return _emit(args, res)
@@ -84,6 +89,10 @@ def cmd_delta(args) -> int:
     if args.sigma is None:
         raise DomainError("sigma", None, "(0, oo) (required)")
     e = _check_eps(args.epsilon)
+    if args.method != "rdp":
+        from numeric import methods
+        return _emit(args, methods.delta(args.sigma, args.sampling_rate, args.steps, e,
+                                         args.sensitivity, args.method))
     from numeric import accountant
     res = accountant.delta(_curve(args), e, args.conversion, steps=args.steps, method=args.method)
     return _emit(args, res)
@@ -93,6 +102,10 @@ def cmd_calibrate(args) -> int:
     _check_common(args)
     e = _check_eps(args.epsilon, strict=True)
     d = _check_delta(args.delta)
+    if args.method != "rdp":
+        from numeric import methods
+        return _emit(args, methods.calibrate_sigma(e, d, args.sampling_rate, args.steps,
+                                                   args.sensitivity, args.method))
     from numeric import accountant
     res = accountant.calibrate_sigma(e, d, args.sampling_rate, args.steps, args.sensitivity,
                                      args.conversion, method=args.method)
@@ -109,7 +122,7 @@ def _common(p, need_sigma=True):
     p.add_argument("--conversion", choices=CONVERSION_CHOICES, default="optimal",
                    help="RDP-to-DP conversion (default: optimal, 002 Theorem 3)")
     p.add_argument("--method", choices=METHOD_CHOICES, default="rdp",
-                   help="accounting method (default rdp)")
+                   help="rdp (default), pld (certified bracket), clt or edgeworth (approximations)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 

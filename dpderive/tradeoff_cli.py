@@ -28,14 +28,9 @@ METHODS = ("exact", "pld", "clt", "edgeworth")
 APPROXIMATIONS = ("clt", "edgeworth")
 
 
-def clt_mu(sigma: float, q: float, steps: float) -> float:
-    """mu = q sqrt(T (e^{1/sigma^2} - 1)) of the CLT for noisy SGD (004 Sec. 2, Thm. 2.6)."""
-    return q * math.sqrt(steps * math.expm1(1.0 / sigma ** 2))
-
-
 def curve_for(sigma: float, q: float, steps: float, sensitivity: float = 1.0, method: str | None = None):
     """(trade-off curve, method used, is it a guarantee) for the given mechanism."""
-    from numeric import fdp
+    from numeric import fdp, methods
     method = method or ("exact" if q == 1 else "pld")
     if method not in METHODS:
         raise DomainError("method", method, "one of " + ", ".join(METHODS))
@@ -44,15 +39,7 @@ def curve_for(sigma: float, q: float, steps: float, sensitivity: float = 1.0, me
             raise DomainError("method", "exact", "pld, clt or edgeworth when --sampling-rate < 1 "
                               "(no closed form for the subsampled Gaussian)")
         return fdp.Gaussian(math.sqrt(steps) * sensitivity / sigma), method, True
-    if sensitivity != 1.0:
-        sigma = sigma / sensitivity      # only the ratio sigma / Delta matters
-    if method == "clt":
-        return fdp.Gaussian(clt_mu(sigma, q, steps)), method, False
-    if method == "pld":
-        from numeric import pld
-        return pld.subsampled_gaussian(sigma, q, int(steps)).tradeoff("pessimistic"), method, True
-    from numeric import edgeworth
-    return edgeworth.noisy_sgd(sigma, q, int(steps)), method, False
+    return methods.curve(method, sigma, q, steps, sensitivity), method, method == "pld"
 
 
 def _summary(curve, delta: float) -> dict:

@@ -54,8 +54,8 @@ class AccountingResult:
     name: str
     value: float
     method: str
-    conversion: str
-    alpha: float
+    conversion: str          # "" for the f-DP methods (numeric.methods)
+    alpha: float | None      # None when no Renyi order is involved
     citation: str
     epsilon: float | None = None
     delta: float | None = None
@@ -64,8 +64,9 @@ class AccountingResult:
     extras: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        d = {self.name: self.value, "method": self.method, "conversion": self.conversion,
-             "alpha": self.alpha, "citation": self.citation}
+        d = {self.name: self.value, "method": self.method, "citation": self.citation}
+        if self.conversion:
+            d.update(conversion=self.conversion, alpha=self.alpha)
         for k in ("epsilon", "delta", "sigma"):
             v = getattr(self, k)
             if v is not None and k != self.name:
@@ -79,8 +80,18 @@ class AccountingResult:
         parts = [f"{self.name} = {self.value:.6g}"]
         if self.name == "sigma" and self.epsilon is not None:
             parts.append(f"(achieved epsilon = {self.epsilon:.6g})")
-        parts.append(f"[method {self.method}, conversion {self.conversion}, alpha = {self.alpha:.6g}; "
-                     f"{self.citation}]")
+        x = self.extras
+        if f"{self.name}_lower" in x:
+            parts.append(f"(certified: {x[self.name + '_lower']:.6g} <= {self.name} <= "
+                         f"{x[self.name + '_upper']:.6g})")
+        if x.get("approximation"):
+            pld_hi = x.get(f"pld_{self.name}_upper")
+            parts.append("(approximation, not a guarantee"
+                         + (f"; certified PLD upper bound {pld_hi:.6g}" if pld_hi is not None else "")
+                         + ")")
+        how = (f"method {self.method}, conversion {self.conversion}, alpha = {self.alpha:.6g}"
+               if self.conversion else f"method {self.method}")
+        parts.append(f"[{how}; {self.citation}]")
         return " ".join(parts)
 
 

@@ -1,0 +1,813 @@
+"""Exact numerical composition by the privacy-loss distribution (PLD), with
+certified upper and lower bounds.
+
+For one step with densities p (first hypothesis) and q (second), the privacy
+loss is L = log(q/p) and the *PLD* is its law under Q (plus a mass at +oo where
+p = 0 < q).  For any eps in R (004 Lemma 5.1)
+
+    delta(eps) = int (q - e^eps p)_+ = E_Q[(1 - e^{eps - L})_+] + Q[L = +oo],
+
+and losses add under composition, so the n-fold PLD is the n-fold convolution
+of the one-step PLD (the fast replacement of 004 Sec. 5.1's O(nN) recursion,
+see ``numeric.recursion``).  The map omega -> E_omega[g_eps(sum of n draws)],
+g_eps(L) = (1 - e^{eps - L})_+, is monotone in each factor for
+
+* the usual order (g_eps is increasing in L): rounding losses **up** gives an
+  upper bound, rounding **down** a lower bound; and
+* the convex order in u = e^{-L} (g_eps is convex in u): a mean-preserving
+  *spread* of u gives an upper bound, a *contraction* (replacing the mass of a
+  cell by a point at its conditional mean of u) a lower bound.
+
+Discretisation on the lattice h Z (``value_discretization`` = h):
+
+* **pessimistic** ("connect the dots", Doroshenko et al. 2022): the Q-mass of
+  each bin [kh, (k+1)h] is split between its two ends so that the mass and
+  E_Q[e^{-L}] are kept (a spread); Q-mass below the range is rounded up to its
+  lowest point, mass above the range goes to +oo.  delta is exact at lattice
+  eps for one step and the n-fold error is O(n h^2) instead of O(n h).
+* **optimistic**: cells [b_k, b_{k+1}] around the lattice points g_k = kh are
+  contracted to their conditional mean of u and rounded down to g_k; the cell
+  ends are shifted by O(h^2) (from the local log-density slope of L) so that the
+  conditional mean sits at g_k up to O(h^4); any residual imbalance is removed by
+  rounding a thin bottom slice down to g_{k-1}.  Mass below the range is dropped,
+  mass above is rounded down to the top point.
+
+The bin integrals are computed by composite Gauss-Legendre quadrature in the
+mechanism's own variable x (weights e.g. -expm1(-t)/-expm1(-h) formed without
+cancellation).
+
+n-fold composition: one real FFT of a circular buffer covering a window
+[lo, hi] of the n-fold sum chosen by Chernoff bounds, P[S >= hi] <= exp(n K(l) - l hi),
+so that the mass outside the window is at most ``tail_bound`` (~1e-18).
+Aliased mass (outside mass folded into the window by the circular convolution)
+and the floating-point error of the FFT are accounted for rigorously:
+
+    upper:  delta <= sum_window c_j g_eps(l_j) + T_out + E_fft + Q_n[+oo]
+    lower:  delta >= sum_window c_j g_eps(l_j) - (mass T_out + E_fft removed
+            greedily from the top of the window) + Q_n[+oo]
+
+with E_fft a componentwise a-priori bound on the error of forward FFT, n-th
+power (polar form) and inverse FFT (``_fft_error_bound``).  Quadrature of the
+one-step bin integrals is trusted to ~1e-15 relative.
+
+Mechanisms: ``gaussian(mu, steps)`` (N(0,1) vs N(mu,1)), ``laplace(theta, steps)``
+(Lap(0,b) vs Lap(theta,b), 004 Sec. 5.2), ``subsampled_gaussian(sigma, q, steps)``
+(Poisson subsampling; both neighbouring directions: "remove" is
+N(0,1) vs q N(1/sigma,1) + (1-q) N(0,1), 004 App. C, i.e. the paper's
+g = (q G_{1/sigma} + (1-q) Id)^{(x)n}; "add" is the reverse order, g^{-1}; the
+worse is reported), ``discrete(p, q, steps)`` (a pair of pmfs).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from scipy.fft import irfft, next_fast_len, rfft
+from scipy.special import expit, ndtr, ndtri
+
+from derive.core import DomainError
+
+from . import cumulants as C
+from . import fdp
+from . import kernels as K
+from .solvers import round_down, round_up
+
+__all__ = ["PLDResult", "gaussian", "laplace", "subsampled_gaussian", "discrete",
+           "LossModel", "discretise", "compose", "lines_envelope"]
+
+_EPS = np.finfo(float).eps
+_LOG2PI_2 = 0.5 * np.log(2 * np.pi)
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(8)
+TAIL_BOUND = 1e-18          # one-step tail mass beyond the range (each side) and n-fold window tails
+DEFAULT_RESOLUTION = 0.05  # default h = resolution * (std of one-step loss under Q)
+
+
+# ============================================================================= one-step loss models
+@dataclass
+class LossModel:
+    """The law under Q of the privacy loss L = log(q/p) of one step.
+
+    Continuous part (optional): x ~ Q with log-density ``log_q(x)`` on the support
+    (x_lo, x_hi); L(x) increasing with derivative ``dL``; ``x_of`` its inverse (clipped
+    to the support); ``mass_below(x)``/``mass_above(x)`` the Q-mass of the continuous
+    part beyond x; ``x_tail`` the x-range outside which each tail carries <= TAIL_BOUND.
+    Atoms: ``atoms`` = [(loss, Q-mass)], ``inf_mass`` = Q[L = +oo]."""
+
+    name: str
+    std: float                                   # std of L under Q (sets the default h)
+    L: Callable | None = None
+    dL: Callable | None = None
+    x_of: Callable | None = None
+    log_q: Callable | None = None
+    mass_below: Callable | None = None
+    mass_above: Callable | None = None
+    x_tail: tuple[float, float] = (0.0, 0.0)
+    atoms: list = field(default_factory=list)
+    inf_mass: float = 0.0
+    dx_max: float = 0.25                         # panel width of the x-quadrature
+    grid_anchor: float | None = None             # h must divide this loss (Laplace atoms)
+
+    @property
+    def continuous(self) -> bool:
+        return self.L is not None
+
+    def l_range(self) -> tuple[float, float]:
+        """Losses spanned by the continuous part inside the tail cut, and the atoms."""
+        vals = [a for a, _ in self.atoms]
+        if self.continuous:
+            vals += [float(self.L(np.array(self.x_tail[0]))), float(self.L(np.array(self.x_tail[1])))]
+        return min(vals), max(vals)
+
+    def log_density_L(self, l):
+        """log of the Q-density of L at loss l (continuous part)."""
+        x = self.x_of(l)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return self.log_q(x) - np.log(self.dL(x))
+
+
+def _integrate(model: LossModel, la, lb, ref, weights):
+    """For loss intervals [la_i, lb_i] return, for each weight function w in ``weights``,
+    int_{L in [la,lb]} w(L - ref_i) dQ  (continuous part, x clipped to the tail cut)."""
+    la, lb, ref = (np.asarray(v, dtype=float) for v in np.broadcast_arrays(la, lb, ref))
+    xa = np.clip(model.x_of(la), *model.x_tail)
+    xb = np.clip(model.x_of(lb), *model.x_tail)
+    xb = np.maximum(xb, xa)
+    npan = np.clip(np.ceil((xb - xa) / model.dx_max), 1, 10_000).astype(np.int64)
+    idx = np.repeat(np.arange(la.size), npan)
+    start = np.cumsum(npan) - npan
+    j = np.arange(idx.size) - start[idx]
+    width = (xb - xa)[idx] / npan[idx]
+    a = xa[idx] + j * width
+    x = (a + width / 2)[:, None] + (width / 2)[:, None] * _GL_X[None, :]
+    logw = np.log(np.where(width > 0, width / 2, 1.0))[:, None] + np.log(_GL_W)[None, :]
+    dens = np.exp(model.log_q(x) + logw) * (width > 0)[:, None]
+    t = model.L(x) - ref[idx][:, None]
+    out = []
+    for w in weights:
+        vals = np.sum(dens * w(t), axis=1)
+        out.append(np.bincount(idx, weights=vals, minlength=la.size))
+    return out
+
+
+# ============================================================================= discretisation
+@dataclass
+class DiscretePLD:
+    """A PLD on the lattice h Z: Q-masses ``w`` at losses (k0 + i) h, plus ``inf_mass``."""
+
+    h: float
+    k0: int
+    w: np.ndarray
+    inf_mass: float
+
+    @property
+    def losses(self) -> np.ndarray:
+        return (self.k0 + np.arange(self.w.size)) * self.h
+
+
+def _one(t):
+    return np.ones_like(t)
+
+
+def discretise(model: LossModel, h: float, pessimistic: bool) -> DiscretePLD:
+    """Pessimistic (spread / round up) or optimistic (contraction / round down)
+    discretisation of one step on the lattice h Z (module docstring)."""
+    lmin, lmax = model.l_range()
+    k_lo, k_hi = int(np.floor(lmin / h)) - 1, int(np.ceil(lmax / h)) + 1
+    n = k_hi - k_lo + 1
+    w = np.zeros(n)
+    inf_mass = float(model.inf_mass)
+    grid = (k_lo + np.arange(n)) * h
+    if model.continuous:
+        if pessimistic:
+            w += _continuous_pessimistic(model, h, grid)
+            inf_mass += float(model.mass_above(model.x_tail[1]))
+        else:
+            w += _continuous_optimistic(model, h, grid)
+    for loss, mass in model.atoms:
+        if mass <= 0:
+            continue
+        j = (loss - grid[0]) / h
+        i = int(np.floor(j))
+        frac = j - i
+        if abs(frac) < 1e-12 or abs(frac - 1) < 1e-12:     # on the lattice
+            w[int(round(j))] += mass
+        elif pessimistic:                                   # spread keeping mass and E[e^-L]
+            t = loss - grid[i]
+            up = mass * (-np.expm1(-t)) / (-np.expm1(-h))
+            w[i + 1] += up
+            w[i] += mass - up
+        else:
+            w[i] += mass                                    # round down
+    nz = np.nonzero(w > 0)[0]
+    if nz.size == 0:
+        return DiscretePLD(h, 0, np.zeros(1), inf_mass)
+    return DiscretePLD(h, k_lo + int(nz[0]), w[nz[0]: nz[-1] + 1].copy(), inf_mass)
+
+
+def _continuous_pessimistic(model: LossModel, h: float, grid: np.ndarray) -> np.ndarray:
+    em1h = -np.expm1(-h)
+    up = lambda t: np.clip(-np.expm1(-t), 0, None) / em1h                       # noqa: E731
+    down = lambda t: np.clip(np.expm1(-t) - np.expm1(-h), 0, None) / em1h       # noqa: E731
+    a, b = _integrate(model, grid[:-1], grid[1:], grid[:-1], (down, up))
+    w = np.zeros(grid.size)
+    w[:-1] += a
+    w[1:] += b
+    # Q-mass below the tail cut has loss < L(x_tail[0]) < grid[1]: round it up to grid[1]
+    w[1] += float(model.mass_below(model.x_tail[0]))
+    return w
+
+
+def _cell_shift(model: LossModel, h: float, b: np.ndarray) -> np.ndarray:
+    """O(h^2) shift of the cell ends that centres each cell's conditional mean of
+    e^{-L} on its lattice point: s = (1/2 - kappa) h^2/12, kappa the log-density
+    slope of L at the cell end (any shift gives a valid bound; this one a tight one)."""
+    d = h / 8
+    with np.errstate(invalid="ignore"):
+        kappa = (model.log_density_L(b + d) - model.log_density_L(b - d)) / (2 * d)
+    s = (0.5 - kappa) * h * h / 12
+    return np.clip(np.nan_to_num(s, nan=0.0, posinf=0.0, neginf=0.0), -h / 4, h / 4)
+
+
+def _continuous_optimistic(model: LossModel, h: float, grid: np.ndarray) -> np.ndarray:
+    ends = np.concatenate((grid - h / 2, [grid[-1] + h / 2]))
+    ends = ends + _cell_shift(model, h, ends)
+    lo, hi = ends[:-1], ends[1:]
+    phi = lambda t: np.expm1(-t)                                                  # noqa: E731
+    mass, imb = _integrate(model, lo, hi, grid, (_one, phi))
+    w = mass.copy()
+    bad = np.nonzero(imb > 0)[0]              # conditional mean of L below g_k: fix by a slice
+    if bad.size:
+        slice_mass = _bottom_slices(model, h, grid[bad], lo[bad], imb[bad])
+        moved = np.minimum(slice_mass, w[bad])
+        w[bad] -= moved
+        below = np.maximum(bad - 1, 0)
+        np.add.at(w, below, np.where(bad > 0, moved, 0.0))   # bottom cell: drop (-> -oo)
+    # Q-mass beyond the tail cuts is dropped (moved to loss -oo): optimistic
+    return w
+
+
+def _bottom_slices(model: LossModel, h, g, lo, imb):
+    """Q-mass of the thinnest tried bottom slice [lo, lo + s] of each cell whose removal
+    leaves a non-positive imbalance int (e^{-(L-g)} - 1) dQ <= 0 (so the rest may be
+    rounded down to g).  Tries s = s0 (1.001, 1.01, 1.1, 2, 8) with the linear estimate s0
+    (at least 1e-9 h), then the whole lower half [lo, g], which always works."""
+    phi = lambda t: np.expm1(-t)                                                  # noqa: E731
+    with np.errstate(invalid="ignore", over="ignore"):
+        dens = np.exp(model.log_density_L(lo))
+        s0 = imb / (np.expm1(-(lo - g)) * dens)
+    s0 = np.where(np.isfinite(s0) & (s0 > 0), s0, np.inf)
+    chosen = np.full(g.size, np.nan)
+    out = np.zeros(g.size)
+    s_min = 1e-9 * h                          # keeps the slice resolvable in floating point
+    for f in (1.001, 1.01, 1.1, 2.0, 8.0):
+        todo = np.isnan(chosen)
+        if not todo.any():
+            break
+        s = np.minimum(np.maximum(s0 * f, s_min), g - lo)
+        m, j = _integrate(model, lo[todo], lo[todo] + s[todo], g[todo], (_one, phi))
+        ok = j >= imb[todo]
+        ii = np.nonzero(todo)[0][ok]
+        chosen[ii] = s[ii]
+        out[ii] = m[ok]
+    todo = np.isnan(chosen)
+    if todo.any():
+        m, = _integrate(model, lo[todo], g[todo], g[todo], (_one,))
+        out[todo] = m
+    return out
+
+
+# ============================================================================= composition
+@dataclass
+class Composed:
+    """n-fold composition of a DiscretePLD restricted to a window: masses ``c`` at
+    losses (j0 + i) h (aliasing included), ``t_out`` >= mass outside the window,
+    ``fft_err`` >= sum of absolute floating-point errors of c, and the +oo mass."""
+
+    h: float
+    j0: int
+    c: np.ndarray
+    t_out: float
+    fft_err: float
+    inf_mass: float
+    cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def losses(self) -> np.ndarray:
+        if "losses" not in self.cache:
+            self.cache["losses"] = (self.j0 + np.arange(self.c.size)) * self.h
+        return self.cache["losses"]
+
+
+def _chernoff_end(pmf: DiscretePLD, n: int, ltail: float, sign: float) -> float:
+    """min over lam > 0 of (n K(sign lam) - log tail)/lam: a loss t with
+    P[sign * S >= t] <= tail (Chernoff).  The pmf is first merged into <= 512 blocks
+    placed at their largest value of sign*loss (a valid bound), and any lam is valid:
+    a coarse search then a zoom."""
+    spread = max(pmf.w.size * pmf.h, pmf.h)
+    ls = sign * pmf.losses
+    w = pmf.w
+    if sign < 0:
+        ls, w = ls[::-1], w[::-1]
+    r = int(np.ceil(w.size / 512))
+    wb = np.add.reduceat(w, np.arange(0, w.size, r))
+    lb = ls[np.minimum(np.arange(0, w.size, r) + r - 1, w.size - 1)]
+    keep = wb > 0
+    lw, lb = np.log(wb[keep]), lb[keep]
+
+    def ends(lam):
+        x = lw[None, :] + lam[:, None] * lb[None, :]
+        xm = np.max(x, axis=1)
+        lk = xm + np.log(np.sum(np.exp(x - xm[:, None]), axis=1))
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = (n * lk - ltail) / lam
+        return np.where(np.isfinite(v), v, np.inf)
+
+    lam = np.logspace(-2, 5, 36) / spread
+    v = ends(lam)
+    i = int(np.argmin(v))
+    lam2 = np.geomspace(lam[max(i - 1, 0)], lam[min(i + 1, lam.size - 1)], 24)
+    return float(min(v[i], np.min(ends(lam2))))
+
+
+def _window(pmf: DiscretePLD, n: int, tail: float) -> tuple[int, int, float]:
+    """Lattice window [J_lo, J_hi] of the n-fold sum with Chernoff tail bounds: returns
+    (J_lo, J_hi, bound on the mass outside)."""
+    h = pmf.h
+    full_lo, full_hi = n * pmf.k0, n * (pmf.k0 + pmf.w.size - 1)
+    if n == 1:
+        return full_lo, full_hi, 0.0
+    ltail = np.log(tail)
+    hi = _chernoff_end(pmf, n, ltail, 1.0)
+    lo = -_chernoff_end(pmf, n, ltail, -1.0)
+    J_hi = min(full_hi, int(np.ceil(hi / h))) if np.isfinite(hi) else full_hi
+    J_lo = max(full_lo, int(np.floor(lo / h))) if np.isfinite(lo) else full_lo
+    t_out = (tail if J_hi < full_hi else 0.0) + (tail if J_lo > full_lo else 0.0)
+    return J_lo, J_hi, t_out
+
+
+_ULD = float(np.finfo(np.longdouble).eps)
+_SIG_LOG = np.log(1e-40)        # Fourier modes with |w^_k|^n below this are dropped (and bounded)
+ACCURATE_TARGET = 1e-14         # FFT error budget left to double precision (rest: long double)
+
+
+def _mult(M: int, k: np.ndarray) -> np.ndarray:
+    """How often rfft mode k appears in the full spectrum (1 for k = 0 and k = M/2, else 2)."""
+    return np.where((k == 0) | ((M % 2 == 0) & (k == M // 2)), 1.0, 2.0)
+
+
+def _dft_accurate(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
+    """w^_k = sum_j w_j e^{-2 pi i j k / M} for the modes ``ks`` in extended precision
+    (np.longdouble), twiddles as products of a block of powers and block steps.  Returns the
+    values and a componentwise error bound."""
+    Kw = w.size
+    B = int(max(1, np.sqrt(Kw)))
+    ang = (-2 * np.pi / np.longdouble(M)) * (ks.astype(np.longdouble) % M)
+    base = np.cos(ang) + 1j * np.sin(ang)                      # omega_k (clongdouble)
+    small = np.empty((ks.size, B), dtype=np.clongdouble)       # omega_k^r, r < B
+    small[:, 0] = 1
+    for r in range(1, B):
+        small[:, r] = small[:, r - 1] * base
+    stepB = small[:, B - 1] * base                             # omega_k^B
+    nblk = -(-Kw // B)
+    wl = np.zeros(nblk * B, dtype=np.longdouble)
+    wl[:Kw] = w
+    wl = wl.reshape(nblk, B)
+    out = np.zeros(ks.size, dtype=np.clongdouble)
+    cur = np.ones(ks.size, dtype=np.clongdouble)               # omega_k^{B m}
+    for m in range(nblk):
+        out += cur * (small @ wl[m].astype(np.clongdouble))
+        cur = cur * stepB
+    err = (2 * B + 2 * nblk + 16) * _ULD * float(w.sum())
+    return out, err
+
+
+def _power_spectrum(w: np.ndarray, n: int, M: int):
+    """Spectrum of the n-fold self-convolution on a circular buffer of size M, with a
+    bound on sum_j |error of the result| after the inverse FFT (double precision):
+
+    * forward FFT in double; componentwise error e <= 10 u log2(M) sum w;
+    * modes with (|w^_k| + e)^n < 1e-40 are dropped (their moduli are added to the bound);
+    * for n > 16 the kept modes are recomputed in extended precision (error e'), since
+      the n-th power amplifies input errors n-fold: n e' A^{n-1} with A = |w^_k| + e';
+    * the power in polar form adds u A^n (n |log A| + n pi + 4) (u of its precision);
+    * the inverse FFT adds 10 u log2(M) sum |s^_k| plus the rounding of s^ to double."""
+    buf = np.zeros(M)
+    buf[: w.size] = w
+    what = rfft(buf)
+    mass = float(w.sum())
+    e = 10 * _EPS * np.log2(M) * mass
+    A = np.abs(what) + e
+    with np.errstate(divide="ignore"):
+        logAn = n * np.log(A)
+    ks = np.nonzero(logAn > _SIG_LOG)[0]
+    err = M * np.exp(_SIG_LOG)                 # the dropped modes: each |s^_k| < 1e-40
+    mult = _mult(M, ks)
+    z, e_k = what[ks].astype(np.clongdouble), np.full(ks.size, e)
+    if n > 16 and ks.size:
+        # recompute in extended precision the modes whose double-precision bound
+        # n e A^{n-1} is largest, until the rest sum to <= ACCURATE_TARGET
+        contrib = mult * n * e * np.exp(logAn[ks] - np.log(A[ks]))
+        order = np.argsort(-contrib)
+        rest = np.cumsum(contrib[order][::-1])[::-1]
+        need = order[rest > ACCURATE_TARGET]
+        if need.size and need.size * w.size <= 6e7:
+            z[need], e_k[need] = _dft_accurate(w, M, ks[need])
+    z = z.astype(np.clongdouble)              # the power in extended precision (u_ld)
+    r = np.abs(z)
+    with np.errstate(divide="ignore"):
+        lr = n * np.log(r)
+    ph = n * np.angle(z)
+    sk = np.exp(lr) * (np.cos(ph) + 1j * np.sin(ph))
+    Ak = (r + e_k).astype(float)
+    lA = np.log(Ak)
+    per = n * e_k * np.exp((n - 1) * lA) + _ULD * np.exp(n * lA) * (n * np.abs(lA) + n * np.pi + 4)
+    mk = mult
+    err += float(np.sum(mk * (per + _EPS * np.exp(n * lA))))
+    err += 10 * _EPS * np.log2(M) * float(np.sum(mk * (np.exp(n * lA) + per)))
+    spec = np.zeros(what.size, dtype=complex)
+    spec[ks] = sk.astype(complex)
+    return spec, err
+
+
+def compose(pmf: DiscretePLD, n: int, tail: float = TAIL_BOUND) -> Composed:
+    """n-fold self-convolution of a lattice PLD by one FFT (module docstring)."""
+    inf_n = float(-np.expm1(n * np.log1p(-pmf.inf_mass))) if pmf.inf_mass > 0 else 0.0
+    if n == 1:
+        return Composed(pmf.h, pmf.k0, pmf.w.copy(), 0.0, 0.0, pmf.inf_mass)
+    J_lo, J_hi, t_out = _window(pmf, n, tail)
+    W = J_hi - J_lo + 1
+    M = next_fast_len(max(W, pmf.w.size), real=True)
+    spec, err = _power_spectrum(pmf.w, n, M)
+    out = irfft(spec, n=M)
+    start = (J_lo - n * pmf.k0) % M
+    c = np.concatenate((out[start:start + W], out[: max(0, start + W - M)]))
+    return Composed(pmf.h, J_lo, c, t_out, err, inf_n)
+
+
+# ============================================================================= delta / epsilon
+def _profile_arrays(comp: Composed, upper: bool, cut: float = -np.inf):
+    """(losses, A, B, c) restricted to the lattice points from the one just below ``cut``
+    on (queries at eps >= cut need no lower point; suffix sums are unaffected).  Cached:
+    a computation from a lower start serves every higher cut by slicing."""
+    losses = comp.losses
+    s = max(0, int(np.searchsorted(losses, cut, side="right")) - 1) if np.isfinite(cut) else 0
+    key = "upper" if upper else "lower"
+    got = comp.cache.get(key)
+    if got is None or got[0] > s:
+        got = (s,) + _profile_arrays_uncached(comp, upper, s)
+        comp.cache[key] = got
+    off = s - got[0]
+    return losses[s:], got[1][off:], got[2][off:], got[3][off:]
+
+
+def _profile_arrays_uncached(comp: Composed, upper: bool, s: int):
+    """Suffix sums A_j = sum_{i>=j} c_i and B_j = sum_{i>=j} c_i e^{-(l_i - l_j)} for j >= s,
+    with c made sound: negative float noise clipped (upper) and, for the lower bound,
+    mass T_out + fft_err removed greedily from the top."""
+    c = np.clip(comp.c[s:], 0.0, None)
+    if not upper:
+        budget = comp.t_out + comp.fft_err
+        cs = np.cumsum(c[::-1])[::-1]                    # mass at and above j
+        above = np.concatenate((cs[1:], [0.0]))          # mass strictly above j
+        c = np.clip(c - np.clip(budget - above, 0.0, None), 0.0, None)
+    A = np.cumsum(c[::-1])[::-1]
+    B = _suffix_discounted(c, comp.h)
+    return A, B, c
+
+
+def _suffix_discounted(c: np.ndarray, h: float) -> np.ndarray:
+    """B_j = sum_{i>=j} c_i e^{-(i-j) h} without overflow: one reversed cumulative sum
+    of c_i e^{-(i - i0) h} per chunk of losses spanning < 600, chunks chained."""
+    n = c.size
+    span = max(1, int(600.0 / h))
+    out = np.empty(n)
+    carry, carry_at = 0.0, n
+    for start in range(((n - 1) // span) * span, -1, -span):
+        end = min(n, start + span)
+        k = np.arange(end - start)
+        part = np.cumsum((c[start:end] * np.exp(-k * h))[::-1])[::-1] * np.exp(k * h)
+        out[start:end] = part + carry * np.exp(-(carry_at - start - k) * h)
+        carry, carry_at = out[start], start
+    return out
+
+
+def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
+    losses, A, B, _ = _profile_arrays(comp, upper, min(0.0, float(np.min(eps, initial=0.0))))
+    j = np.searchsorted(losses, eps, side="right")        # first loss > eps
+    inside = j < losses.size
+    jj = np.minimum(j, losses.size - 1)
+    with np.errstate(over="ignore"):
+        val = np.where(inside, A[jj] - np.exp(eps - losses[jj]) * B[jj], 0.0)
+    val = np.maximum(val, 0.0)
+    extra = comp.inf_mass
+    if upper:
+        extra += comp.t_out + comp.fft_err
+        val = round_up(val * (1 + 64 * _EPS) + extra)
+    else:
+        val = round_down(np.maximum(val * (1 - 64 * _EPS), 0.0) + extra)
+    return np.clip(val, 0.0, 1.0)
+
+
+def _eps_from(comp: Composed, delta: np.ndarray, upper: bool) -> np.ndarray:
+    """Smallest eps >= 0 with delta_bound(eps) <= delta: exact inversion of the
+    piecewise form A_j - e^{eps - l_j} B_j on each lattice interval."""
+    losses, A, B, _ = _profile_arrays(comp, upper, 0.0)
+    extra = comp.inf_mass + (comp.t_out + comp.fft_err if upper else 0.0)
+    scale = (1 + 64 * _EPS) if upper else (1 - 64 * _EPS)
+    # delta at the lattice points: D_j = delta(l_j) = A_{j+1} - e^{-h} B_{j+1}
+    A1 = np.append(A[1:], 0.0)
+    B1 = np.append(B[1:], 0.0)
+    D = np.maximum(A1 - np.exp(-comp.h) * B1, 0.0) * scale + extra
+    # make monotone (non-increasing) in the sound direction
+    D = np.maximum.accumulate(D[::-1])[::-1] if upper else np.minimum.accumulate(D)
+    out = np.empty(delta.size)
+    for i, d in enumerate(delta.ravel()):
+        if extra >= d:
+            out[i] = np.inf
+            continue
+        k = np.searchsorted(-D, -d, side="left")     # first j with D_j <= d
+        if k == 0:
+            # below the window every loss exceeds eps: delta(eps) = 1*A_0 - e^{eps-l_0} B_0 (+extra)
+            num = (A[0] * scale + extra - d)
+            e = losses[0] + np.log(num / (B[0] * scale)) if num > 0 and B[0] > 0 else -np.inf
+        else:
+            jn = k                                    # eps in (l_{k-1}, l_k]: losses >= l_k count
+            num = A[jn] * scale + extra - d
+            e = losses[jn] + np.log(num / (B[jn] * scale)) if num > 0 and B[jn] > 0 else losses[k - 1]
+            e = min(max(e, losses[k - 1]), losses[jn])
+        out[i] = e
+    out = np.maximum(out, 0.0)
+    return (round_up(out) if upper else round_down(out)).reshape(delta.shape)
+
+
+# ============================================================================= the result object
+class PLDResult:
+    """Certified bounds for the n-fold composition of one or two loss directions.
+
+    ``delta(eps)`` and ``epsilon(delta)`` return ``(lower, upper)`` arrays: the true
+    value lies in between (worst case over the directions).  With ``bounds="upper"``
+    only the pessimistic side is computed (as fast as a one-sided accountant) and the
+    lower bounds reported are the trivial 0.  ``tradeoff(kind)`` returns a
+    ``numeric.fdp`` curve: "pessimistic" lies below the true trade-off curve,
+    "optimistic" above it.  Compositions are computed on first use and cached."""
+
+    def __init__(self, name: str, models: dict, steps: int, h: float, tail: float = TAIL_BOUND,
+                 bounds: str = "both"):
+        if bounds not in ("both", "upper"):
+            raise DomainError("bounds", bounds, "'both' or 'upper'")
+        self.name, self.models, self.steps, self.h = name, models, int(steps), float(h)
+        self.tail, self.bounds = float(tail), bounds
+        self._parts: dict = {}
+
+    def part(self, direction: str, pessimistic: bool) -> Composed:
+        """The composed lattice PLD of one direction (cached)."""
+        key = (direction, bool(pessimistic))
+        if key not in self._parts:
+            pmf = discretise(self.models[direction], self.h, pessimistic)
+            self._parts[key] = compose(pmf, self.steps, self.tail)
+        return self._parts[key]
+
+    @property
+    def parts(self) -> dict:
+        """direction -> (optimistic, pessimistic) composed PLDs (computes both)."""
+        return {d: (self.part(d, False), self.part(d, True)) for d in self.models}
+
+    # --- profiles -----------------------------------------------------------------------------
+    def _both(self, fn, x):
+        hi = np.max([fn(self.part(d, True), x, True) for d in self.models], axis=0)
+        if self.bounds == "upper":
+            return np.zeros_like(hi), hi
+        lo = np.max([fn(self.part(d, False), x, False) for d in self.models], axis=0)
+        return lo, hi
+
+    def delta(self, eps):
+        """(lower, upper) bounds on delta(eps) = sup over the directions of
+        int (q - e^eps p)_+ of the composed pair; any real eps."""
+        e = np.asarray(eps, dtype=float)
+        if not np.all(np.isfinite(e)):
+            raise DomainError("epsilon", float(e[~np.isfinite(e)].flat[0]), "finite reals")
+        lo, hi = self._both(_delta_from, e.ravel())
+        return lo.reshape(e.shape), hi.reshape(e.shape)
+
+    def epsilon(self, delta):
+        """(lower, upper) bounds on the smallest eps >= 0 with delta(eps) <= delta
+        (upper rounded up, lower rounded down; inf when the +oo mass exceeds delta)."""
+        d = K.check_open01(delta, "delta")
+        lo, hi = self._both(_eps_from, d.ravel())
+        return lo.reshape(d.shape), hi.reshape(d.shape)
+
+    # --- trade-off curves ---------------------------------------------------------------------
+    def tradeoff(self, kind: str = "pessimistic", direction: str | None = None,
+                 max_atoms: int = 20_000) -> fdp.TradeOff:
+        """The trade-off curve of the composed pair(s) as a ``fdp.Discrete``: for two
+        directions (subsampling) the symmetrised min{g, g^-1}** (``direction=`` picks one)."""
+        if kind not in ("pessimistic", "optimistic"):
+            raise DomainError("kind", kind, "'pessimistic' or 'optimistic'")
+        dirs = list(self.parts) if direction is None else [direction]
+        for d in dirs:
+            if d not in self.models:
+                raise DomainError("direction", d, f"one of {list(self.models)}")
+        pes = kind == "pessimistic"
+        curves = [self._discrete(self.part(d, pes), pes, max_atoms) for d in dirs]
+        # the direction whose PLD is the law of log(p/q) under P gives T(Q, P) = g^{-1}
+        curves = [c.inverse() if self.models[d].name.endswith("(reversed)") else c
+                  for c, d in zip(curves, dirs)]
+        if len(curves) == 1:
+            return curves[0]
+        return fdp.PiecewiseLinear(np.concatenate([c.x for c in curves] + [c.y for c in curves]),
+                                   np.concatenate([c.y for c in curves] + [c.x for c in curves]))
+
+    def _discrete(self, comp: Composed, upper: bool, max_atoms: int) -> fdp.PiecewiseLinear:
+        """The Neyman-Pearson curve of the composed lattice pair: vertices
+        (P[L >= l_j], Q[L < l_j]) = (e^{-l_j} B_j, 1 - E - A_j).  Its convex conjugate is
+        exactly the bound on delta(eps) for every real eps, so the pessimistic curve lies
+        below the truth and the optimistic one above it.  Beyond ``max_atoms`` vertices
+        the pessimistic curve keeps a subset of its supporting lines (an envelope of
+        fewer lines is lower) and the optimistic one a subset of its vertices (a chord
+        polygon through fewer vertices is higher)."""
+        losses, A, B, _ = _profile_arrays(comp, upper)
+        E = comp.inf_mass + (comp.t_out + comp.fft_err if upper else 0.0)
+        step = int(np.ceil(losses.size / max_atoms))
+        sel = np.unique(np.concatenate((np.arange(0, losses.size, step), [losses.size - 1])))
+        if upper:
+            return _envelope_curve(losses, A, B, comp.h, E, sel)
+        with np.errstate(over="ignore"):
+            ax = np.exp(-losses[sel]) * B[sel]
+        fx = np.concatenate(([0.0], ax))
+        fy = np.concatenate(([1 - E], 1 - E - A[sel]))
+        return fdp.PiecewiseLinear(np.clip(fx, 0.0, 1.0), np.clip(fy, 0.0, 1.0))
+
+
+def _envelope_curve(losses, A, B, h, E, sel) -> fdp.PiecewiseLinear:
+    """The pessimistic curve from the delta bound D_j at the lattice eps = l_j (j in ``sel``)."""
+    A1, B1 = np.append(A[1:], 0.0), np.append(B[1:], 0.0)
+    D = np.maximum(A1 - np.exp(-h) * B1, 0.0)[sel] * (1 + 64 * _EPS) + E
+    return lines_envelope(losses[sel], D)
+
+
+def lines_envelope(eps, delta) -> fdp.PiecewiseLinear:
+    """f(alpha) = max(0, max_j 1 - delta_j - e^{eps_j} alpha) for a one-sided profile
+    (any real eps; 004 Lemma 5.1 and Prop. 2.4 without symmetrisation), exactly, as the
+    upper envelope of the lines (``fdp._upper_envelope``), vertices lowered by a few ulp."""
+    e = np.asarray(eps, dtype=float).ravel()
+    d = np.asarray(delta, dtype=float).ravel()
+    ok = np.isfinite(e) & (e < 700)
+    xs, ys = fdp._upper_envelope(np.concatenate(([0.0], 1 - d[ok])),
+                                 np.concatenate(([0.0], -np.exp(e[ok]))))
+    return fdp.PiecewiseLinear(xs, np.clip(ys - 4 * _EPS, 0.0, 1.0))
+
+
+# ============================================================================= mechanisms
+def _gauss_model(mu: float) -> LossModel:
+    """N(0,1) vs N(mu,1): L = mu x - mu^2/2, x ~ N(mu, 1)."""
+    z = -ndtri(TAIL_BOUND)
+    return LossModel(
+        name=f"gaussian(mu={mu:g})", std=mu,
+        L=lambda x: mu * x - mu * mu / 2, dL=lambda x: np.full_like(x, mu),
+        x_of=lambda l: (np.asarray(l) + mu * mu / 2) / mu,
+        log_q=lambda x: -(x - mu) ** 2 / 2 - _LOG2PI_2,
+        mass_below=lambda x: ndtr(x - mu), mass_above=lambda x: ndtr(mu - x),
+        x_tail=(mu - z, mu + z), dx_max=0.25 / max(1.0, mu))
+
+
+def _laplace_model(t: float) -> LossModel:
+    """Lap(0,1) vs Lap(t,1): L = -t (Q-mass e^{-t}/2), 2x - t on (0, t), +t (Q-mass 1/2)."""
+    std = float(np.sqrt(C.laplace_cumulants(t, 2, "Q")[..., 1]))
+    return LossModel(
+        name=f"laplace(theta={t:g})", std=std,
+        L=lambda x: 2 * x - t, dL=lambda x: np.full_like(x, 2.0),
+        x_of=lambda l: np.clip((np.asarray(l) + t) / 2, 0.0, t),
+        log_q=lambda x: np.log(0.5) - (t - x),
+        mass_below=lambda x: 0.0 * x, mass_above=lambda x: 0.0 * x,
+        x_tail=(0.0, t), atoms=[(-t, 0.5 * np.exp(-t)), (t, 0.5)], dx_max=0.25,
+        grid_anchor=t)
+
+
+def _mixture_models(mu: float, q: float) -> dict:
+    """Poisson-subsampled Gaussian, both orders (module docstring)."""
+    z = -ndtri(TAIL_BOUND)
+    lq, l1q = np.log(q), np.log1p(-q)
+    logit = lq - l1q
+
+    def LA(x):
+        return C.mixture_loss(x, q, mu)
+
+    def dLA(x):
+        return mu * expit(mu * x - mu * mu / 2 + logit)
+
+    def xA(l):
+        l = np.asarray(l, dtype=float)
+        arg = np.expm1(l) + q
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = (np.log(arg) - lq + mu * mu / 2) / mu
+        return np.where(arg > 0, x, -np.inf)
+
+    def logqA(x):
+        return np.logaddexp(l1q - x * x / 2, lq - (x - mu) ** 2 / 2) - _LOG2PI_2
+
+    k2q = float(C.mixture_cumulants(q, mu, 2, "Q")[..., 1])
+    k2p = float(C.mixture_cumulants(q, mu, 2, "P")[..., 1])
+    remove = LossModel(
+        name=f"subsampled-gaussian(mu={mu:g}, q={q:g})", std=np.sqrt(k2q),
+        L=LA, dL=dLA, x_of=xA, log_q=logqA,
+        mass_below=lambda x: (1 - q) * ndtr(x) + q * ndtr(x - mu),
+        mass_above=lambda x: (1 - q) * ndtr(-x) + q * ndtr(mu - x),
+        x_tail=(-z, mu + z), dx_max=0.25 / max(1.0, mu))
+    # reverse order: loss log(p/q) = -L_A(x) under P = N(0,1); in y = -x it is increasing
+    add = LossModel(
+        name=f"subsampled-gaussian(mu={mu:g}, q={q:g}) (reversed)", std=np.sqrt(k2p),
+        L=lambda y: -LA(-y), dL=lambda y: dLA(-y), x_of=lambda l: -xA(-np.asarray(l, dtype=float)),
+        log_q=lambda y: -y * y / 2 - _LOG2PI_2,
+        mass_below=lambda y: ndtr(y), mass_above=lambda y: ndtr(-y),
+        x_tail=(-z, z), dx_max=0.25 / max(1.0, mu))
+    return {"remove": remove, "add": add}
+
+
+def _discrete_model(p: np.ndarray, q: np.ndarray, name: str) -> LossModel:
+    fin = (p > 0) & (q > 0)
+    losses = np.log(q[fin]) - np.log(p[fin])
+    mass = q[fin]
+    mean = np.sum(mass * losses) / max(mass.sum(), 1e-300)
+    std = float(np.sqrt(np.sum(mass * (losses - mean) ** 2) / max(mass.sum(), 1e-300)))
+    return LossModel(name=name, std=std, atoms=list(zip(losses.tolist(), mass.tolist())),
+                     inf_mass=float(q[(p == 0) & (q > 0)].sum()))
+
+
+def _steps(steps) -> int:
+    s = np.asarray(steps)
+    if s.ndim or not np.isfinite(s) or s < 1 or s != np.round(s) or s > 1e9:
+        raise DomainError("steps", steps if s.ndim else float(s), "integers in [1, 1e9]")
+    return int(s)
+
+
+def _choose_h(models, value_discretization, resolution, anchor=None) -> float:
+    if value_discretization is None:
+        std = min(m.std for m in models.values())
+        h = float(K.check_positive(resolution, "resolution")) * std
+    else:
+        h = float(K.check_positive(value_discretization, "value_discretization"))
+    if anchor:
+        h = anchor / np.ceil(anchor / h)          # the atoms lie on the lattice
+    return h
+
+
+def gaussian(mu, steps=1, *, value_discretization=None, resolution=DEFAULT_RESOLUTION,
+             tail_bound=TAIL_BOUND, bounds="both") -> PLDResult:
+    """n-fold N(0,1) vs N(mu,1) (exactly G_{mu sqrt(n)}; here as a test of the machinery)."""
+    m = float(K.check_positive(mu, "mu"))
+    models = {"single": _gauss_model(m)}
+    h = _choose_h(models, value_discretization, resolution)
+    return PLDResult(f"gaussian(mu={m:g})", models, _steps(steps), h, tail_bound, bounds)
+
+
+def laplace(theta, steps=1, *, scale=1.0, value_discretization=None,
+            resolution=DEFAULT_RESOLUTION, tail_bound=TAIL_BOUND, bounds="both") -> PLDResult:
+    """n-fold Lap(0, b) vs Lap(theta, b) (004 Sec. 5.2); symmetric, so one direction.
+    The lattice step divides theta/b so that the two atoms +-theta/b lie on it."""
+    th = float(K.check_positive(theta, "theta"))
+    t = th / float(K.check_positive(scale, "scale"))
+    models = {"single": _laplace_model(t)}
+    h = _choose_h(models, value_discretization, resolution, anchor=t)
+    return PLDResult(f"laplace(theta={th:g}, b={scale:g})", models, _steps(steps), h, tail_bound,
+                     bounds)
+
+
+def subsampled_gaussian(sigma, q, steps=1, *, value_discretization=None,
+                        resolution=DEFAULT_RESOLUTION, tail_bound=TAIL_BOUND,
+                        directions=("remove", "add"), bounds="both") -> PLDResult:
+    """n-fold Poisson-subsampled Gaussian mechanism, sensitivity 1, noise sigma, rate q;
+    both neighbouring directions unless ``directions`` says otherwise; the worse is reported."""
+    s = float(K.check_positive(sigma, "sigma"))
+    qq = np.asarray(q, dtype=float)
+    if not (qq.ndim == 0 and np.isfinite(qq) and 0 < qq <= 1):
+        raise DomainError("q", float(qq) if qq.ndim == 0 else q, "(0, 1]")
+    qq = float(qq)
+    if qq == 1.0:
+        r = gaussian(1.0 / s, steps, value_discretization=value_discretization,
+                     resolution=resolution, tail_bound=tail_bound, bounds=bounds)
+        r.name = f"subsampled-gaussian(sigma={s:g}, q=1)"
+        return r
+    allm = _mixture_models(1.0 / s, qq)
+    for d in directions:
+        if d not in allm:
+            raise DomainError("directions", d, "'remove' and/or 'add'")
+    models = {d: allm[d] for d in directions}
+    h = _choose_h(models, value_discretization, resolution)
+    return PLDResult(f"subsampled-gaussian(sigma={s:g}, q={qq:g})", models, _steps(steps), h,
+                     tail_bound, bounds)
+
+
+def discrete(p, q, steps=1, *, value_discretization=1e-4, tail_bound=TAIL_BOUND,
+             bounds="both") -> PLDResult:
+    """n-fold composition of a pair of pmfs on a common finite support (order P vs Q:
+    the profile delta(eps) = sum (q - e^eps p)_+ and the curve T(P, Q))."""
+    p, q = (np.asarray(v, dtype=float).ravel() for v in (p, q))
+    for nm, v in (("p", p), ("q", q)):
+        if v.size == 0 or not np.all(np.isfinite(v) & (v >= 0)) or abs(v.sum() - 1) > 1e-9:
+            raise DomainError(nm, "given vector", "a pmf (non-negative, summing to 1)")
+    if p.shape != q.shape:
+        raise DomainError("q", f"{q.size} outcomes", f"{p.size} outcomes like p")
+    models = {"single": _discrete_model(p, q, "discrete")}
+    h = _choose_h(models, value_discretization, DEFAULT_RESOLUTION)
+    return PLDResult("discrete", models, _steps(steps), h, tail_bound, bounds)
