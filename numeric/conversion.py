@@ -165,9 +165,45 @@ def minimiser_u(alpha, eps, delta, t0=None):
         return _score(a[idx], e[idx], d[idx], np.exp(t), W[idx], kern)
 
     with np.errstate(all="ignore"):
+        cold = np.ones(a.size, bool) if t0 is None else ~np.isfinite(np.asarray(t0, float))
+        if cold.any():
+            lo, hi, t0 = _coarse_bracket(fun, lo, hi, t0, cold)
         tlo, thi, _ = bracketed_newton(fun, lo, hi, t0, rtol=2e-15, atol=_RTOL_U,
                                        what="Theorem 3 minimiser (002 eq. (20))")
     return np.exp(0.5 * (tlo + thi)), (tlo, thi)
+
+
+_COARSE = 6   # interior grid points of the cold-start scan
+
+
+def _coarse_bracket(fun, lo, hi, t0, cold):
+    """Narrow the brackets of the cold-started elements by one vectorised scan of the
+    score at the lower end and ``_COARSE`` interior points (it changes sign once: the
+    objective is convex in p), and start Newton at the secant root of the bracketing
+    pair.  Including the lower end matters: the root often sits within 1e-8 of it
+    (u* ~ (alpha-1) delta), where Newton from inside overshoots and would crawl."""
+    lo, hi = lo.copy(), hi.copy()
+    t0 = np.full(lo.size, np.nan) if t0 is None else np.array(t0, dtype=float, copy=True)
+    idx = np.flatnonzero(cold)
+    frac = np.arange(0, _COARSE + 1) / (_COARSE + 1)             # 0 = the lower end itself
+    T = lo[idx, None] + (hi[idx] - lo[idx])[:, None] * frac[None, :]
+    m = frac.size
+    g, _ = fun(T.ravel(), np.repeat(idx, m))
+    g = g.reshape(T.shape)
+    pos = g >= 0
+    k = np.where(pos.any(axis=1), np.argmax(pos, axis=1), m)   # first point at or past the root
+    rows = np.arange(idx.size)
+    at_end = k == 0                                             # root at the lower end (rounding)
+    kk = np.clip(k, 1, m - 1)
+    new_lo = T[rows, kk - 1]
+    new_hi = np.where(k < m, T[rows, kk], hi[idx])
+    glo, ghi = g[rows, kk - 1], np.where(k < m, g[rows, kk], np.nan)
+    with np.errstate(all="ignore"):
+        sec = new_lo - glo * (new_hi - new_lo) / (ghi - glo)
+    sec = np.where(np.isfinite(sec) & (sec > new_lo) & (sec < new_hi), sec, 0.5 * (new_lo + new_hi))
+    lo[idx], hi[idx] = new_lo, np.where(at_end, T[rows, 1], new_hi)
+    t0[idx] = np.where(at_end, T[rows, 0], sec)
+    return lo, hi, t0
 
 
 def _gamma_interior(a, e, d, t0=None):

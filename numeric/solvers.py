@@ -63,8 +63,9 @@ def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
     step1 = np.full(n, np.inf)       # |last step| and |the step before| (rtsafe's dxold)
     step2 = np.full(n, np.inf)
     widths = np.full((4, n), np.inf)  # bracket widths of the last four iterations
+    probed = np.zeros(n, bool)        # the last step probed the inside of a bracket end
     active = np.arange(n)
-    for _ in range(maxiter):
+    for it in range(maxiter):
         if active.size == 0:
             break
         xa = x[active]
@@ -86,7 +87,7 @@ def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
         done = (width <= tol) | zero
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             xp = xa - f / df                                   # Newton's prediction
-            xn = xp + np.sign(xp - xa) * 0.6 * tol             # overshoot: straddle the root
+        xn = xp + np.sign(xp - xa) * 0.6 * tol                 # overshoot: straddle the root
         near = np.isfinite(xn) & (xp > la - tol) & (xp < ha + tol)
         pad = np.minimum(0.4 * tol, 0.25 * width)
         xn = np.clip(np.where(near, xn, 0.5 * (la + ha)), la + pad, ha - pad)
@@ -94,10 +95,17 @@ def bracketed_newton(fun: Callable, lo, hi, x0=None, *, rtol: float = 1e-14,
         # (Numerical Recipes' rtsafe rule: Newton is not converging quadratically), or
         # when the bracket has not halved in four iterations (steps shrinking geometrically
         # towards a point short of the root)
-        slow = (np.abs(xp - xa) > 0.5 * step2[active]) | (width > 0.5 * widths[0, active])
-        widths[:, active] = np.roll(widths[:, active], -1, axis=0)
-        widths[-1, active] = width
-        xn = np.where(near & ~slow, xn, 0.5 * (la + ha))
+        ring = it % 4                                          # ring buffer of widths
+        slow = (np.abs(xp - xa) > 0.5 * step2[active]) | (width > 0.5 * widths[ring, active])
+        widths[ring, active] = width
+        # Newton's step left the bracket: the root is likely close to the end it jumped
+        # past (a steep, curved function).  Probe just inside that end once; bisect if the
+        # previous iteration was such a probe already.
+        out = np.isfinite(xp) & ~near & ~probed[active]
+        edge = np.minimum(np.maximum(1e-6 * width, 2 * tol), 0.25 * width)
+        probe = np.where(xp <= la, la + edge, ha - edge)
+        xn = np.where(near & ~slow, xn, np.where(out, probe, 0.5 * (la + ha)))
+        probed[active] = out & ~(near & ~slow)
         step2[active] = step1[active]
         step1[active] = np.abs(xn - xa)
         x[active] = np.where(done, xa, xn)
