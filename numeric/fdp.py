@@ -36,8 +36,8 @@ from derive.core import DomainError
 from . import gaussian as _gauss
 from .solvers import round_up
 
-__all__ = ["TradeOff", "PiecewiseLinear", "Gaussian", "EpsDelta", "Identity", "Discrete",
-           "Supremum", "FromPrivacyProfile", "Subsampled", "alpha_grid"]
+__all__ = ["TradeOff", "minorant", "upper_envelope", "alpha_grid", "PiecewiseLinear", "Gaussian",
+           "EpsDelta", "Identity", "Discrete", "Supremum", "FromPrivacyProfile", "Subsampled"]
 
 GRID = 8001          # vertices of a general curve's minorant
 _ABS_SLACK = 4.5e-16  # absolute rounding slack of 1 - beta in double precision
@@ -94,7 +94,7 @@ def _lower_hull(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array(hx), np.array(hy)
 
 
-def _upper_envelope(intercept: np.ndarray, slope: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def upper_envelope(intercept: np.ndarray, slope: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Vertices on [0, 1] of x -> max_j (intercept_j + slope_j x): the lower hull of
     the dual points; evaluated exactly at the breakpoints found."""
     b, m = np.asarray(intercept, float), np.asarray(slope, float)
@@ -118,6 +118,25 @@ def _upper_envelope(intercept: np.ndarray, slope: np.ndarray) -> tuple[np.ndarra
     return xs, ys
 
 
+def minorant(fn, n: int = GRID) -> "PiecewiseLinear":
+    """A sound piecewise-linear minorant of a convex non-increasing ``fn`` on [0, 1]:
+    vertices on ``alpha_grid(n)``, each lowered by the largest gap a convex function can
+    have below its chord on the neighbouring intervals, h (s_right - s_left) / 4 with the
+    neighbouring chord slopes (or the drop across the interval, if smaller), then the
+    lower convex hull."""
+    x = alpha_grid(n)
+    y = fn(x)
+    h = np.diff(x)
+    s = np.diff(y) / h                                   # chord slopes
+    s_left = np.concatenate(([-np.inf], s[:-1]))         # f'(a+) >= s_left, f'(b-) <= s_right
+    s_right = np.concatenate((s[1:], [0.0]))
+    gap = np.minimum(h * (s_right - s_left) / 4, y[:-1] - y[1:])   # chord - f on each interval
+    gap = np.maximum(gap, 0.0)
+    drop = np.maximum(np.concatenate(([0.0], gap)), np.concatenate((gap, [0.0])))
+    drop = drop + 4 * np.finfo(float).eps * np.maximum(y, 1e-300)
+    return PiecewiseLinear(x, np.maximum(y - drop, 0.0))
+
+
 # ----------------------------------------------------------------------------- base class
 class TradeOff:
     """A trade-off function; subclasses implement ``_f`` (exact evaluation)."""
@@ -134,17 +153,7 @@ class TradeOff:
     @cached_property
     def lower_polyline(self) -> "PiecewiseLinear":
         """A convex piecewise-linear curve below ``self`` everywhere (see module doc)."""
-        x = alpha_grid()
-        y = self._f(x)
-        h = np.diff(x)
-        s = np.diff(y) / h                                   # chord slopes
-        s_left = np.concatenate(([-np.inf], s[:-1]))         # f'(a+) >= s_left, f'(b-) <= s_right
-        s_right = np.concatenate((s[1:], [0.0]))
-        gap = np.minimum(h * (s_right - s_left) / 4, y[:-1] - y[1:])   # chord - f on each interval
-        gap = np.maximum(gap, 0.0)
-        drop = np.maximum(np.concatenate(([0.0], gap)), np.concatenate((gap, [0.0])))
-        drop = drop + 4 * np.finfo(float).eps * np.maximum(y, 1e-300)
-        return PiecewiseLinear(x, np.maximum(y - drop, 0.0))
+        return minorant(self._f)
 
     def inverse(self) -> "TradeOff":
         """f^{-1}(beta) = inf{alpha : f(alpha) <= beta}, i.e. T(Q, P) for f = T(P, Q)."""
@@ -301,7 +310,7 @@ class EpsDelta(PiecewiseLinear):
 
     def __init__(self, eps, delta):
         self.eps, self.delta_ = float(_eps(eps)), float(_delta(delta))
-        x, y = _upper_envelope(*_eps_delta_lines(np.array([self.eps]), np.array([self.delta_])))
+        x, y = upper_envelope(*_eps_delta_lines(np.array([self.eps]), np.array([self.delta_])))
         super().__init__(x, y)
 
     def params(self) -> dict:
@@ -324,7 +333,7 @@ class FromPrivacyProfile(PiecewiseLinear):
     def __init__(self, eps, delta):
         e, d = np.broadcast_arrays(_eps(eps), _delta(delta))
         self.n_pairs = int(e.size)
-        x, y = _upper_envelope(*_eps_delta_lines(e.ravel(), d.ravel()))
+        x, y = upper_envelope(*_eps_delta_lines(e.ravel(), d.ravel()))
         super().__init__(x, y)
 
     def params(self) -> dict:
@@ -453,7 +462,7 @@ class Supremum(TradeOff):
 
     @cached_property
     def lower_polyline(self) -> PiecewiseLinear:
-        return self._exact if self._exact is not None else TradeOff.lower_polyline.func(self)
+        return self._exact if self._exact is not None else minorant(self._f)
 
     def params(self) -> dict:
         return {"curves": [repr(c) for c in self.curves]}
@@ -478,7 +487,7 @@ class Subsampled(TradeOff):
     def lower_polyline(self) -> PiecewiseLinear:
         if isinstance(self.f, PiecewiseLinear):
             return PiecewiseLinear(self.f.x, self._f(self.f.x))
-        return TradeOff.lower_polyline.func(self)
+        return minorant(self._f)
 
     def params(self) -> dict:
         return {"f": repr(self.f), "p": self.p}

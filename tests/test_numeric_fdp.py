@@ -119,7 +119,7 @@ def test_lower_polyline_is_sound_and_tight():
     # through the minorant, delta and epsilon are never optimistic and close to the truth
     g = fdp.Gaussian(2.0)
     eg = np.array([0.0, 1.0, 3.0])
-    generic = fdp.TradeOff.lower_polyline.func(g).delta(eg)
+    generic = fdp.minorant(g._f).delta(eg)
     assert np.all(generic >= g.delta(eg) * (1 - 1e-12))
     assert np.allclose(generic, g.delta(eg), rtol=2e-3)
 
