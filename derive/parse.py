@@ -20,7 +20,11 @@ an unknown name raises ``ParseError``.
 """
 from __future__ import annotations
 
+import atexit
+import hashlib
+import json
 import re
+from pathlib import Path
 
 import sympy as sp
 
@@ -115,11 +119,75 @@ def _map_symbols(expr: sp.Expr, extra: dict | None = None) -> sp.Expr:
     return expr.xreplace(sub)
 
 
+# ----------------------------------------------------------------------------- parse cache
+# The ANTLR parser costs ~0.25 s a formula, so parses are cached in a JSON file beside
+# this module (keyed by the normalised text and the extra symbols; values are SymPy
+# ``srepr`` strings).  The cache is tied to this file's source: editing the parser
+# discards it.  A miss parses and the file is rewritten at exit (if writable).
+_CACHE_FILE = Path(__file__).with_name("parse_cache.json")
+_CACHE: dict | None = None
+_CACHE_DIRTY = False
+
+
+def _cache_version() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16] + "-sympy" + sp.__version__
+
+
+def _cache() -> dict:
+    global _CACHE
+    if _CACHE is None:
+        _CACHE = {}
+        try:
+            data = json.loads(_CACHE_FILE.read_text(encoding="utf-8"))
+            if data.get("version") == _cache_version():
+                _CACHE = data["entries"]
+        except (OSError, ValueError, KeyError):
+            pass
+        atexit.register(_save_cache)
+    return _CACHE
+
+
+def _save_cache() -> None:
+    if not _CACHE_DIRTY:
+        return
+    try:
+        _CACHE_FILE.write_text(json.dumps({"version": _cache_version(), "entries": _CACHE},
+                                          sort_keys=True, indent=0), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def _cache_key(text: str, extra: dict | None) -> str:
+    ext = "" if not extra else "|".join(f"{k}={sp.srepr(v)}" for k, v in sorted(extra.items()))
+    return text + "\x00" + ext
+
+
 def parse_printed(latex: str, extra_symbols: dict | None = None) -> sp.Expr:
-    """Parse a paper's LaTeX into SymPy (see the module docstring)."""
+    """Parse a paper's LaTeX into SymPy (see the module docstring); cached."""
+    global _CACHE_DIRTY
+    text = normalise(latex)
+    key = _cache_key(text, extra_symbols)
+    cache = _cache()
+    if key in cache:
+        return _from_srepr(cache[key])
+    expr = _parse_uncached(text, extra_symbols)
+    cache[key] = sp.srepr(expr)
+    _CACHE_DIRTY = True
+    return expr
+
+
+_NS: dict = {}
+
+
+def _from_srepr(s: str) -> sp.Expr:
+    if not _NS:
+        _NS.update({name: getattr(sp, name) for name in dir(sp) if not name.startswith("_")})
+    return eval(s, dict(_NS))  # noqa: S307  (our own cache file of srepr strings)
+
+
+def _parse_uncached(text: str, extra_symbols: dict | None) -> sp.Expr:
     from sympy.parsing.latex import parse_latex
 
-    text = normalise(latex)
     try:
         raw = parse_latex(text, strict=True)
     except Exception as exc:  # the ANTLR errors are of several types

@@ -29,6 +29,23 @@ class DPLatexPrinter(LatexPrinter):
             return _NAMES[expr.name]
         return super()._print_Symbol(expr, style=style)
 
+    # SymPy's own constants print through their ``_latex`` methods, which a custom
+    # ``printmethod`` bypasses; spell them out
+    def _print_Pi(self, expr):
+        return r"\pi"
+
+    def _print_ImaginaryUnit(self, expr):
+        return "i"
+
+    def _print_Infinity(self, expr):
+        return r"\infty"
+
+    def _print_NegativeInfinity(self, expr):
+        return r"-\infty"
+
+    def _print_Exp1(self, expr):
+        return "e"
+
     def _print_log(self, expr, exp=None):
         arg = self._print(expr.args[0])
         s = r"\log\left(%s\right)" % arg

@@ -1,6 +1,8 @@
 """Look formulas and claims up by name and by paper."""
 from __future__ import annotations
 
+import importlib
+
 from .core import Claim, Formula
 
 PAPERS: dict[str, dict] = {}
@@ -27,7 +29,7 @@ def add_claim(c: Claim) -> Claim:
 
 
 def formula(name: str) -> Formula:
-    load_all()
+    load_paper(name.split(".", 1)[0])
     try:
         return FORMULAS[name]
     except KeyError:
@@ -35,7 +37,7 @@ def formula(name: str) -> Formula:
 
 
 def claim(cid: str) -> Claim:
-    load_all()
+    load_paper(cid.split(".", 1)[0])
     try:
         return CLAIMS[cid]
     except KeyError:
@@ -43,22 +45,26 @@ def claim(cid: str) -> Claim:
 
 
 def formulas(paper: str | None = None) -> list[Formula]:
-    load_all()
+    load_paper(paper) if paper is not None else load_all()
     return [f for f in FORMULAS.values() if paper is None or f.paper == paper]
 
 
 def claims(paper: str | None = None) -> list[Claim]:
-    load_all()
+    load_paper(paper) if paper is not None else load_all()
     if paper is not None and paper not in PAPERS:
         raise KeyError(f"no paper {paper!r}; known: {', '.join(sorted(PAPERS))}")
     return [c for c in CLAIMS.values() if paper is None or c.paper == paper]
 
 
-_LOADED = False
+def load_paper(key: str) -> None:
+    """Import one paper's module (registering its formulas and claims); papers load
+    lazily so that a command needing one formula does not parse every paper."""
+    from .papers import PAPER_MODULES
+    if key in PAPER_MODULES:
+        importlib.import_module(f"derive.papers.{key}")
 
 
 def load_all() -> None:
-    global _LOADED
-    if not _LOADED:
-        _LOADED = True
-        from . import papers  # noqa: F401  (registers on import)
+    from .papers import PAPER_MODULES
+    for key in PAPER_MODULES:
+        load_paper(key)

@@ -53,3 +53,19 @@ def test_golden_printer():
     got = {f.name: latex(f.expr) for f in derive.formulas() if f.name in want}
     assert got == want
     assert len(want) >= 10
+
+
+def test_parse_cache_round_trips():
+    """Cached parses (srepr strings in derive/parse_cache.json) equal fresh ANTLR parses."""
+    import random
+
+    import derive
+    from derive import parse as P
+    derive.load_all()
+    plain = sorted(k for k in P._cache() if k.endswith("\x00"))
+    assert len(plain) >= 20
+    for key in random.Random(5).sample(plain, 8):
+        text = key[:-1]
+        fresh = P._parse_uncached(text, None)
+        assert P._from_srepr(P._cache()[key]) == fresh
+        assert P.parse_printed(text) == fresh     # normalise is idempotent on normalised text

@@ -1,4 +1,4 @@
-"""One module per source paper; importing this package registers them all."""
-from . import asoodeh2021  # noqa: F401
-from . import zheng2020  # noqa: F401
-from . import ghazi_issa  # noqa: F401
+"""One package per source paper, each registering its formulas and claims on
+import; ``derive.registry`` imports them lazily (``load_paper`` / ``load_all``)."""
+
+PAPER_MODULES = ("asoodeh2021", "zheng2020", "ghazi_issa")
