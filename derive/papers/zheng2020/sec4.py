@@ -1,0 +1,88 @@
+"""Zheng et al. (seed 004), Section 4: the two-parameter (mu*, gamma) description of an
+Edgeworth trade-off function (fixed point matched by G_{mu*}, area under the curve).
+"""
+from __future__ import annotations
+
+import mpmath as mp
+import sympy as sp
+
+from ...core import Verdict
+from ...symbols import alpha
+from ...verify import check_equal, check_relation, symbolic_zero
+from ._paper import ALPHA_STAR, P, Phi, Phi_inv, alpha_star
+
+S4 = "Sec. 4"
+
+MUSTAR_LATEX = r"\mu^{*}=\Phi^{-1}(1-\alpha^{*})-\Phi^{-1}(\alpha^{*})."
+MUSTAR = Phi_inv(1 - alpha_star) - Phi_inv(alpha_star)
+P.formula("mu_star", "Sec. 4", MUSTAR_LATEX, role="definition", quantity=r"\mu^{*}", params=(ALPHA_STAR,),
+          hand=MUSTAR, hand_reason="the parser reads \\Phi^{-1}(x) as x/\\Phi", section=S4,
+          description="GDP parameter whose G_mu has the same fixed point alpha* as f_EW")
+
+
+def _mustar_check():
+    G_at = Phi(Phi_inv(1 - alpha_star) - MUSTAR)
+    if symbolic_zero(sp.simplify(G_at - alpha_star)):
+        return Verdict("proved", "SymPy: G_{mu*}(alpha*) simplifies to alpha*")
+    return check_equal(alpha_star, G_at, (ALPHA_STAR,))
+
+
+P.claim("mu_star.fixed_point", "Sec. 4", "identity", "G_{mu*}(alpha*) = alpha* for mu* = Phi^{-1}(1-a*) - Phi^{-1}(a*)",
+        latex=MUSTAR_LATEX, section=S4, formulas=("mu_star",), check=_mustar_check)
+
+
+def _mustar_monotone_check():
+    d = sp.diff(MUSTAR, alpha_star)
+    return check_relation(d, "<", sp.Integer(0), (ALPHA_STAR,), n=30,
+                          method="d mu*/d alpha* (SymPy) at random alpha* in (0, 1/2)")
+
+
+P.claim("mu_star.monotone", "Sec. 4", "property",
+        "a fixed point further from the origin means a smaller mu* (mu* decreases in alpha* on (0, 1/2))",
+        latex=r"{\mu^{*}}^{(2)}<{\mu^{*}}^{(1)}", section=S4, formulas=("mu_star",), check=_mustar_monotone_check)
+
+GAMMA_LATEX = r"\gamma=\int_{0}^{1}f_{\mathtt{EW}}(\alpha)d\alpha"
+P.formula("gamma_area", "Sec. 4", GAMMA_LATEX, role="definition", quantity=r"\gamma", params=(),
+          hand=sp.Integral(sp.Function("f_EW")(alpha), (alpha, 0, 1)),
+          hand_reason="an integral of an abstract trade-off function", section=S4)
+
+
+def _gauss_family_check():
+    """For G_mu (GDP): mu* = mu exactly and gamma = area decreases in mu, so G_{mu2} >= G_{mu1}
+    (mu2 < mu1) satisfies the printed condition; area by quadrature of G_mu."""
+    rows = []
+    with mp.workdps(20):
+        for m in (mp.mpf("0.5"), mp.mpf(1), mp.mpf(2)):
+            G = lambda a: mp.ncdf(mp.sqrt(2) * mp.erfinv(1 - 2 * a) - m)
+            a_star = mp.findroot(lambda a: G(a) - a, mp.mpf("0.3"))
+            mstar = mp.sqrt(2) * (mp.erfinv(1 - 2 * a_star) - mp.erfinv(2 * a_star - 1))
+            area = mp.quad(G, [0, a_star, 1])
+            rows.append((m, mstar, area))
+    ok_mu = all(abs(ms - m) < mp.mpf(10) ** -12 for m, ms, _ in rows)
+    ok_gamma = all(rows[i][2] > rows[i + 1][2] for i in range(len(rows) - 1))
+    table = {mp.nstr(m, 3): {"mu*": mp.nstr(ms, 10), "gamma": mp.nstr(g, 10)} for m, ms, g in rows}
+    if ok_mu and ok_gamma:
+        return Verdict("holds_numerically", "fixed point by root finding, area by quadrature, mu in {0.5, 1, 2}",
+                       points=len(rows), worst_error=0.0, precision=20, note=str(table))
+    return Verdict("fails", "fixed point and area of G_mu", counterexample=table)
+
+
+P.claim("order.gaussian", "Sec. 4", "property",
+        "(mu*, gamma) orders the GDP family correctly: for G_mu, mu* = mu and gamma decreases in mu, so the "
+        "more private G (smaller mu) has mu*(2) < mu*(1) and gamma(2) > gamma(1)",
+        latex=r"{\mu^{*}}^{(2)}<{\mu^{*}}^{(1)}\;\text{and}\;\gamma^{(2)}>\gamma^{(1)}.", section=S4,
+        formulas=("mu_star", "gamma_area"), check=_gauss_family_check)
+
+
+def _id_area_check():
+    area = sp.integrate(1 - alpha, (alpha, 0, 1))
+    if area == sp.Rational(1, 2):
+        return Verdict("proved", "SymPy: int_0^1 (1 - alpha) d alpha = 1/2; any trade-off f has 0 <= f <= 1 - alpha",
+                       derived=area)
+    return Verdict("fails", "SymPy integral", derived=area)
+
+
+P.claim("order.range", "Sec. 4 fn. 4", "identity",
+        "gamma lies in [0, 1/2]; perfect privacy Id(alpha) = 1 - alpha has area 1/2",
+        latex=r"\left\{(\mu,\gamma):\;\mu\geq 0,\,0\leq\gamma\leq\frac{1}{2}\right\}", section=S4,
+        check=_id_area_check)
