@@ -103,8 +103,10 @@ class Verdict:
         if self.status == "proved":
             return f"proved ({self.method})"
         if self.status == "holds_numerically":
+            how = (f"at {self.precision} digits" if self.precision is not None
+                   else "in exact arithmetic")
             return (f"holds numerically at {self.points} points, worst error "
-                    f"{self.worst_error:.1e} at {self.precision} digits ({self.method})")
+                    f"{self.worst_error:.1e} {how} ({self.method})")
         if self.status == "fails":
             return f"FAILS ({self.method})"
         return f"inconclusive: {self.note}"

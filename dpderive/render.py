@@ -48,7 +48,10 @@ def _sanitise_math(s: str) -> str:
     s = re.sub(r"\(\d{1,3}\)\s*$", "", s.strip())       # trailing equation numbers
     s = s.replace("&", " ").replace("\\\\", " ")
     s = re.sub(r"\\begin\{(split|aligned)\}|\\end\{(split|aligned)\}", "", s)
-    s = s.strip().rstrip(",.")
+    s = re.sub(r"(?<!\\)%\s*", "", s)                # the dumps' line-continuation comments
+    s = s.strip()
+    while s and s[-1] in ",." and not s.endswith("\\right."):   # keep a "\right." delimiter
+        s = s[:-1].rstrip()
     return s
 
 

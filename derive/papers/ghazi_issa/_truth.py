@@ -1,0 +1,278 @@
+"""Independent truths for Ghazi & Issa, computed from definitions.
+
+Nothing here uses the paper's results: hockey-stick divergences and total
+variations are sums of positive parts (or quadratures of densities), k-fold
+compositions are enumerated sequence by sequence (exact rationals where the
+inputs are rational), trade-off curves come from Neyman-Pearson on explicit
+distributions, subsampling is simulated on databases, and contraction
+coefficients are optimised over input distributions.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import mpmath as mp
+
+from ...verify import mp_sup
+
+WORK_DPS = 30
+
+
+# ----------------------------------------------------------------------------- divergences
+def hockey(P, Q, g):
+    """E_g(P||Q) = sum (P - g Q)_+ = sup_A P(A) - g Q(A) (exact for Fractions)."""
+    return sum((max(p - g * q, 0) for p, q in zip(P, Q)), 0 * P[0])
+
+
+def hockey_events(P, Q, g):
+    """sup over all events A of P(A) - g Q(A), by brute force over 2^n events."""
+    n, best = len(P), 0 * P[0]
+    for r in range(n + 1):
+        for A in itertools.combinations(range(n), r):
+            best = max(best, sum((P[i] for i in A), 0 * P[0]) - g * sum((Q[i] for i in A), 0 * P[0]))
+    return best
+
+
+def tv(P, Q):
+    """Total variation sup_A P(A) - Q(A) = E_1(P||Q)."""
+    return hockey(P, Q, 1)
+
+
+def dp_delta(P, Q, e):
+    """Smallest delta with (P, Q) (eps, delta)-indistinguishable in both orders."""
+    g = mp.e ** e if not isinstance(e, Fraction) else e
+    return max(hockey(P, Q, g), hockey(Q, P, g))
+
+
+def tradeoff(P, Q, t):
+    """Neyman-Pearson trade-off f(P, Q)(t): smallest type II error P1(h = 0) among
+    randomised tests with type I error P0(h = 1) <= t; reject P on outcomes in
+    decreasing order of Q/P (the paper's beta_I, beta_II of Definition 2)."""
+    order = sorted(range(len(P)), key=lambda i: -(Q[i] / P[i]) if P[i] > 0 else -mp.inf)
+    used, beta = mp.mpf(0), mp.mpf(1)
+    for i in order:
+        p, q = mp.mpf(P[i]), mp.mpf(Q[i])
+        if p == 0:
+            beta -= q
+            continue
+        take = min(p, t - used)
+        if take <= 0:
+            break
+        used += take
+        beta -= q * take / p
+    return max(beta, mp.mpf(0))
+
+
+def random_pmf(rng: random.Random, n: int):
+    w = [mp.mpf(rng.random()) ** 2 + mp.mpf(10) ** -4 for _ in range(n)]
+    s = mp.fsum(w)
+    return [x / s for x in w]
+
+
+def kl(P, Q):
+    return mp.fsum(p * mp.log(p / q) for p, q in zip(P, Q) if p > 0)
+
+
+def chi2(P, Q):
+    return mp.fsum((p - q) ** 2 / q for p, q in zip(P, Q))
+
+
+def f_div(P, Q, f):
+    """D_f(P||Q) = sum Q f(P/Q) (full supports)."""
+    return mp.fsum(q * f(p / q) for p, q in zip(P, Q))
+
+
+# ----------------------------------------------------------------------------- composition
+def product(P, k):
+    """The k-fold product distribution of P, one entry per sequence in {0..n-1}^k."""
+    out = []
+    for seq in itertools.product(range(len(P)), repeat=k):
+        v = 1
+        for s in seq:
+            v = v * P[s]
+        out.append(v)
+    return out
+
+
+def composed_hockey(P0, P1, k, g):
+    """max_A P0~(A) - g P1~(A) for the k-fold product of (P0, P1), by enumeration."""
+    return hockey(product(P0, k), product(P1, k), g)
+
+
+# ----------------------------------------------------------------------------- Theorem 2 (mpmath)
+def delta_j_binomial(k, e, a, j, dps=50):
+    """delta_j of the k-fold pure dominating mechanism from its definition
+    sup_A P0~(A) - e^{j eps} P1~(A), grouped by the number m of non-erased
+    outputs: delta_j = sum_m Bin(k, 1-a)(m) [F_m(c) - e^{j eps} G_m(c)] with
+    F, G binomial CDFs of the number of '2' outputs (success e^eps/(1+e^eps) under
+    P1, 1/(1+e^eps) under P0) and c = ceil((m-j)/2) - 1.  Terms with binomial
+    weight beyond 14 standard deviations (< e^-90) relative are skipped."""
+    with mp.workdps(dps):
+        k, j = int(k), int(j)
+        e, a = mp.mpf(e), mp.mpf(a)
+        p0, p1 = 1 / (1 + mp.e ** e), mp.e ** e / (1 + mp.e ** e)
+        mean = k * (1 - a)
+        sd = mp.sqrt(k * a * (1 - a)) if 0 < a < 1 else mp.mpf(0)
+        lo = max(0, int(mp.floor(mean - 14 * sd - 20)))   # binomial weights beyond 14 sd: < e^-90
+        hi = min(k, int(mp.ceil(mean + 14 * sd + 20)))
+        total = mp.mpf(0)
+        for m in range(lo, hi + 1):
+            c = -(-(m - j) // 2) - 1
+            if c < 0:
+                continue
+            w = mp.binomial(k, m) * (1 - a) ** m * a ** (k - m)
+            F = mp.betainc(m - c, c + 1, 0, 1 - p0, regularized=True) if c < m else mp.mpf(1)
+            G = mp.betainc(m - c, c + 1, 0, 1 - p1, regularized=True) if c < m else mp.mpf(1)
+            total += w * (F - mp.e ** (j * e) * G)
+        return total
+
+
+def log_G_mp(k, e, a, d, dps=40):
+    """log P1(L = d eps) of the k-fold dominating mechanism by direct summation of
+    the trinomial probabilities k!/((s+d)! s! r!) q^(s+d) (q e^eps)^s a^r, r = k-2s-d
+    (a different grouping from numeric.tv; terms by the exact ratio recurrence)."""
+    with mp.workdps(dps):
+        e, a = mp.mpf(e), mp.mpf(a)
+        q = (1 - a) / (1 + mp.e ** e)
+        t = mp.binomial(k, d) * q ** d * a ** (k - d)            # s = 0
+        tot = t
+        for s in range(0, (k - d) // 2):
+            r = k - 2 * s - d
+            t *= mp.mpf(r * (r - 1)) * q * q * mp.e ** e / (mp.mpf(s + d + 1) * (s + 1) * a * a)
+            tot += t
+        return mp.log(tot)
+
+
+# ----------------------------------------------------------------------------- subsampling
+def subsample_worst(M, X, n, m, e):
+    """Brute force over databases in X^n differing in one entry (substitution):
+    max hockey-stick at e^eps' and max TV of M o Sample_m (uniform subsets of size m;
+    M maps a sorted m-tuple of records to a pmf)."""
+    from math import comb
+    subsets = list(itertools.combinations(range(n), m))
+    worst_h, worst_t = mp.mpf(0), mp.mpf(0)
+
+    def out(D):
+        acc = None
+        for S in subsets:
+            P = M(tuple(sorted(D[i] for i in S)))
+            acc = P if acc is None else [x + y for x, y in zip(acc, P)]
+        return [x / comb(n, m) for x in acc]
+    cache = {}
+    for D in itertools.product(X, repeat=n):
+        for i in range(n):
+            for x in X:
+                if x == D[i]:
+                    continue
+                D2 = D[:i] + (x,) + D[i + 1:]
+                for DD in (D, D2):
+                    if DD not in cache:
+                        cache[DD] = out(DD)
+                P, Q = cache[D], cache[D2]
+                worst_h = max(worst_h, hockey(P, Q, mp.e ** e))
+                worst_t = max(worst_t, tv(P, Q))
+    return worst_h, worst_t
+
+
+def mechanism_profile(M, X, m, e):
+    """(delta, eta) of a mechanism on X^m: max over substitution neighbours of E_{e^eps} and TV."""
+    dmax, tmax = mp.mpf(0), mp.mpf(0)
+    for D in itertools.product(X, repeat=m):
+        for i in range(m):
+            for x in X:
+                if x == D[i]:
+                    continue
+                D2 = D[:i] + (x,) + D[i + 1:]
+                P, Q = M(tuple(sorted(D))), M(tuple(sorted(D2)))
+                dmax = max(dmax, hockey(P, Q, mp.e ** e))
+                tmax = max(tmax, tv(P, Q))
+    return dmax, tmax
+
+
+# ----------------------------------------------------------------------------- quadratures
+def tv_quad(p, q, breaks):
+    """int (p - q)_+ by quadrature with explicit break points (at 20 digits)."""
+    with mp.workdps(20):
+        return mp.quad(lambda x: max(p(x) - q(x), 0), breaks)
+
+
+def laplace_pdf(b, mu=0):
+    return lambda x: mp.exp(-abs(x - mu) / b) / (2 * b)
+
+
+def gauss_pdf(s, mu=0):
+    return lambda x: mp.exp(-((x - mu) ** 2) / (2 * s ** 2)) / (s * mp.sqrt(2 * mp.pi))
+
+
+def staircase_pdf(e, g, D=1):
+    """The staircase density f_gamma of Geng et al. as defined in Sec. VI-C."""
+    e, g, D = mp.mpf(e), mp.mpf(g), mp.mpf(D)
+    a = (1 - mp.e ** -e) / (2 * D * (g + mp.e ** -e * (1 - g)))
+
+    def f(x):
+        x = abs(x)
+        kk = mp.floor(x / D)
+        r = x - kk * D
+        return mp.e ** (-kk * e) * (a if r < g * D else mp.e ** -e * a)
+    return f
+
+
+def staircase_breaks(g, D=1, n=60):
+    pts = set()
+    for kk in range(-n, n + 1):
+        for off in (0, g, 1 - g, 1 + g, -g):
+            pts.add(mp.mpf(kk) * D + mp.mpf(off) * D)
+    return sorted(pts)
+
+
+def piecewise_const_integral(fn, breaks):
+    """Exact integral of a function constant between consecutive break points:
+    sum (b - a) fn((a + b)/2) (the staircase densities)."""
+    return mp.fsum((b - a) * fn((a + b) / 2) for a, b in zip(breaks[:-1], breaks[1:]))
+
+
+def hockey_quad(p, q, g, breaks):
+    with mp.workdps(WORK_DPS):
+        return mp.quad(lambda x: max(p(x) - g * q(x), 0), breaks)
+
+
+# ----------------------------------------------------------------------------- contraction
+def eta_kl_binary(A, B, grid=40):
+    """eta_KL of the binary-input channel (A, B) by optimisation over input pairs
+    (Bern(u), Bern(v)): max over a grid of D(M_u||M_v)/D(u||v), refined by the
+    near-diagonal limit sup_v v(1-v) sum (A-B)^2/M_v (u -> v)."""
+    def mix(u):
+        return [u * x + (1 - u) * y for x, y in zip(A, B)]
+    best = mp.mpf(0)
+    pts = [mp.mpf(i) / grid for i in range(1, grid)]
+    for u in pts:
+        for v in pts:
+            if u == v:
+                continue
+            num = kl(mix(u), mix(v))
+            den = kl([u, 1 - u], [v, 1 - v])
+            best = max(best, num / den)
+    _, diag = mp_sup(lambda v: v * (1 - v) * mp.fsum((x - y) ** 2 / m for x, y, m in zip(A, B, mix(v))),
+                     0, 1, grid=60, iters=80)
+    return max(best, diag)
+
+
+def eta_chi2(K, grid=24):
+    """eta_chi2(K) = sup_{P_X} sigma_2(P_X, K)^2 (second singular value of
+    P(x, y)/sqrt(P(x) P(y))), by a grid over the input simplex (|X| = 2 or 3)."""
+    nx = len(K)
+    best = mp.mpf(0)
+    if nx == 2:
+        cand = [[mp.mpf(i) / grid, 1 - mp.mpf(i) / grid] for i in range(1, grid)]
+    else:
+        cand = [[mp.mpf(i) / grid, mp.mpf(j) / grid, 1 - mp.mpf(i + j) / grid]
+                for i in range(1, grid) for j in range(1, grid - i)]
+    for px in cand:
+        py = [mp.fsum(px[x] * K[x][y] for x in range(nx)) for y in range(len(K[0]))]
+        Mx = mp.matrix([[px[x] * K[x][y] / mp.sqrt(px[x] * py[y]) for y in range(len(py))]
+                        for x in range(nx)])
+        sv = sorted(mp.svd_r(Mx, compute_uv=False), reverse=True)
+        best = max(best, sv[1] ** 2)
+    return best

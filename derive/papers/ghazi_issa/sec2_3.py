@@ -1,0 +1,549 @@
+"""Ghazi & Issa (seed 003), Sections II-III and Appendix F: DP and its ROC view,
+eta-TV (Defs. 3-4), Corollary 1's region (2)-(4), Remark 1, the dominating
+mechanisms (7) and (43)-(44), Theorem 2 with the double sum (5) and alpha(eta),
+Kairouz et al.'s (6), and the proof steps of Sec. III-C - in the paper's order.
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction as Fr
+
+import mpmath as mp
+import sympy as sp
+
+from ...core import Verdict
+from ...symbols import alpha, delta, eps
+from ...verify import check_draws, check_equal, check_relation, symbolic_zero
+from . import _truth as TR
+from ._paper import ALPHA01, DELTA0, DUMP_PERCENT, EPSP, ETA, P, SYMS, dump_parse, eta
+
+II, III, APPF = "Sec. II", "Sec. III", "App. F"
+k_, j_, l_, a_ = sp.symbols("k j ell a", integer=True, nonnegative=True)
+
+
+def exact_verdict(cases, method: str) -> Verdict:
+    """Verdict of exact (rational) comparisons: cases = [(desc, truth, printed)]."""
+    bad = [(d, t, p) for d, t, p in cases if t != p]
+    if not cases:
+        return Verdict("inconclusive", method, note="no case")
+    if not bad:
+        return Verdict("holds_numerically", method + " (exact rational arithmetic, error 0)",
+                       points=len(cases), worst_error=0.0, precision=None)
+    d, t, p = bad[0]
+    return Verdict("fails", method + " (exact rational arithmetic)", points=len(cases),
+                   worst_error=float(abs(t - p)),
+                   counterexample={"params": d, "true": str(t), "printed": str(p),
+                                   "failing_cases": f"{len(bad)} of {len(cases)}"})
+
+
+# ----------------------------------------------------------------------------- dominating mechanisms
+def dominating(r, a, d=0):
+    """(43)-(44) with e^eps = r (delta = 0: (7) with the two zero-probability outputs kept)."""
+    hi, lo = (1 - d) * (1 - a) * r / (1 + r), (1 - d) * (1 - a) / (1 + r)
+    P0 = [d, hi, a * (1 - d), lo, 0 * r]
+    return P0, P0[::-1]
+
+
+def _rand_pair(rng, n=None):
+    n = n or rng.randint(2, 6)
+    return TR.random_pmf(rng, n), TR.random_pmf(rng, n)
+
+
+# ----------------------------------------------------------------------------- Sec. II
+def _draw_def1(rng):
+    Pd, Qd = _rand_pair(rng)
+    e = mp.mpf(rng.uniform(0, 2))
+    return {"k": len(Pd), "varepsilon": e}, TR.hockey_events(Pd, Qd, mp.e ** e), TR.hockey(Pd, Qd, mp.e ** e)
+
+
+P.claim("def1.dp", "Def. 1", "definition",
+        "(eps,delta)-DP: the smallest delta with Pr(M(D0) in S) <= e^eps Pr(M(D1) in S) + delta for all S "
+        "is the hockey-stick divergence sum (P0 - e^eps P1)_+ (brute force over all events)",
+        latex=r"{\rm\mathbf{Pr}}(M(D_{0})\in S)\leq e^{\varepsilon}{\rm\mathbf{Pr% }}(M(D_{1})\in S)+\delta.",
+        section=II, check=lambda: check_draws(_draw_def1, "==", n=25,
+                                              method="brute force over all 2^n events vs sum of positive parts"))
+
+
+def _thm1_check():
+    def draw(rng):
+        Pd, Qd = _rand_pair(rng)
+        e = mp.mpf(rng.uniform(0, 2))
+        d = TR.dp_delta(Pd, Qd, e)
+        ts = [mp.mpf(i) / 64 for i in range(65)]
+        # Theorem 1 at the exact delta: both ROC inequalities hold at every t, and one is tight
+        slack = min(min(t + mp.e ** e * TR.tradeoff(Pd, Qd, t), mp.e ** e * t + TR.tradeoff(Pd, Qd, t))
+                    - (1 - d) for t in ts)
+        return {"k": len(Pd), "varepsilon": e, "delta": d}, min(slack, 0), mp.mpf(0)
+    return check_draws(draw, "==", n=20, tol_digits=25,
+                       method="Neyman-Pearson trade-off of random pairs at their exact delta: "
+                              "min over a t-grid of the two ROC inequalities' slack is >= 0")
+
+
+P.claim("thm1.roc", "Thm. 1", "identity",
+        "Theorem 1 ([7, Thm. 2.1]): (eps,delta)-DP iff t + e^eps f(t) >= 1 - delta and e^eps t + f(t) >= 1 - delta",
+        latex=r"t+e^{\varepsilon}f(P_{0},P_{1})(t)\geq 1-\delta,", section=II, check=_thm1_check)
+
+
+def _draw_tv(rng):
+    Pd, Qd = _rand_pair(rng)
+    return {"k": len(Pd)}, TR.hockey_events(Pd, Qd, 1), mp.fsum(abs(p - q) for p, q in zip(Pd, Qd)) / 2
+
+
+P.claim("def3.tv", "Def. 3", "definition",
+        "d_TV(P,Q) = sup_A (P(A) - Q(A)) equals half the L1 distance (brute force over events)",
+        latex=r"d_{TV}(P,Q)=\sup_{A\subseteq\mathcal{Y}}(P(A)-Q(A)).", section=II,
+        check=lambda: check_draws(_draw_tv, "==", n=25, method="brute force over events vs (1/2) sum |P - Q|"))
+
+
+def _draw_footnote(rng):
+    Pd, Qd = _rand_pair(rng)
+    ts = [mp.mpf(i) / 400 for i in range(401)]
+    inf_s = min(t + TR.tradeoff(Pd, Qd, t) for t in ts)   # the inf sits at a vertex; grid is an upper bound
+    # exact: the inf of the convex piecewise-linear s + f(s) is attained at a vertex P0(A)
+    cum, verts = mp.mpf(0), [mp.mpf(1)]
+    order = sorted(range(len(Pd)), key=lambda i: -(Qd[i] / Pd[i]))
+    for i in order:
+        cum += Pd[i]
+        verts.append(cum + TR.tradeoff(Pd, Qd, cum))
+    return {"k": len(Pd)}, min(min(verts), inf_s), 1 - TR.tv(Pd, Qd)
+
+
+P.claim("footnote1.tv_roc", "footnote 1", "identity",
+        "-f*(-1) = inf_s {s + f(s)} = 1 - d_TV(P0, P1): so d_TV <= eta iff f(t) >= 1 - eta - t (eta-TV is (0,eta)-DP)",
+        latex=r"=1-d_{TV}(P_{0},P_{1}).", section=II,
+        check=lambda: check_draws(_draw_footnote, "==", n=20,
+                                  method="inf of s + f(s) over the Neyman-Pearson curve's vertices vs 1 - TV"))
+
+# ----------------------------------------------------------------------------- Corollary 1 / Remark 1
+COR1_ETA_LATEX = r"\eta\in[0,\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}]"
+eta_max = P.formula("cor1.eta_max", "Cor. 1", COR1_ETA_LATEX,
+                    parse=r"\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}", role="upper_bound",
+                    quantity=r"d_{TV}", params=(EPSP, DELTA0), section=II, symbols=SYMS,
+                    description="largest TV of an (eps, delta)-DP mechanism (Cor. 1's range of eta)")
+
+
+def _cor1_max_check():
+    f = sp.lambdify([eps, delta], eta_max.expr, "mpmath")
+
+    def draw(rng):
+        Pd, Qd = _rand_pair(rng)
+        e = mp.mpf(rng.uniform(0.05, 2))
+        d = TR.dp_delta(Pd, Qd, e)
+        # every (eps, d)-DP pair has TV <= the printed maximum; the dominating mechanism attains it
+        return {"k": len(Pd), "varepsilon": e, "delta": d}, TR.tv(Pd, Qd), f(e, d)
+    v1 = check_draws(draw, "<=", n=25, method="random pairs at their exact delta: TV <= printed eta max")
+    if v1.status == "fails":
+        return v1
+    cases = []
+    for r in (Fr(2), Fr(3), Fr(7, 2)):
+        for d in (Fr(0), Fr(1, 10)):
+            P0, P1 = dominating(r, Fr(0), d)
+            cases.append(({"e^eps": str(r), "delta": str(d)}, TR.tv(P0, P1),
+                          d + (1 - d) * (r - 1) / (r + 1)))
+    v2 = exact_verdict(cases, "attained by the alpha = 0 dominating mechanism")
+    return v2 if v2.status == "fails" else Verdict("holds_numerically", v1.method + "; attained exactly by (43)-(44) at alpha = 0",
+                                                   points=v1.points + v2.points, worst_error=0.0, precision=v1.precision)
+
+
+P.claim("cor1.eta_range", "Cor. 1", "upper_bound",
+        "the eta range of Cor. 1 ends at the largest TV an (eps,delta)-DP mechanism can have",
+        latex=COR1_ETA_LATEX, section=II, formulas=("cor1.eta_max",), check=_cor1_max_check)
+
+
+def _cor1_region_check():
+    """(2)-(4) with equality is the trade-off curve of the dominating mechanism (43)-(44)."""
+    def draw(rng):
+        e = mp.mpf(rng.uniform(0.05, 3))
+        d = mp.mpf(10) ** rng.uniform(-4, -0.5) if rng.random() < 0.7 else mp.mpf(0)
+        a = mp.mpf(rng.random())
+        P0, P1 = dominating(mp.e ** e, a, d)
+        eta_v = TR.tv(P0, P1)
+        t = mp.mpf(rng.random())
+        region = max(0, 1 - d - mp.e ** e * t, mp.e ** -e * (1 - d - t), 1 - eta_v - t)
+        return {"varepsilon": e, "delta": d, "alpha": a, "t": t}, TR.tradeoff(P0, P1, t), region
+    return check_draws(draw, "==", n=40, tol_digits=25,
+                       method="Neyman-Pearson curve of (43)-(44) vs the envelope of (2)-(4) at random t")
+
+
+P.claim("cor1.region", "(2)-(4)", "identity",
+        "the curve satisfying (2)-(4) with equality is attained (the region of (eps,delta)-DP and eta-TV "
+        "is exactly the intersection (2)-(4)): Neyman-Pearson curve of the dominating mechanism",
+        latex=r"t+f(P_{0},P_{1})(t)\geq 1-\eta,", section=II, check=_cor1_region_check)
+
+REM1_LHS = r"\frac{2(1-\delta)}{1+e^{\varepsilon}}"
+REM1_RHS = r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)"
+REM1_LATEX = (r"\beta_{\mathrm{I}}+\beta_{\mathrm{II}}\geq\frac{2(1-\delta)}{1+e^{\varepsilon}% }="
+              r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)")
+rem1 = P.formula("rem1.sum_errors", "Remark 1", REM1_LATEX, parse=REM1_RHS, role="lower_bound",
+                 quantity=r"\beta_{\mathrm{I}}+\beta_{\mathrm{II}}", params=(EPSP, DELTA0), section=II,
+                 symbols=SYMS)
+
+
+def _rem1_check():
+    from ...parse import parse_printed
+    lhs = parse_printed(REM1_LHS, SYMS)
+    v = check_equal(lhs, rem1.expr, (EPSP, DELTA0))
+    if v.status not in ("proved", "holds_numerically"):
+        return v
+
+    def draw(rng):  # and it is the minimum of beta_I + beta_II over the (eps, delta)-DP region
+        e = mp.mpf(rng.uniform(0.05, 3))
+        d = mp.mpf(rng.uniform(0, 0.5))
+        P0, P1 = dominating(mp.e ** e, mp.mpf(0), d)
+        ts = [mp.mpf(i) / 200 for i in range(201)] + [(1 - d) / (1 + mp.e ** e)]   # + the kink
+        return {"varepsilon": e, "delta": d}, min(t + TR.tradeoff(P0, P1, t) for t in ts), 2 * (1 - d) / (1 + mp.e ** e)
+    v2 = check_draws(draw, "==", n=15, tol_digits=25,
+                     method="min of beta_I + beta_II on the (eps,delta)-DP curve (t-grid containing the vertex)")
+    if v2.status != "holds_numerically":
+        return v2
+    return Verdict(v.status, v.method + "; and it is the min of beta_I + beta_II on the DP curve (" + v2.method + ")",
+                   points=v.points, worst_error=v.worst_error, precision=v.precision)
+
+
+P.claim("rem1.max_eta", "Remark 1", "identity",
+        "Remark 1: beta_I + beta_II >= 2(1-delta)/(1+e^eps) = 1 - (delta + (1-delta)(e^eps-1)/(e^eps+1))",
+        latex=REM1_LATEX, section=II, formulas=("rem1.sum_errors",), check=_rem1_check)
+
+# ----------------------------------------------------------------------------- Theorem 2
+ALPHA_LATEX = (r"\alpha=1-\frac{(\eta-\delta)(1+e^{\varepsilon})}{(1-\delta)(e^{% \varepsilon}-1)}")
+alpha_eta = P.formula("thm2.alpha", "Thm. 2", ALPHA_LATEX,
+                      hand=dump_parse(r"1-\frac{(\eta-\delta)(1+e^{\varepsilon})}{(1-\delta)(e^{% \varepsilon}-1)}"),
+                      hand_reason=DUMP_PERCENT, role="definition", quantity=r"\alpha", lhs=r"\alpha", params=(EPSP, DELTA0, ETA),
+                      section=III, symbols=SYMS)
+TV_F_LATEX = r"d_{TV}=\delta+\frac{(1-\delta)(1-\alpha)(e^{\varepsilon}-1)}{1+e^{\varepsilon}}"
+tv_f = P.formula("appF.tv", "App. F", TV_F_LATEX,
+                 parse=r"\delta+\frac{(1-\delta)(1-\alpha)(e^{\varepsilon}-1)}{1+e^{\varepsilon}}",
+                 role="identity", quantity=r"d_{TV}(P_0, P_1)", params=(EPSP, DELTA0, ALPHA01),
+                 section=APPF, symbols=SYMS)
+
+
+def _tv_of_dominating_check():
+    # truth: sum of positive parts of (43) - (44) (signs known: e^eps > 1)
+    r = sp.exp(eps)
+    P0, P1 = dominating(r, alpha, delta)
+    truth = sum(sp.Max(x - y, 0) for x, y in zip(P0, P1))
+    truth = truth.rewrite(sp.Piecewise)
+    v = check_equal(truth, tv_f.expr, (EPSP, DELTA0, ALPHA01), symbolic=False)
+    return v
+
+
+P.claim("appF.tv", "App. F", "identity",
+        "the TV of the dominating mechanism (43)-(44) is delta + (1-delta)(1-alpha)(e^eps-1)/(1+e^eps)",
+        latex=TV_F_LATEX, section=APPF, formulas=("appF.tv",), check=_tv_of_dominating_check)
+
+
+def _alpha_inverse_check():
+    back = tv_f.expr.subs(alpha, alpha_eta.expr)
+    if symbolic_zero(sp.simplify(back - eta)):
+        return Verdict("proved", "SymPy: d_TV(alpha(eta)) - eta simplifies to 0 (alpha(eta) inverts App. F's d_TV)")
+    return check_equal(eta, back, (EPSP, DELTA0, ETA))
+
+
+P.claim("thm2.alpha", "Thm. 2", "identity",
+        "alpha(eta) of Theorem 2 is the parameter at which the dominating mechanism has TV exactly eta",
+        latex=ALPHA_LATEX, section=III, formulas=("thm2.alpha", "appF.tv"), check=_alpha_inverse_check)
+
+THM2_RANGE_LATEX = (r"\eta\in[\delta,\delta+\frac{(e^{\varepsilon}-1)(1-\delta)}{1+e^{\varepsilon}}]")
+
+
+def _thm2_range_check():
+    lo, hi = sp.simplify(alpha_eta.expr.subs(eta, delta)), sp.simplify(
+        alpha_eta.expr.subs(eta, delta + (sp.exp(eps) - 1) * (1 - delta) / (1 + sp.exp(eps))))
+    if lo == 1 and hi == 0:
+        return Verdict("proved", "SymPy: alpha(delta) = 1 and alpha(eta_max) = 0, alpha linear in eta "
+                       "(the range is exactly alpha in [0, 1])")
+    return Verdict("fails", "SymPy end points", counterexample={"alpha(delta)": str(lo), "alpha(eta_max)": str(hi)})
+
+
+P.claim("thm2.eta_range", "Thm. 2", "identity",
+        "Theorem 2's eta range [delta, delta + (e^eps-1)(1-delta)/(1+e^eps)] is exactly alpha in [0, 1]",
+        latex=THM2_RANGE_LATEX, section=III, formulas=("thm2.alpha",), check=_thm2_range_check)
+
+EQ5_LATEX = (r"\delta_{j}=\!\!\sum_{a=0}^{k-j-1}\!\!{k\choose a}\!\!\sum_{\ell=0% }^{\lceil\frac{k-j-a}{2}\rceil-1}")
+EQ5_HAND = sp.Sum(sp.binomial(k_, a_) * sp.Sum(
+    sp.binomial(k_ - a_, l_) * ((1 - alpha) / (1 + sp.exp(eps))) ** (k_ - a_) * alpha ** a_
+    * (sp.exp((k_ - l_ - a_) * eps) - sp.exp((l_ + j_) * eps)),
+    (l_, 0, sp.ceiling((k_ - j_ - a_) / 2) - 1)), (a_, 0, k_ - j_ - 1))
+eq5 = P.formula("thm2.eq5", "(5)", EQ5_LATEX, role="equality", quantity=r"\delta_j",
+                params=(EPSP, ALPHA01), section=III, hand=EQ5_HAND,
+                hand_reason="the display is split over three lines in the dump and uses \\lceil and "
+                            "nested sums the parser does not read; transcribed term by term",
+                lhs=r"\delta_j")
+
+
+def eq5_value(k, j, r, a):
+    """(5) as printed, at e^eps = r (rational) -> exact value (0^0 = 1)."""
+    tot = Fr(0)
+    q = (1 - a) / (1 + r)
+    for aa in range(0, k - j):
+        for ll in range(0, -(-(k - j - aa) // 2)):
+            tot += (sp.binomial(k, aa) * sp.binomial(k - aa, ll) * q ** (k - aa) * (a ** aa if aa else 1)
+                    * (r ** (k - ll - aa) - r ** (ll + j)))
+    return Fr(tot)
+
+
+def _eq5_symbolic_matches_hand_value():
+    # the SymPy Sum and the loop above are the same transcription
+    val = EQ5_HAND.subs({k_: 3, j_: 1, alpha: sp.Rational(3, 10), eps: sp.log(2)}).doit()
+    return sp.nsimplify(sp.simplify(val)) == sp.Rational(eq5_value(3, 1, Fr(2), Fr(3, 10)).numerator,
+                                                        eq5_value(3, 1, Fr(2), Fr(3, 10)).denominator)
+
+
+def _thm2_cases():
+    cases = []
+    for k in (1, 2, 3, 4):
+        for r in (Fr(2), Fr(3)):
+            for a in (Fr(0), Fr(3, 10), Fr(1, 2)):
+                for d in (Fr(0), Fr(1, 10)):
+                    P0, P1 = dominating(r, a, d)
+                    p0, p1 = TR.product(P0, k), TR.product(P1, k)
+                    for j in range(k + 1):
+                        truth = TR.hockey(p0, p1, r ** j)
+                        printed = 1 - (1 - d) ** k * (1 - eq5_value(k, j, r, a))
+                        cases.append(({"k": k, "j": j, "e^eps": str(r), "alpha": str(a), "delta": str(d)},
+                                      truth, printed))
+    return cases
+
+
+def _thm2_check():
+    if not _eq5_symbolic_matches_hand_value():
+        return Verdict("inconclusive", "transcription", note="SymPy Sum and loop transcription of (5) differ")
+    return exact_verdict(_thm2_cases(), "brute-force k-fold composition of (43)-(44), k <= 4, every "
+                                        "j in 0..k, hockey-stick at e^{j eps} over all 5^k sequences")
+
+
+P.claim("thm2.eq5", "(5)", "equality",
+        "Theorem 2: the k-fold composition is (j eps, 1 - (1-delta)^k (1 - delta_j))-DP with delta_j of (5) - "
+        "equal to the brute-force hockey-stick of the composed dominating mechanism",
+        latex=r"(j\varepsilon,1-(1-\delta)^{k}(1-\delta_{j}))\text{-differential % privacy with }",
+        section=III, formulas=("thm2.eq5", "thm2.alpha"), check=_thm2_check)
+
+
+def _thm2_tv_check():
+    cases = []
+    for k in (1, 2, 3, 4):
+        for a in (Fr(0), Fr(2, 5)):
+            for d in (Fr(0), Fr(1, 20)):
+                P0, P1 = dominating(Fr(3), a, d)
+                cases.append(({"k": k, "alpha": str(a), "delta": str(d), "e^eps": "3"},
+                              TR.tv(TR.product(P0, k), TR.product(P1, k)),
+                              1 - (1 - d) ** k * (1 - eq5_value(k, 0, Fr(3), a))))
+    return exact_verdict(cases, "brute-force TV of the k-fold composed dominating mechanism")
+
+
+P.claim("thm2.tv", "Thm. 2", "equality",
+        "the composed TV is d_TV = 1 - (1-delta)^k (1 - delta_0)",
+        latex=r"d_{TV}=1-(1-\delta)^{k}(1-\delta_{0})", section=III, check=_thm2_tv_check)
+
+
+def _thm2_region_exact_check():
+    """The region is exactly the intersection of the (j eps, delta'_j) regions: the Neyman-Pearson
+    curve of the composed dominating mechanism equals the max over j of both lines."""
+    def draw(rng):
+        k = rng.randint(1, 4)
+        e = mp.mpf(rng.uniform(0.2, 1.5))
+        a = mp.mpf(rng.random())
+        d = mp.mpf(0) if rng.random() < 0.5 else mp.mpf(10) ** rng.uniform(-3, -1)
+        P0, P1 = dominating(mp.e ** e, a, d)
+        p0, p1 = TR.product(P0, k), TR.product(P1, k)
+        t = mp.mpf(rng.random())
+        lines = [mp.mpf(0)]
+        for j in range(k + 1):
+            dj = TR.hockey(p0, p1, mp.e ** (j * e))
+            lines += [1 - dj - mp.e ** (j * e) * t, mp.e ** (-j * e) * (1 - dj - t)]
+        return {"k": k, "varepsilon": e, "alpha": a, "delta": d, "t": t}, TR.tradeoff(p0, p1, t), max(lines)
+    return check_draws(draw, "==", n=25, tol_digits=25,
+                       method="Neyman-Pearson curve of the composed mechanism vs max over j of the "
+                              "(j eps, delta'_j) lines, random t")
+
+
+P.claim("thm2.region_exact", "Thm. 2", "identity",
+        "the intersection over j in {0..k} of the (j eps, delta'_j)-DP regions is exactly the composed "
+        "dominating mechanism's region (no other slope is needed)",
+        latex=r"j\in\{0,1,...,k\}", section=III, check=_thm2_region_exact_check)
+
+
+def _thm2_converse_check():
+    """Any pair with (eps, delta)-DP and TV eta composes (non-adaptively) inside Theorem 2's region."""
+    def draw(rng):
+        Pd, Qd = _rand_pair(rng, rng.randint(2, 4))
+        e = mp.mpf(rng.uniform(0.3, 1.5))
+        d = max(TR.dp_delta(Pd, Qd, e), mp.mpf(0))
+        n_ = TR.tv(Pd, Qd)
+        k = rng.randint(2, 3)
+        j = rng.randint(0, k)
+        a = 1 - (n_ - d) * (1 + mp.e ** e) / ((1 - d) * (mp.e ** e - 1))
+        if not (0 <= a <= 1):
+            return None
+        truth = TR.hockey(TR.product(Pd, k), TR.product(Qd, k), mp.e ** (j * e))
+        bound = 1 - (1 - d) ** k * (1 - TR.delta_j_binomial(k, e, a, j, dps=30))
+        return {"k": k, "j": j, "varepsilon": e, "delta": d, "eta": n_}, truth, bound
+    return check_draws(draw, "<=", n=20, tol_digits=20,
+                       method="random (eps,delta,eta) pairs composed k = 2, 3 times: hockey-stick <= delta'_j")
+
+
+P.claim("thm2.converse", "Sec. III-C3", "upper_bound",
+        "converse: every (eps,delta)-DP, eta-TV mechanism composes inside Theorem 2's region (checked on "
+        "random pairs, non-adaptive composition)",
+        latex=r"f_{M}(t)\geq f_{{\varepsilon,0,\eta}}(t)",
+        section=III, check=_thm2_converse_check)
+
+# ----------------------------------------------------------------------------- (6)
+EQ6_LATEX = (r"\delta_{j}=\frac{\sum_{\ell=0}^{\frac{k-j}{2}-1}{k\choose\ell}% "
+             r"\left(e^{(k-\ell)\varepsilon}-e^{(\ell+j)\varepsilon}\right)}{(1+e^{% \varepsilon})^{k}}.")
+EQ6_HAND = sp.Sum(sp.binomial(k_, l_) * (sp.exp((k_ - l_) * eps) - sp.exp((l_ + j_) * eps)),
+                  (l_, 0, (k_ - j_) / 2 - 1)) / (1 + sp.exp(eps)) ** k_
+eq6 = P.formula("eq6", "(6)", EQ6_LATEX, role="equality", quantity=r"\delta_j", params=(EPSP,),
+                section="Sec. III-A", hand=EQ6_HAND, lhs=r"\delta_j",
+                hand_reason="a sum whose upper limit is a fraction; the parser does not read "
+                            "\\sum with a \\frac upper limit")
+
+
+def eq6_value(k, j, r):
+    return Fr(sum((sp.binomial(k, ll) * (r ** (k - ll) - r ** (ll + j)) for ll in range((k - j) // 2)), Fr(0))) / (1 + r) ** k
+
+
+def _eq6_check():
+    cases = []
+    for k in (1, 2, 3, 4, 5):
+        for r in (Fr(2), Fr(5, 2)):
+            P0, P1 = dominating(r, Fr(0), Fr(0))
+            p0, p1 = TR.product(P0, k), TR.product(P1, k)
+            for j in range(k % 2, k + 1, 2):
+                truth = TR.hockey(p0, p1, r ** j)
+                cases.append(({"k": k, "j": j, "e^eps": str(r), "vs": "brute force"}, truth, eq6_value(k, j, r)))
+                cases.append(({"k": k, "j": j, "e^eps": str(r), "vs": "(5) at alpha=0"},
+                              eq5_value(k, j, r, Fr(0)), eq6_value(k, j, r)))
+    return exact_verdict(cases, "brute-force composition of Kairouz et al.'s M_{eps,0}, and (5) at alpha = 0 "
+                                "(eta maximal), j = k - 2i")
+
+
+P.claim("eq6.kairouz", "(6)", "equality",
+        "Kairouz et al.'s delta_j (6) is the exact k-fold composition of eps-DP and equals Theorem 2's (5) at "
+        "maximal eta (alpha = 0) for j of k's parity",
+        latex=EQ6_LATEX, section="Sec. III-A", formulas=("eq6", "thm2.eq5"), check=_eq6_check)
+
+FIG4_LATEX = r"\eta=0.7\frac{e^{\varepsilon}-1}{1+e^{\varepsilon}}"
+
+
+def _fig4_alpha_check():
+    a = sp.simplify(alpha_eta.expr.subs({delta: 0, eta: sp.Rational(7, 10) * (sp.exp(eps) - 1) / (1 + sp.exp(eps))}))
+    ok = sp.simplify(a - sp.Rational(3, 10)) == 0
+    return Verdict("proved" if ok else "fails", "SymPy: alpha(eta) at delta = 0, eta = 0.7 tanh(eps/2)",
+                   counterexample=None if ok else {"alpha": str(a), "printed": "0.3"})
+
+
+P.claim("sec3a.fig4_alpha", "Sec. III-A", "identity",
+        "Fig. 4's eta = 0.7 (e^eps-1)/(1+e^eps) at delta = 0 is alpha = 0.3",
+        latex=FIG4_LATEX, section="Sec. III-A", formulas=("thm2.alpha",), check=_fig4_alpha_check)
+
+
+def _remark2_check():
+    from ...parse import parse_printed
+    e_of = parse_printed(r"\log\frac{1+\eta}{1-\eta}", SYMS)
+    n_of = parse_printed(r"\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}", SYMS)
+    return check_equal(eps, e_of.subs(eta, n_of), (EPSP,))
+
+
+P.claim("remark2", "Remark 2", "identity",
+        "eps = log((1+eta)/(1-eta)) is the same as eta = (e^eps-1)/(e^eps+1), i.e. plain eps-DP",
+        latex=r"\varepsilon=\log\frac{1+\eta}{1-\eta}", section="Sec. III-A", check=_remark2_check)
+
+
+def _mia_check():
+    cases = []
+    for k in (1, 2, 3, 4):
+        for n_ in (Fr(1, 10), Fr(1, 3)):
+            P0, P1 = dominating(Fr(1), Fr(0), n_)          # eps = 0, delta = eta: the (0, eta)-DP mechanism
+            cases.append(({"k": k, "eta": str(n_)}, TR.tv(TR.product(P0, k), TR.product(P1, k)), 1 - (1 - n_) ** k))
+    return exact_verdict(cases, "TV of the k-fold (0, eta)-DP dominating mechanism, brute force")
+
+
+P.claim("sec3b1.mia", "Sec. III-B1", "equality",
+        "the composed dominating (0,eta)-DP mechanism has TV 1 - (1-eta)^k (Bayes security beta1 beta2)",
+        latex=r"1-(1-\eta)^{k}", section="Sec. III-B1", check=_mia_check)
+
+# ----------------------------------------------------------------------------- Sec. III-C
+TV7_LATEX = r"d_{TV}(P_{0},P_{1})=\frac{(e^{\varepsilon}-1)(1-\alpha)}{(1+e^{\varepsilon})}"
+tv7 = P.formula("sec3c1.tv7", "(7)", TV7_LATEX, parse=r"\frac{(e^{\varepsilon}-1)(1-\alpha)}{(1+e^{\varepsilon})}",
+                role="identity", quantity=r"d_{TV}(P_0,P_1)", params=(EPSP, ALPHA01), section=III, symbols=SYMS)
+
+
+def _tv7_check():
+    r = sp.exp(eps)
+    P0, P1 = dominating(r, alpha, 0)
+    truth = sum(sp.Max(x - y, 0) for x, y in zip(P0, P1)).rewrite(sp.Piecewise)
+    return check_equal(truth, tv7.expr, (EPSP, ALPHA01), symbolic=False)
+
+
+P.claim("sec3c1.tv7", "(7)", "identity", "the TV of M_{eps,0,eta} (7) is (e^eps-1)(1-alpha)/(1+e^eps)",
+        latex=TV7_LATEX, section=III, formulas=("sec3c1.tv7",), check=_tv7_check)
+
+A7_LATEX = r"\alpha=1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}"
+a7 = P.formula("sec3c1.alpha", "Sec. III-C1", A7_LATEX, parse=r"1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}",
+               role="definition", quantity=r"\alpha", params=(EPSP, ETA), section=III, symbols=SYMS, lhs=r"\alpha")
+
+
+def _a7_check():
+    back = tv7.expr.subs(alpha, a7.expr)
+    if symbolic_zero(sp.simplify(back - eta)):
+        return Verdict("proved", "SymPy: d_TV(alpha(eta)) = eta for (7)")
+    return check_equal(eta, back, (EPSP, ETA))
+
+
+P.claim("sec3c1.alpha", "Sec. III-C1", "identity",
+        "for a target eta, alpha = 1 - eta (e^eps+1)/(e^eps-1) gives (7) TV eta",
+        latex=A7_LATEX, section=III, formulas=("sec3c1.alpha", "sec3c1.tv7"), check=_a7_check)
+
+
+def _p0tilde_check():
+    r = sp.exp(eps)
+    P0, P1 = dominating(r, alpha, 0)
+    x0, x1, x2 = P0[1], P0[2], P0[3]
+    y0, y1, y2 = P1[1], P1[2], P1[3]
+    kk, ll, aa = sp.symbols("k ell a", positive=True)
+    t0 = x0 ** (kk - ll - aa) * x1 ** aa * x2 ** ll
+    t1 = y0 ** (kk - ll - aa) * y1 ** aa * y2 ** ll
+    pr0 = ((1 - alpha) / (1 + r)) ** (kk - aa) * sp.exp((kk - ll - aa) * eps) * alpha ** aa
+    pr1 = ((1 - alpha) / (1 + r)) ** (kk - aa) * sp.exp(ll * eps) * alpha ** aa
+    ok = all(symbolic_zero(sp.expand_log(sp.log(u) - sp.log(v), force=True)) for u, v in ((t0, pr0), (t1, pr1)))
+    return Verdict("proved" if ok else "fails", "SymPy: logs of the product probabilities and of the printed forms agree")
+
+
+P.claim("sec3c2.ptilde", "Sec. III-C2", "identity",
+        "P0~(s^k) = ((1-alpha)/(1+e^eps))^{k-a} e^{(k-l-a)eps} alpha^a and P1~(s^k) = (...)^{k-a} e^{l eps} alpha^a",
+        latex=r"=\left(\frac{1-\alpha}{1+e^{\varepsilon}}\right)^{k-a}e^{(k-\ell-% a)\varepsilon}\alpha^{a},",
+        section=III, check=_p0tilde_check)
+
+
+def _summation_bounds_check():
+    # the set of (a, l) with e^{(k-l-a)eps} > e^{(l+j)eps} is exactly (5)'s index set
+    cases = []
+    for k in range(1, 7):
+        for j in range(k + 1):
+            truth = {(aa, ll) for aa in range(k + 1) for ll in range(k - aa + 1) if k - ll - aa > ll + j}
+            printed = {(aa, ll) for aa in range(0, k - j) for ll in range(0, -(-(k - j - aa) // 2))}
+            cases.append(({"k": k, "j": j}, frozenset(truth), frozenset(printed)))
+    bad = [c for c in cases if c[1] != c[2]]
+    if bad:
+        d, t, p = bad[0]
+        return Verdict("fails", "enumeration of index sets", counterexample={"params": d, "true": sorted(t), "printed": sorted(p)})
+    return Verdict("holds_numerically", "enumeration of the index sets for k <= 6, every j (exact)",
+                   points=len(cases), worst_error=0.0, precision=None)
+
+
+P.claim("sec3c2.bounds", "Sec. III-C2", "identity",
+        "k - j > 2l + a gives exactly the summation bounds of (5)",
+        latex=r"k-j>2\ell+a", section=III, check=_summation_bounds_check)
+
+
+def _notation_check():
+    return Verdict("fails", "symbol check: the composed mechanism must be the eta-TV dominating one",
+                   counterexample={"printed": "M_i = M_{eps,0,delta} (and 'simulated from M_{eps,0,delta}' in "
+                                             "Sec. III-C3)", "should be": "M_{eps,0,eta}"},
+                   note="typo: the third index of the dominating mechanism is eta, not delta")
+
+
+P.claim("sec3c2.notation", "Sec. III-C2", "notation",
+        "the achievability proof composes M_{eps,0,eta} (printed M_{eps,0,delta})",
+        latex=r"M_{i}=M_{\varepsilon,0,\delta}", section=III, check=_notation_check)

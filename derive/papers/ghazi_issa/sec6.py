@@ -1,0 +1,301 @@
+"""Ghazi & Issa (seed 003), Section VI with Appendices I-K: the total variation
+of the Laplace, Gaussian and staircase mechanisms (checked by quadrature of
+the densities), the GDP conversion (17)-(18) used for DP-SGD, and the
+staircase mechanism's privacy region.
+"""
+from __future__ import annotations
+
+import mpmath as mp
+import sympy as sp
+
+from ...core import Verdict
+from ...symbols import eps, mu
+from ...verify import check_draws, check_equal
+from . import _truth as TR
+from ._paper import DUMP_PERCENT, EPSP, MU0, P, Phi, SYMS, dump_parse
+
+VI, APPI, APPJ, APPK = "Sec. VI", "App. I", "App. J", "App. K"
+
+# ----------------------------------------------------------------------------- Laplace
+LAP_LATEX = r"d_{TV}(M_{\mathrm{Lap}})=1-e^{-\frac{\varepsilon}{2}}"
+lap = P.formula("sec6a.tv_laplace", "Sec. VI-A", LAP_LATEX, parse=r"1-e^{-\frac{\varepsilon}{2}}",
+                role="identity", quantity=r"d_{TV}(M_{\mathrm{Lap}})", params=(EPSP,), section=VI, symbols=SYMS)
+
+
+def _lap_check():
+    f = sp.lambdify([eps], lap.expr, "mpmath")
+
+    def draw(rng):
+        e, D = mp.mpf(10) ** rng.uniform(-1.5, 0.8), mp.mpf(10) ** rng.uniform(-1, 1)
+        p, q = TR.laplace_pdf(D / e), TR.laplace_pdf(D / e, D)
+        return {"varepsilon": e, "Delta": D}, TR.tv_quad(p, q, [-mp.inf, 0, D / 2, D, mp.inf]), f(e)
+    return check_draws(draw, "==", n=8, tol_digits=15, method="quadrature of (p - q)_+ for Lap(Delta/eps) shifted by Delta")
+
+
+P.claim("sec6a.tv_laplace", "Sec. VI-A", "identity", "the Laplace mechanism Lap(Delta/eps) has TV 1 - e^{-eps/2}",
+        latex=LAP_LATEX, section=VI, formulas=("sec6a.tv_laplace",), check=_lap_check)
+
+APPI_LINE3 = r"=\int_{-\infty}^{0}\frac{\varepsilon}{2\Delta}(e^{\varepsilon x}-% e^{-\varepsilon(\Delta-x)})\,dx"
+
+
+def _appI_sides(e, D):
+    """(previous line by quadrature, the printed pair of integrals by quadrature), at 20 digits."""
+    with mp.workdps(20):
+        truth = mp.quad(lambda x: e / (2 * D) * (mp.e ** (-e * abs(x) / D) - mp.e ** (-e * abs(x - D) / D)),
+                        [-mp.inf, 0, D / 2])
+        printed = (mp.quad(lambda x: e / (2 * D) * (mp.e ** (e * x) - mp.e ** (-e * (D - x))), [-mp.inf, 0])
+                   + mp.quad(lambda x: e / (2 * D) * (mp.e ** (-e * x) - mp.e ** (-e * (D - x))), [0, D / 2]))
+    return truth, printed
+
+
+def _appI_check():
+    def draw(rng):
+        e, D = mp.mpf(10) ** rng.uniform(-1, 0.5), mp.mpf(10) ** rng.uniform(-0.7, 0.7)
+        return ({"varepsilon": e, "Delta": D},) + _appI_sides(e, D)
+    v = check_draws(draw, "==", n=5, tol_digits=15,
+                    method="quadrature of the previous line vs the printed pair of integrals at random Delta")
+    if v.status == "fails":
+        v.note = ("the exponents drop the 1/Delta of Lap(Delta/eps): the printed integrals equal the previous "
+                  "line only at Delta = 1 (the final 1 - e^{-eps/2} is right for every Delta)")
+    return v
+
+
+P.claim("appI.line3", "App. I", "identity",
+        "App. I's third line: the split integrals with exponents e^{eps x}, e^{-eps(Delta-x)}",
+        latex=APPI_LINE3, section=APPI, check=_appI_check)
+
+# ----------------------------------------------------------------------------- Gaussian
+GAUSS_LATEX = r"=2\Phi\Bigl{(}\frac{\mu}{2}\Bigr{)}-1,"
+gtv = P.formula("eq16", "(16)", GAUSS_LATEX, role="identity", quantity=r"d_{TV}", params=(MU0,), section=VI,
+                hand=2 * Phi(mu / 2) - 1, hand_reason="\\Phi (the normal CDF) is not in the parser's vocabulary")
+
+
+def _gauss_tv_check():
+    f = sp.lambdify([mu], gtv.expr, "mpmath")
+
+    def draw(rng):
+        m, s = mp.mpf(10) ** rng.uniform(-1.5, 0.8), mp.mpf(10) ** rng.uniform(-1, 1)
+        sens = m * s                        # sigma^2 = sens^2 / mu^2
+        p, q = TR.gauss_pdf(s), TR.gauss_pdf(s, sens)
+        return {"mu": m, "sigma": s}, TR.tv_quad(p, q, [-mp.inf, sens / 2, mp.inf]), f(m)
+    return check_draws(draw, "==", n=8, tol_digits=15, method="quadrature of (p - q)_+ for N(0,s^2) vs N(mu s, s^2)")
+
+
+P.claim("eq16", "(16)", "identity", "the Gaussian mechanism with sigma = sens/mu has TV 2 Phi(mu/2) - 1",
+        latex=GAUSS_LATEX, section=VI, formulas=("eq16",), check=_gauss_tv_check)
+
+
+def _gdp_delta_truth(e, m):
+    """sup_A P(A) - e^eps Q(A) for N(mu,1) vs N(0,1), by quadrature."""
+    p, q = TR.gauss_pdf(1, m), TR.gauss_pdf(1)
+    c = e / m + m / 2                     # p > e^eps q iff x > c
+    with mp.workdps(20):
+        return mp.quad(lambda x: p(x) - mp.e ** e * q(x), [c, c + 10, mp.inf])
+
+
+def Phi_mp(x):
+    return mp.ncdf(x)
+
+
+EQ17_LATEX = (r"\delta(\varepsilon)=\Phi\left(-\frac{\varepsilon}{\mu}+\frac{\mu}% {2}\right)-e^{\varepsilon}"
+              r"\Phi\left(-\frac{-\varepsilon}{\mu}-\frac{\mu}{2}% \right),")
+
+
+def _eq17_check():
+    def draw(rng):
+        m, e = mp.mpf(10) ** rng.uniform(-1, 0.7), mp.mpf(10) ** rng.uniform(-2, 0.7)
+        printed = Phi_mp(-e / m + m / 2) - mp.e ** e * Phi_mp(-(-e) / m - m / 2)   # as printed: -(-eps)/mu
+        return {"mu": m, "varepsilon": e}, _gdp_delta_truth(e, m), printed
+    v = check_draws(draw, "==", n=8, tol_digits=15, method="hockey-stick of N(mu,1) vs N(0,1) by quadrature")
+    if v.status == "fails":
+        v.derived = Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu / 2)
+        v.note = ("sign slip: the second argument is printed -(-eps)/mu - mu/2; Dong et al.'s Cor. 2.13 (and "
+                  "the paper's own App. J) has -eps/mu - mu/2. Printed (17) can exceed 1 or go negative")
+    return v
+
+
+P.claim("eq17", "(17)", "identity", "(17): delta(eps) of a mu-GDP mechanism [5, Cor. 2.13]",
+        latex=EQ17_LATEX, section="Sec. VI-D", check=_eq17_check)
+
+EQ18_LATEX = r"\eta=\delta(0)=\Phi\left(\frac{\mu}{2}\right)-e^{\varepsilon}\Phi% \left(-\frac{\mu}{2}\right)."
+
+
+def _eq18_check():
+    def draw(rng):
+        m, e = mp.mpf(10) ** rng.uniform(-1, 0.7), mp.mpf(10) ** rng.uniform(-2, 0.7)
+        return ({"mu": m, "varepsilon": e}, _gdp_delta_truth(0, m),
+                Phi_mp(m / 2) - mp.e ** e * Phi_mp(-m / 2))
+    v = check_draws(draw, "==", n=8, tol_digits=15, method="TV of N(mu,1) vs N(0,1) by quadrature")
+    if v.status == "fails":
+        v.derived = 2 * Phi(mu / 2) - 1
+        v.note = "delta(0) has e^0 = 1, not e^eps: right only at eps = 0 (App. J (51) has it right)"
+    return v
+
+
+P.claim("eq18", "(18)", "identity", "(18): eta = delta(0) of a mu-GDP mechanism",
+        latex=EQ18_LATEX, section="Sec. VI-D", check=_eq18_check)
+
+APPJ_LATEX = (r"\delta(\varepsilon)=\Phi\bigl{(}-\frac{\varepsilon}{\mu}+\frac{\mu}{2}\bigr{)}% "
+              r"-e^{\varepsilon}\Phi\bigl{(}-\frac{\varepsilon}{\mu}-\frac{\mu}{2}\bigr{)}")
+
+
+def _appj_check():
+    def draw(rng):
+        m, e = mp.mpf(10) ** rng.uniform(-1, 0.7), mp.mpf(10) ** rng.uniform(-2, 0.7)
+        return ({"mu": m, "varepsilon": e}, _gdp_delta_truth(e, m),
+                Phi_mp(-e / m + m / 2) - mp.e ** e * Phi_mp(-e / m - m / 2))
+    return check_draws(draw, "==", n=8, tol_digits=15, method="hockey-stick of N(mu,1) vs N(0,1) by quadrature")
+
+
+P.claim("appJ.delta", "App. J", "identity", "App. J's delta(eps) of mu-GDP (the correct form of (17))",
+        latex=APPJ_LATEX, section=APPJ, check=_appj_check)
+
+EQ51_LATEX = (r"\delta(0)=\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-\Phi\bigl{(}-\frac{% \mu}{2}\bigr{)}=2\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-1.")
+
+
+def _eq51_check():
+    def draw(rng):
+        m = mp.mpf(10) ** rng.uniform(-1.5, 0.8)
+        return {"mu": m}, _gdp_delta_truth(0, m), 2 * Phi_mp(m / 2) - 1
+    return check_draws(draw, "==", n=8, tol_digits=15, method="TV of N(mu,1) vs N(0,1) by quadrature")
+
+
+P.claim("eq51", "(51)", "identity", "(51): delta(0) = 2 Phi(mu/2) - 1", latex=EQ51_LATEX, section=APPJ,
+        check=_eq51_check)
+
+# ----------------------------------------------------------------------------- staircase
+STAIR_LATEX = (r"\begin{aligned} &\frac{(1-e^{-\varepsilon})(2\gamma(1-e^% "
+               r"{-\varepsilon})+e^{-\varepsilon})}{2(\gamma+e^{-\varepsilon}(1-\gamma))},&% \gamma\in[0,\frac{1}{2}),\\ "
+               r"&\frac{1-e^{-\varepsilon}}{2(\gamma+e^{-\varepsilon}(1-\gamma))},&\gamma\in[% \frac{1}{2},\infty).\end{aligned}")
+g_ = sp.Symbol("gamma", nonnegative=True)
+STAIR_HAND = sp.Piecewise(
+    (dump_parse(r"\frac{(1-e^{-\varepsilon})(2\gamma(1-e^{-\varepsilon})+e^{-\varepsilon})}{2(\gamma+e^{-\varepsilon}(1-\gamma))}"),
+     g_ < sp.Rational(1, 2)),
+    (dump_parse(r"\frac{1-e^{-\varepsilon}}{2(\gamma+e^{-\varepsilon}(1-\gamma))}"), True))
+stair = P.formula("sec6c.tv_staircase", "Sec. VI-C", STAIR_LATEX, role="identity", quantity=r"d_{TV}",
+                  params=(EPSP,), section="Sec. VI-C", hand=STAIR_HAND,
+                  hand_reason="a two-branch aligned environment; each branch parsed (dump_parse), "
+                              "assembled as a Piecewise in gamma")
+
+
+def stair_tv_printed(e, g):
+    from ...symbols import gamma as S_gamma
+    expr = stair.expr.subs(g_, S_gamma) if g_ in stair.expr.free_symbols else stair.expr
+    return sp.lambdify([eps, S_gamma], expr, "mpmath")(e, g)
+
+
+def _stair_truth(e, g):
+    p, q = TR.staircase_pdf(e, g), TR.staircase_pdf(e, g)
+    qq = lambda x: q(x - 1)
+    return TR.piecewise_const_integral(lambda x: max(p(x) - qq(x), 0), TR.staircase_breaks(g, n=int(60 / e) + 5))
+
+
+def _stair_check():
+    def draw(rng):
+        e = mp.mpf(rng.uniform(0.5, 3))
+        g = mp.mpf(rng.uniform(0.01, 0.49)) if rng.random() < 0.5 else mp.mpf(rng.uniform(0.5, 3))
+        return {"varepsilon": e, "gamma": g}, _stair_truth(e, g), stair_tv_printed(e, g)
+    return check_draws(draw, "==", n=10, tol_digits=15,
+                       method="quadrature of (p - q)_+ for the staircase density and its shift by Delta = 1 "
+                              "(break points at every step)")
+
+
+P.claim("sec6c.tv_staircase", "Sec. VI-C", "identity", "the staircase mechanism's TV, both branches",
+        latex=STAIR_LATEX, section="Sec. VI-C", formulas=("sec6c.tv_staircase",), check=_stair_check)
+
+K1_MID_LATEX = r"a(\gamma)(2\gamma\Delta(1-e^{\varepsilon}))"
+
+
+def _k1_mid_check():
+    def draw(rng):
+        e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
+        p = TR.staircase_pdf(e, g)
+        a = p(0)
+        truth = TR.piecewise_const_integral(lambda x: p(x) - p(x - 1), [-g, 0, g])
+        return {"varepsilon": e, "gamma": g}, truth, a * (2 * g * (1 - mp.e ** e))
+    v = check_draws(draw, "==", n=8, tol_digits=15, method="quadrature of P - Q over (-gamma, gamma], Delta = 1")
+    if v.status == "fails":
+        v.note = "sign slip: the difference is a(gamma) 2 gamma Delta (1 - e^{-eps}) (> 0); the final d_TV uses the right value"
+    return v
+
+
+P.claim("appK1.middle", "App. K1", "identity", "App. K1: the P - Q mass on (-gamma, gamma] is a(gamma)(2 gamma Delta(1 - e^eps))",
+        latex=K1_MID_LATEX, section=APPK, check=_k1_mid_check)
+
+K1_LEFT = (r"a(\gamma)\Delta\sum_{n=1}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta e^{-\varepsilon}")
+K1_RIGHT = (r"a(\gamma)\Delta\sum_{n=0}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta")
+
+
+def _k1_left_check():
+    def draw(rng):
+        e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
+        p = TR.staircase_pdf(e, g)
+        brk = [b for b in TR.staircase_breaks(g, n=int(60 / e) + 5) if b <= -g] + [-g]
+        truth = TR.piecewise_const_integral(lambda x: max(p(x) - p(x - 1), 0), sorted(set(brk)))
+        return {"varepsilon": e, "gamma": g}, truth, p(0) * mp.e ** -e
+    return check_draws(draw, "==", n=8, tol_digits=15, method="quadrature of (P - Q)_+ over (-oo, -gamma], Delta = 1")
+
+
+P.claim("appK1.left", "App. K1", "identity", "App. K1: the (P - Q)_+ mass on (-oo, -gamma] is a(gamma) Delta e^{-eps}",
+        latex=K1_LEFT, section=APPK, check=_k1_left_check)
+
+
+def _k1_right_check():
+    n_ = sp.Symbol("n", integer=True, nonnegative=True)
+    x = sp.Symbol("x", positive=True)                  # x = e^{-eps} in (0, 1)
+    geo = sp.summation(x ** n_, (n_, 0, sp.oo))        # Piecewise: 1/(1-x) for |x| < 1
+    geo = geo.args[0][0] if isinstance(geo, sp.Piecewise) else geo
+    ok = sp.simplify((1 - x) * geo) == 1
+    return Verdict("proved" if ok else "fails", "SymPy: (1 - e^-eps) sum_n e^{-n eps} = 1 (geometric series, eps > 0)")
+
+
+P.claim("appK1.right", "App. K1", "identity", "App. K1 (gamma > 1/2): a(gamma) Delta sum_{n>=0} (...) = a(gamma) Delta",
+        latex=K1_RIGHT, section=APPK, check=_k1_right_check)
+
+
+def _gamma_half_check():
+    val = sp.simplify(STAIR_HAND.args[1][0].subs(g_, sp.Rational(1, 2)) - (sp.exp(eps) - 1) / (sp.exp(eps) + 1))
+    return Verdict("proved" if val == 0 else "fails", "SymPy: the gamma >= 1/2 branch at gamma = 1/2")
+
+
+P.claim("sec6c.gamma_half", "Sec. VI-C", "identity", "at gamma = 1/2 the staircase TV is (e^eps-1)/(e^eps+1)",
+        latex=r"d_{TV}=\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}", section="Sec. VI-C", check=_gamma_half_check)
+
+
+def _gamma_0139_check():
+    e = mp.mpf(1)
+    n_ = _stair_truth(e, mp.mpf("0.0139"))
+    a = 1 - n_ * (mp.e + 1) / (mp.e - 1)
+    ok = abs(a - mp.mpf("0.3")) < mp.mpf("0.0005")
+    return Verdict("holds_numerically" if ok else "fails",
+                   "staircase TV by quadrature at eps = 1, gamma = 0.0139, then alpha = 1 - eta (e+1)/(e-1)",
+                   points=1, worst_error=float(abs(a - mp.mpf("0.3"))), precision=30,
+                   note=f"alpha = {mp.nstr(a, 8)} (printed: alpha ~ 0.3)",
+                   counterexample=None if ok else {"alpha": mp.nstr(a, 8), "printed": "0.3"})
+
+
+P.claim("sec6c.gamma_0139", "Sec. VI-C", "approximation", "gamma = 0.0139 gives alpha ~ 0.3 at eps = 1 (Fig. 4)",
+        latex=r"\gamma=0.0139", section="Sec. VI-C", check=_gamma_0139_check)
+
+
+def _k2_check():
+    """The staircase pair has likelihood ratios e^eps, 1, e^-eps only, with the masses of (7) at
+    alpha(eta_staircase): so its trade-off curve is exactly Cor. 1's region."""
+    def draw(rng):
+        e = mp.mpf(rng.uniform(0.3, 2.5))
+        g = mp.mpf(rng.uniform(0.02, 0.48))
+        p = TR.staircase_pdf(e, g)
+        q = lambda x: p(x - 1)
+        brk = TR.staircase_breaks(g, n=int(60 / e) + 5)
+        thr = (1 + mp.e ** e) / 2                       # between the ratios 1 and e^eps
+        hi = TR.piecewise_const_integral(lambda x: p(x) if p(x) > thr * q(x) else 0, brk)
+        eta_s = _stair_truth(e, g)
+        a = 1 - eta_s * (mp.e ** e + 1) / (mp.e ** e - 1)
+        return {"varepsilon": e, "gamma": g}, hi, (1 - a) * mp.e ** e / (1 + mp.e ** e)
+    return check_draws(draw, "==", n=6, tol_digits=15,
+                       method="P-mass where dP/dQ = e^eps (quadrature) vs (7)'s P0(x=0) at alpha(eta_staircase)")
+
+
+P.claim("appK2.region", "App. K2", "identity",
+        "the staircase mechanism with TV eta achieves exactly the (eps,0)-DP, eta-TV region",
+        latex=r"1-\frac{\eta e^{\varepsilon}}{e^{\varepsilon}-1}", section=APPK, check=_k2_check)

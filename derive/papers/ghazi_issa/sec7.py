@@ -1,0 +1,293 @@
+"""Ghazi & Issa (seed 003), Section VII with Appendices L-M: total variation
+with local differential privacy - f-divergences (20)-(23), the LDP/TV bounds
+(26), the dominating channel (28)-(29), Proposition 2 (the binary mechanism with
+erasure), Theorem 4, the KL contraction Theorem 5 and (34)-(36), the chi^2-TV
+bound Theorem 6 and (41), Theorem 7 with Lemma 3.
+
+Channels are drawn at random and their (eps, eta) read off exactly (max log
+ratio of rows, max row TV); contraction coefficients are optimised over input
+distributions (``_truth.eta_kl_binary``, ``_truth.eta_chi2``).
+"""
+from __future__ import annotations
+
+import mpmath as mp
+import sympy as sp
+
+from ...core import Verdict
+from ...symbols import eps
+from ...verify import check_draws, mp_sup
+from . import _truth as TR
+from ._paper import EPSP, P, c, eta
+
+VII, APPL, APPM = "Sec. VII", "App. L", "App. M"
+F_DIVS = {"KL": lambda t: t * mp.log(t), "chi2": lambda t: (t - 1) ** 2,
+          "TV": lambda t: max(0, t - 1), "Hellinger": lambda t: (mp.sqrt(t) - 1) ** 2}
+
+
+def rand_channel(rng, nx, ny):
+    return [TR.random_pmf(rng, ny) for _ in range(nx)]
+
+
+def ldp_eps(Q):
+    """The smallest eps with Q eps-LDP: max over outputs and input pairs of log ratios."""
+    return max(mp.log(Q[x][y] / Q[x2][y]) for x in range(len(Q)) for x2 in range(len(Q)) for y in range(len(Q[0])))
+
+
+def ldp_eta(Q):
+    return max(TR.tv(Q[x], Q[x2]) for x in range(len(Q)) for x2 in range(len(Q)))
+
+
+def push(P_, Q):
+    return [mp.fsum(P_[x] * Q[x][y] for x in range(len(Q))) for y in range(len(Q[0]))]
+
+
+def dominating_channel(e, n_):
+    """(28): the rows P0*, P1* (outputs 0, 1, erasure)."""
+    r = mp.e ** e
+    return [[n_ * r / (r - 1), n_ / (r - 1), 1 - n_ * (r + 1) / (r - 1)],
+            [n_ / (r - 1), n_ * r / (r - 1), 1 - n_ * (r + 1) / (r - 1)]]
+
+
+def _eq20_check():
+    def draw(rng):
+        P0, P1 = TR.random_pmf(rng, 4), TR.random_pmf(rng, 4)
+        printed = mp.fsum(q * (p / q) for p, q in zip(P0, P1))   # E_{Q=P1}[dP0/dP1]: always 1
+        return {"f": "t log t"}, TR.kl(P0, P1), printed
+    v = check_draws(draw, "==", n=10, method="D_f = E_{P1}[f(dP0/dP1)] on random pairs (f = t log t)")
+    if v.status == "fails":
+        v.note = "(20) omits f and writes E_Q: read literally it is E_{P1}[dP0/dP1] = 1 for every pair"
+    return v
+
+
+P.claim("eq20", "(20)", "definition", "(20): D_f(P0||P1) = E_Q[dP0/dP1] as printed",
+        latex=r"\frac{dP_{0}}{dP_{1}}", section=VII, check=_eq20_check)
+
+
+def _eq22_check():
+    def draw(rng):
+        P0, P1 = TR.random_pmf(rng, 3), TR.random_pmf(rng, 3)
+        Q = rand_channel(rng, 3, 4)
+        f = F_DIVS[rng.choice(list(F_DIVS))]
+        return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
+    return check_draws(draw, "<=", n=20, method="random channels and pairs, four f-divergences")
+
+
+P.claim("eq22", "(22)", "inequality", "data processing inequality for f-divergences",
+        latex=r"D_{f}(M_{0}||M_{1})\leq D_{f}(P_{0}||P_{1}).", section=VII, check=_eq22_check)
+
+
+def _eq26_check():
+    def draw(rng):
+        Q = rand_channel(rng, rng.randint(2, 4), rng.randint(2, 4))
+        e = ldp_eps(Q)
+        return {"varepsilon": e}, ldp_eta(Q), (mp.e ** e - 1) / (mp.e ** e + 1)
+    v = check_draws(draw, "<=", n=20, method="random channels at their exact eps: d_TV <= (e^eps-1)/(e^eps+1)")
+    if v.status != "holds_numerically":
+        return v
+    # the binary randomized response attains (e^eps-1)/(e^eps+1) < 1 < printed (e^eps+1)/(e^eps-1)
+    return Verdict("fails", "the sharp bound (attained by randomized response) vs the printed one",
+                   points=v.points, precision=v.precision,
+                   counterexample={"params": {"varepsilon": "1"}, "sharp": mp.nstr(mp.tanh(mp.mpf(1) / 2), 10),
+                                   "printed": mp.nstr(1 / mp.tanh(mp.mpf(1) / 2), 10)},
+                   derived=(sp.exp(eps) - 1) / (sp.exp(eps) + 1),
+                   note="(26) is printed upside down: (e^eps+1)/(e^eps-1) > 1 is vacuous; [7, Remark A.1] and "
+                        "Lemma 3's proof (which cites (26)) need (e^eps-1)/(e^eps+1). Theorem 6's range repeats it")
+
+
+P.claim("eq26", "(26)", "upper_bound", "(26): d_TV(Q) <= (e^eps+1)/(e^eps-1) for eps-LDP Q, as [7, Remark A.1]",
+        latex=r"d_{TV}(Q)\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}.", section=VII, check=_eq26_check)
+
+
+def _rand_ldp_eta(rng):
+    Q = rand_channel(rng, 2, rng.randint(2, 4))
+    return Q, ldp_eps(Q), ldp_eta(Q)
+
+
+def _prop2_check():
+    def draw(rng):
+        nx = rng.randint(2, 4)
+        Q = rand_channel(rng, nx, rng.randint(2, 4))
+        e, n_ = ldp_eps(Q), ldp_eta(Q)
+        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+        tvp = TR.tv(P0, P1)
+        over = TR.tv(push(P0, Q), push(P1, Q)) - n_ * tvp
+        Qs = dominating_channel(e, n_)
+        Qbe = [Qs[1] if P1[y] > P0[y] else Qs[0] for y in range(nx)]     # (31)
+        gap = abs(TR.tv(push(P0, Qbe), push(P1, Qbe)) - n_ * tvp)
+        return {"varepsilon": e, "eta": n_}, max(over, gap), mp.mpf(0)
+    return check_draws(draw, "<=", n=20, tol_digits=25,
+                       method="random channels Q in Q_{eps,eta} never exceed eta d_TV(P0,P1) and Q^(be) (31) "
+                              "attains it exactly")
+
+
+P.claim("prop2", "(30)", "identity",
+        "Proposition 2: sup over Q_{eps,eta} of d_TV(M0,M1) = eta d_TV(P0,P1), attained by Q^(be)",
+        latex=r"Q^{(be)}(.|y)=Q^{\star}_{\varepsilon,\eta}\left(.|\mathbf{1}\{P_% {1}(y)>P_{0}(y)\}\right),",
+        section=VII, check=_prop2_check)
+
+
+def _thm4_check():
+    def draw(rng):
+        Q, e, n_ = _rand_ldp_eta(rng)
+        name = rng.choice(list(F_DIVS))
+        f = F_DIVS[name]
+        bound = n_ * (f(mp.e ** e) + mp.e ** e * f(mp.e ** -e)) / (mp.e ** e - 1)
+        Qs = dominating_channel(e, n_)
+        attained = abs(TR.f_div(Qs[0], Qs[1], f) - bound) if 1 - n_ * (mp.e ** e + 1) / (mp.e ** e - 1) >= 0 else 0
+        return {"f": name, "varepsilon": e, "eta": n_}, TR.f_div(Q[0], Q[1], f) + attained, bound
+    return check_draws(draw, "<=", n=25, tol_digits=25,
+                       method="random pairs (P0,P1) in Q_{eps,eta} (their exact eps, eta): D_f <= printed, "
+                              "and D_f(P0*||P1*) equals it (KL, chi^2, TV, Hellinger)")
+
+
+P.claim("thm4", "(32)", "identity",
+        "Theorem 4: sup over Q_{eps,eta} of D_f = D_f(P0*||P1*) = eta (f(e^eps) + e^eps f(e^-eps))/(e^eps - 1)",
+        latex=r"=\!\frac{\eta\left(f\left(e^{\varepsilon}\right)+e^{\varepsilon}f% \left(e^{-\varepsilon}\right)\right)}{e^{\varepsilon}-1}.",
+        section=VII, check=_thm4_check)
+
+
+def _thm5_check():
+    rng = __import__("random").Random(5)
+    worst, cases = mp.mpf(-1), []
+    with mp.workdps(20):
+        for _ in range(3):
+            Q, e, n_ = _rand_ldp_eta(rng)
+            val = TR.eta_kl_binary(Q[0], Q[1], grid=16)
+            bound = n_ * (mp.e ** e - 1) / (mp.e ** e + 1)
+            worst = max(worst, val - bound)
+            cases.append((mp.nstr(e, 4), mp.nstr(n_, 4), mp.nstr(val, 8), mp.nstr(bound, 8)))
+        e, n_ = mp.mpf(1), mp.mpf("0.3")
+        Qs = dominating_channel(e, n_)
+        att = TR.eta_kl_binary(Qs[0], Qs[1], grid=16)
+        target = n_ * (mp.e - 1) / (mp.e + 1)
+    ok = worst <= mp.mpf(10) ** -12 and abs(att - target) < mp.mpf(10) ** -10
+    return Verdict("holds_numerically" if ok else "fails",
+                   "eta_KL by optimisation over binary input pairs (grid + the u -> v limit) for random "
+                   "channels in Q_{eps,eta} and for Q*_{eps,eta} at eps=1, eta=0.3",
+                   points=4, worst_error=float(abs(att - target)), precision=20,
+                   note=f"Q*: eta_KL = {mp.nstr(att, 12)} vs {mp.nstr(target, 12)}",
+                   counterexample=None if ok else {"cases": cases, "Q*": mp.nstr(att, 10), "printed": mp.nstr(target, 10)})
+
+
+P.claim("thm5", "(33)", "identity",
+        "Theorem 5: sup over Q_{eps,eta} of eta_KL(Q) = eta_KL(Q*) = eta (e^eps-1)/(e^eps+1)",
+        latex=r"\eta_{KL}(Q)=\eta_{KL}% \left(Q^{\star}_{\varepsilon,\eta}\right)=\eta\frac{e^{\varepsilon}-1}{e^{% \varepsilon}+1}.",
+        section=VII, check=_thm5_check)
+
+
+def _eq39_check():
+    def draw(rng):
+        e = mp.mpf(10) ** rng.uniform(-1, 0.7)
+        n_ = mp.tanh(e / 2) * mp.mpf(rng.uniform(0.05, 1))
+        A, B = dominating_channel(e, n_)
+        lc = lambda b: b * (1 - b) * mp.fsum((x - y) ** 2 / (b * x + (1 - b) * y) for x, y in zip(A, B))
+        _, sup = mp_sup(lc, 0, 1, grid=40, iters=80)
+        return {"varepsilon": e, "eta": n_}, sup, n_ * (mp.e ** e - 1) / (mp.e ** e + 1)
+    return check_draws(draw, "==", n=8, tol_digits=15,
+                       method="sup over beta of the Le Cam divergence LC_beta(P0*||P1*) (numeric) vs (39)")
+
+
+P.claim("eq39", "(39)", "identity",
+        "(39): sup_beta LC_beta(P0*||P1*) = eta (e^eps-1)/(e^eps+1), attained at beta = 1/2",
+        latex=r"=\eta(e^{\varepsilon}-1)\sup_{\beta\in(0,1)}\beta(1-\beta)\cdot", section=VII, check=_eq39_check)
+
+
+def _eq36_check():
+    rng = __import__("random").Random(36)
+    worst, best_ratio = mp.mpf(-1), mp.mpf(0)
+    with mp.workdps(20):
+        for M_ in (3, 4):
+            e = mp.mpf(rng.uniform(0.3, 2))
+            K = [[(mp.e ** e if i == j else 1) / (mp.e ** e + M_ - 1) for j in range(M_)] for i in range(M_)]
+            val = TR.eta_chi2([K[0], K[1], K[2]] if M_ >= 3 else K, grid=24)
+            bound = (mp.e ** e - 1) ** 2 / ((mp.e ** e + M_ - 1) * (mp.e ** e + 1))
+            worst = max(worst, val - bound)
+            best_ratio = max(best_ratio, val / bound)
+    ok = worst <= mp.mpf(10) ** -12
+    return Verdict("holds_numerically" if ok else "fails",
+                   "eta_chi2 of M-ary randomized response (M = 3, 4; inputs restricted to 3 symbols) by "
+                   "optimising the second singular value over input distributions",
+                   points=2, worst_error=0.0 if ok else float(worst), precision=20,
+                   note=f"largest found / bound = {mp.nstr(best_ratio, 6)} (interior grid of the input simplex)")
+
+
+P.claim("eq36", "(36)", "upper_bound",
+        "(36): eta_chi2(Q_R) = eta_KL(Q_R) <= (e^eps-1)^2/((e^eps+M-1)(e^eps+1)) for M-ary randomized response",
+        latex=r"\eta_{\chi^{2}}(Q_{R})=\eta_{KL}(Q_{R})", section=VII, check=_eq36_check)
+
+
+def _thm6_range_check():
+    return Verdict("fails", "the eta range must lie in the feasible TV range of eps-LDP channels",
+                   counterexample={"params": {"varepsilon": "1"}, "printed max eta": mp.nstr(1 / mp.tanh(0.5), 8),
+                                   "feasible max eta": mp.nstr(mp.tanh(0.5), 8)},
+                   derived=(sp.exp(eps) - 1) / (sp.exp(eps) + 1),
+                   note="Theorem 6 and the sentence after (40) use eta <= (e^eps+1)/(e^eps-1) (> 1), the reciprocal "
+                        "of the largest TV (as in (26)); with the printed 'maximum' (40) is not [11]'s Theorem 2")
+
+
+P.claim("thm6.range", "Thm. 6", "notation", "Theorem 6's eta range 0 <= eta <= (e^eps+1)/(e^eps-1)",
+        latex=r"0\leq\eta\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}", section=VII, check=_thm6_range_check)
+
+
+def _eq40_check():
+    ratios = []
+
+    def draw(rng):
+        nx = rng.randint(2, 3)
+        Q = rand_channel(rng, nx, rng.randint(2, 4))
+        e, n_ = ldp_eps(Q), ldp_eta(Q)
+        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+        lhs = TR.chi2(push(P0, Q), push(P1, Q))
+        rhs = 4 * n_ * (mp.e ** e - 1) * (mp.e ** -e + 1) * TR.tv(P0, P1) ** 2
+        ratios.append(lhs / rhs)
+        return {"varepsilon": e, "eta": n_}, lhs, rhs
+    v = check_draws(draw, "<=", n=30, method="random channels in Q_{eps,eta} and random input pairs")
+    if ratios:
+        v.note = f"largest lhs/rhs seen {mp.nstr(max(ratios), 4)}: the constant 4 is loose here"
+    return v
+
+
+P.claim("eq40", "(40)", "upper_bound",
+        "Theorem 6: chi^2(M0||M1) <= 4 eta (e^eps-1)(e^-eps+1) d_TV^2(P0,P1) for Q in Q_{eps,eta}",
+        latex=r"4\eta(e^{\varepsilon}-1)(e^{-% \varepsilon}+1)d^{2}_{TV}(P_{0},P_{1}).", section=VII,
+        check=_eq40_check)
+
+
+def _eq41_check():
+    r = sp.exp(eps)
+    ratio = sp.simplify(2 * eta ** 2 / (4 * eta * (r - 1) * (1 / r + 1)) - eta / (2 * (r - 1) * (1 / r + 1)))
+    lim = sp.limit((c * eps) / (2 * (r - 1) * (1 / r + 1)), eps, 0)
+    ok = ratio == 0 and sp.simplify(lim - c / 4) == 0
+    return Verdict("proved" if ok else "fails", "SymPy: (2 eta^2 TV^2)/(4 eta (e^eps-1)(e^-eps+1) TV^2) = (41)'s "
+                   "right side, and its limit at eta = c eps, eps -> 0, is c/4",
+                   counterexample=None if ok else {"difference": str(ratio), "limit": str(lim)})
+
+
+P.claim("eq41", "(41)", "lower_bound",
+        "(41): D(M^(be))/D(M*) >= eta/(2(e^eps-1)(e^-eps+1)) -> c/4 when eta = c eps, eps -> 0",
+        latex=r"\frac{c}{4}", section=VII, check=_eq41_check)
+
+
+def _lemma3_appm_check():
+    def draw(rng):
+        nx = rng.randint(2, 3)
+        Q = rand_channel(rng, nx, rng.randint(2, 4))
+        e = ldp_eps(Q)
+        a = mp.mpf(rng.random())
+        W = [[(1 - a) * v for v in row] + [a] for row in Q]            # erasure after Q
+        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+        f = F_DIVS[rng.choice(["KL", "chi2", "Hellinger"])]
+        scale = abs(TR.f_div(push(P0, W), push(P1, W), f) - (1 - a) * TR.f_div(push(P0, Q), push(P1, Q), f))
+        over_tv = ldp_eta(W) - (1 - a) * (mp.e ** e - 1) / (mp.e ** e + 1)
+        over_eps = ldp_eps(W) - e
+        return {"varepsilon": e, "alpha": a}, max(scale, over_tv, over_eps), mp.mpf(0)
+    return check_draws(draw, "<=", n=25, tol_digits=25,
+                       method="random eps-LDP channels followed by an erasure channel: still eps-LDP, TV <= "
+                              "(1-alpha) tanh(eps/2) (Lemma 3), and D_f scales by exactly 1 - alpha (App. M)")
+
+
+P.claim("thm7", "(42)", "lower_bound",
+        "Theorem 7 (via Lemma 3 and App. M): erasing with alpha = 1 - eta (e^eps+1)/(e^eps-1) maps Q_eps into "
+        "Q_{eps,eta} and scales every f-divergence by eta (e^eps+1)/(e^eps-1), so OPT_{eps,eta} >= that times OPT_eps",
+        latex=r"d_{TV}(Q^{\prime}_{Y|X})\leq(1-\alpha)\frac{e^{\varepsilon}-1}{e^{\varepsilon}% +1}",
+        section=APPM, check=_lemma3_appm_check)

@@ -1,0 +1,122 @@
+"""Verdicts of every Ghazi-Issa (seed 003) claim, and spot checks of the truths
+they rest on (computed here independently of the paper's formulas)."""
+from fractions import Fraction as Fr
+
+import mpmath as mp
+import pytest
+
+import derive
+from derive.papers.ghazi_issa import _truth as TR
+from derive.papers.ghazi_issa.sec2_3 import dominating, eq5_value, eq6_value
+
+EXPECTED = {
+    "def1.dp": "holds_numerically",
+    "thm1.roc": "holds_numerically",
+    "def3.tv": "holds_numerically",
+    "footnote1.tv_roc": "holds_numerically",
+    "cor1.eta_range": "holds_numerically",
+    "cor1.region": "holds_numerically",
+    "rem1.max_eta": "proved",
+    "appF.tv": "holds_numerically",
+    "thm2.alpha": "proved",
+    "thm2.eta_range": "proved",
+    "thm2.eq5": "holds_numerically",
+    "thm2.tv": "holds_numerically",
+    "thm2.region_exact": "holds_numerically",
+    "thm2.converse": "holds_numerically",
+    "eq6.kairouz": "holds_numerically",
+    "sec3a.fig4_alpha": "proved",
+    "remark2": "proved",
+    "sec3b1.mia": "holds_numerically",
+    "sec3c1.tv7": "holds_numerically",
+    "sec3c1.alpha": "proved",
+    "sec3c2.ptilde": "proved",
+    "sec3c2.bounds": "holds_numerically",
+    "sec3c2.notation": "fails",
+    "prop1.subsampling": "holds_numerically",
+    "prop1.tight": "holds_numerically",
+    "eq12.gmu": "holds_numerically",
+    "appG.kl_middle": "fails",
+    "appG.kl": "holds_numerically",
+    "appG.kappa2": "holds_numerically",
+    "appG.kappa3": "holds_numerically",
+    "appG.taylor": "holds_numerically",
+    "sec5.c0": "proved",
+    "sec5.c1": "proved",
+    "sec5.pure_dp": "proved",
+    "thm3.clt": "holds_numerically",
+    "sec6a.tv_laplace": "holds_numerically",
+    "appI.line3": "fails",
+    "eq16": "holds_numerically",
+    "eq17": "fails",
+    "eq18": "fails",
+    "appJ.delta": "holds_numerically",
+    "eq51": "holds_numerically",
+    "sec6c.tv_staircase": "holds_numerically",
+    "appK1.middle": "fails",
+    "appK1.left": "holds_numerically",
+    "appK1.right": "proved",
+    "sec6c.gamma_half": "proved",
+    "sec6c.gamma_0139": "holds_numerically",
+    "appK2.region": "holds_numerically",
+    "eq20": "fails",
+    "eq22": "holds_numerically",
+    "eq26": "fails",
+    "prop2": "holds_numerically",
+    "thm4": "holds_numerically",
+    "thm5": "holds_numerically",
+    "eq39": "holds_numerically",
+    "eq36": "holds_numerically",
+    "thm6.range": "fails",
+    "eq40": "holds_numerically",
+    "eq41": "proved",
+    "thm7": "holds_numerically",
+}
+
+
+def test_every_claim_has_an_expected_verdict():
+    ids = {c.id.split(".", 1)[1] for c in derive.claims("ghazi_issa")}
+    assert ids == set(EXPECTED)
+
+
+@pytest.mark.parametrize("cid", sorted(EXPECTED))
+def test_verdict(cid):
+    v = derive.claim(f"ghazi_issa.{cid}").check()
+    assert v.status == EXPECTED[cid], (v.summary(), v.counterexample, v.note)
+    if v.status == "fails":
+        assert v.counterexample, "a failing claim carries a counterexample"
+
+
+def test_eq5_at_k1_is_the_single_mechanism():
+    # k = 1: delta_0 of (5) is the TV of (7), (e^eps-1)(1-alpha)/(1+e^eps), exactly
+    for r in (Fr(2), Fr(5)):
+        for a in (Fr(0), Fr(1, 3)):
+            assert eq5_value(1, 0, r, a) == (r - 1) * (1 - a) / (r + 1)
+            assert eq5_value(1, 1, r, a) == 0
+
+
+def test_eq6_brute_force_k5():
+    r = Fr(3)
+    P0, P1 = dominating(r, Fr(0))
+    p0, p1 = TR.product(P0, 5), TR.product(P1, 5)
+    for j in (1, 3, 5):
+        assert TR.hockey(p0, p1, r ** j) == eq6_value(5, j, r)
+
+
+def test_mpmath_delta_j_matches_brute_force():
+    with mp.workdps(50):
+        e, a = mp.log(2), mp.mpf(3) / 10
+        P0, P1 = dominating(mp.mpf(2), a)
+        p0, p1 = TR.product(P0, 4), TR.product(P1, 4)
+        for j in range(5):
+            assert abs(TR.delta_j_binomial(4, e, a, j) - TR.hockey(p0, p1, mp.mpf(2) ** j)) < mp.mpf(10) ** -40
+
+
+def test_tradeoff_is_neyman_pearson():
+    with mp.workdps(40):
+        P, Q = [mp.mpf(1) / 2, mp.mpf(1) / 2], [mp.mpf(1) / 5, mp.mpf(4) / 5]
+        # reject P on outcome 1 (ratio 1.6) first: at t = 1/2, beta = 1 - 4/5 = 1/5
+        assert abs(TR.tradeoff(P, Q, mp.mpf(1) / 2) - mp.mpf(1) / 5) < mp.mpf(10) ** -35
+        # half of outcome 1 rejected at t = 1/4: beta = 1 - 2/5
+        assert abs(TR.tradeoff(P, Q, mp.mpf(1) / 4) - mp.mpf(3) / 5) < mp.mpf(10) ** -35
+        assert TR.tradeoff(P, Q, mp.mpf(1)) == 0
