@@ -18,6 +18,7 @@ from pathlib import Path
 import mpmath as mp
 import numpy as np
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 from derive import registry
 from derive.core import VERDICTS
@@ -68,8 +69,10 @@ def _fmt(x) -> str:
 def validation_rows(f, n: int = 3) -> list[dict]:
     """A short numeric validation table: the float64 kernel (NumPy/SciPy
     lambdify) against mpmath at 50 digits at ``n`` in-domain points."""
-    if not f.expr.free_symbols <= set(f.symbols):
-        return []  # the expression names a quantity defined by an optimisation (e.g. M in (20))
+    if not f.expr.free_symbols <= set(f.symbols) or f.expr.atoms(AppliedUndef):
+        # the expression names a quantity defined elsewhere: an optimum (M in 002 (20)) or an
+        # abstract function (T(P, Q), F_n in 004 (3.5)); nothing to compile
+        return []
     pts = sample_points(f.params, n, f.conditions, seed=11)
     if not pts:
         return []

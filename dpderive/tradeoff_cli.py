@@ -53,6 +53,8 @@ def cmd_tradeoff(args) -> int:
         raise DomainError("points", args.points, "[2, 100000]")
     if not (0 < args.delta < 1):
         raise DomainError("delta", args.delta, "(0, 1)")
+    if args.steps != round(args.steps):
+        raise DomainError("steps", args.steps, "integers >= 1 (compositions)")
     curve, method, sound = curve_for(args.sigma, args.sampling_rate, args.steps, args.sensitivity,
                                      args.method)
     a = np.linspace(0.0, 1.0, args.points)

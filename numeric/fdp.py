@@ -261,7 +261,10 @@ class PiecewiseLinear(TradeOff):
     def delta(self, eps):
         e = _eps(eps)
         # the supremum of a concave piecewise-linear function sits at a vertex
-        val = 1.0 - self.y[None, :] - np.exp(e.reshape(-1, 1)) * self.x[None, :]
+        with np.errstate(divide="ignore", over="ignore"):    # e^eps alpha in log space: no inf * 0
+            ex = np.where(self.x[None, :] > 0,
+                          np.exp(e.reshape(-1, 1) + np.log(np.maximum(self.x[None, :], 1e-320))), 0.0)
+        val = 1.0 - self.y[None, :] - ex
         # 1 - y is formed in double precision: add its rounding error (a few ulp of 1)
         best = np.max(val, axis=1)
         return np.clip(round_up(best) + _ABS_SLACK * (best > 0), 0.0, 1.0).reshape(e.shape)
@@ -404,7 +407,7 @@ class Gaussian(TradeOff):
         e = _eps(eps)
         if self.mu == 0:
             return np.zeros_like(e)
-        return round_up(np.exp(_gauss.log_delta_exact(e, self.mu)))
+        return _gauss.delta_upper(e, self.mu)
 
     def epsilon(self, delta):
         d = _delta(delta)

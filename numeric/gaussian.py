@@ -20,7 +20,7 @@ from scipy.special import log_ndtr
 from . import kernels as K
 from .solvers import bracketed_newton, round_up
 
-__all__ = ["mu_of", "log_delta_exact", "delta_exact", "eps_exact"]
+__all__ = ["mu_of", "log_delta_exact", "delta_exact", "delta_upper", "eps_exact"]
 
 CITATION = "002 eq. (40) with mu = sqrt(T) Delta/sigma (Gaussian trade-off G_mu, 002 eqs. (41), (50))"
 
@@ -79,5 +79,35 @@ def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
 
         _, ehi, _ = bracketed_newton(fun, lo, hi, None, rtol=1e-14, atol=1e-300,
                                      what="exact Gaussian eps(delta) (002 eq. (40))")
-        out[need] = round_up(ehi)
+        out[need] = _certify_eps(round_up(ehi), m, np.exp(l))
     return out.reshape(shape)
+
+
+def delta_upper(eps, mu):
+    """delta(eps) of G_mu (002 eq. (40)) plus a bound on its float error: Phi(a) - e^eps Phi(b)
+    cancels when mu is small (a - b = mu), so the computed value can fall ~u/mu below
+    the truth; the allowance (8 + 4|log Phi(a)| + 4|eps + log Phi(b)|) u (Phi(a) + e^eps Phi(b))
+    covers the subtraction and log_ndtr's few-ulp error in the log.  An upper bound (never 0: delta(eps) > 0 always)."""
+    e, m = np.asarray(eps, dtype=float), np.asarray(mu, dtype=float)
+    la, lb = log_ndtr(-e / m + m / 2), log_ndtr(-e / m - m / 2)
+    with np.errstate(over="ignore"):
+        r = np.exp(e + lb - la)
+        # log_ndtr errs by a few ulp of its (large, in the tails) value: relative error
+        # ~ |log Phi| u in Phi itself, on top of the subtraction's rounding
+        slack = (8 + 4 * np.abs(la) + 4 * np.abs(lb + e)) * np.finfo(float).eps * np.exp(la) * (1 + r)
+    return np.maximum(round_up(np.exp(log_delta_exact(e, m)) + slack), np.nextafter(0.0, 1.0))
+
+
+def _certify_eps(e, mu, d, iters: int = 60):
+    """Raise eps until the certified delta_upper(eps, mu) <= d (Newton steps on the
+    allowance; d delta/d eps = -e^eps Phi(-eps/mu - mu/2)).  Raises if it cannot."""
+    e = np.array(e, dtype=float, copy=True)
+    for _ in range(iters):
+        over = delta_upper(e, mu) > d
+        if not over.any():
+            return e
+        slope = np.exp(e + log_ndtr(-e / mu - mu / 2))
+        step = (delta_upper(e, mu) - d) / np.maximum(slope, 1e-300)
+        e = np.where(over, round_up(e + 1.5 * step + 1e-15 * np.maximum(e, 1.0)), e)
+    raise K.DomainError("delta", float(np.min(d)), "a value the Gaussian profile resolves in "
+                        "double precision (certification of eps did not settle)")

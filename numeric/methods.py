@@ -124,13 +124,15 @@ def calibrate_sigma(target_eps, delta_, q=1.0, steps=1, sensitivity=1.0, method:
     def eps_up(s):
         return float(pld.subsampled_gaussian(s / sensitivity, qq, t, bounds="upper").epsilon(d)[1])
 
-    lo, hi = 0.05, 1.0
+    floor = sensitivity * (pld.SIGMA_MIN_SUBSAMPLED if qq < 1 else 1e-3)   # PLD's range
+    lo, hi = floor, max(1.0, floor)
     while eps_up(hi) > e:                      # grow until feasible
         lo, hi = hi, 2 * hi
         if hi > 1e6:
             raise K.DomainError("epsilon", e, f"a target reachable with sigma <= 1e6 (delta={d:g})")
-    while eps_up(lo) <= e and lo > 1e-3:       # shrink the lower end until infeasible
-        hi, lo = lo, lo / 2
+    if eps_up(lo) <= e:
+        raise K.DomainError("epsilon", e, f"a target not already met at sigma = {lo:.6g}, the "
+                            "smallest noise the PLD accountant covers")
     while hi - lo > rtol * hi:
         mid = math.sqrt(lo * hi)
         lo, hi = (lo, mid) if eps_up(mid) <= e else (mid, hi)

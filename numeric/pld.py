@@ -80,6 +80,8 @@ _EPS = np.finfo(float).eps
 _LOG2PI_2 = 0.5 * np.log(2 * np.pi)
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(8)
 TAIL_BOUND = 1e-18          # one-step tail mass beyond the range (each side) and n-fold window tails
+SIGMA_MIN_SUBSAMPLED = 1.0 / 12.0   # numeric.cumulants' quadrature range (1/sigma <= 12)
+MAX_ONE_STEP_BINS = 2 ** 17        # cap on the default lattice of one step
 DEFAULT_RESOLUTION = 0.05  # default h = resolution * (std of one-step loss under Q)
 
 
@@ -492,6 +494,12 @@ def _suffix_discounted(c: np.ndarray, h: float) -> np.ndarray:
     return out
 
 
+def _sum_slack(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """An absolute bound on the float error of A_j - e^{eps - l_j} B_j (e^{eps - l_j} <= 1):
+    sequential suffix sums of n terms err by at most (n - 1) u times their sum (Higham)."""
+    return (A.size + 8) * _EPS * (np.abs(A) + np.abs(B))
+
+
 def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
     losses, A, B, _ = _profile_arrays(comp, upper, min(0.0, float(np.min(eps, initial=0.0))))
     j = np.searchsorted(losses, eps, side="right")        # first loss > eps
@@ -503,7 +511,8 @@ def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
     extra = comp.inf_mass
     if upper:
         extra += comp.t_out + comp.fft_err
-        val = round_up(val * (1 + 64 * _EPS) + extra)
+        # the difference cancels (delta << A): cover the float error of the suffix sums
+        val = round_up(val * (1 + 64 * _EPS) + np.where(inside, _sum_slack(A, B)[jj], 0.0) + extra)
     else:
         val = round_down(np.maximum(val * (1 - 64 * _EPS), 0.0) + extra)
     return np.clip(val, 0.0, 1.0)
@@ -518,7 +527,9 @@ def _eps_from(comp: Composed, delta: np.ndarray, upper: bool) -> np.ndarray:
     # delta at the lattice points: D_j = delta(l_j) = A_{j+1} - e^{-h} B_{j+1}
     A1 = np.append(A[1:], 0.0)
     B1 = np.append(B[1:], 0.0)
-    D = np.maximum(A1 - np.exp(-comp.h) * B1, 0.0) * scale + extra
+    S = _sum_slack(A, B) if upper else np.zeros_like(A)
+    S1 = np.append(S[1:], 0.0)
+    D = np.maximum(A1 - np.exp(-comp.h) * B1, 0.0) * scale + extra + S1
     # make monotone (non-increasing) in the sound direction
     D = np.maximum.accumulate(D[::-1])[::-1] if upper else np.minimum.accumulate(D)
     out = np.empty(delta.size)
@@ -529,11 +540,11 @@ def _eps_from(comp: Composed, delta: np.ndarray, upper: bool) -> np.ndarray:
         k = np.searchsorted(-D, -d, side="left")     # first j with D_j <= d
         if k == 0:
             # below the window every loss exceeds eps: delta(eps) = 1*A_0 - e^{eps-l_0} B_0 (+extra)
-            num = (A[0] * scale + extra - d)
+            num = (A[0] * scale + extra + S[0] - d)
             e = losses[0] + np.log(num / (B[0] * scale)) if num > 0 and B[0] > 0 else -np.inf
         else:
             jn = k                                    # eps in (l_{k-1}, l_k]: losses >= l_k count
-            num = A[jn] * scale + extra - d
+            num = A[jn] * scale + extra + S[jn] - d
             e = losses[jn] + np.log(num / (B[jn] * scale)) if num > 0 and B[jn] > 0 else losses[k - 1]
             e = min(max(e, losses[k - 1]), losses[jn])
         out[i] = e
@@ -745,6 +756,10 @@ def _choose_h(models, value_discretization, resolution, anchor=None) -> float:
     if value_discretization is None:
         std = min(m.std for m in models.values())
         h = float(K.check_positive(resolution, "resolution")) * std
+        # cap the one-step lattice (a coarser lattice is still certified, only looser): a
+        # tiny loss spread in one direction (small q) would otherwise ask for ~1e7 bins
+        span = max(np.subtract(*m.l_range()[::-1]) for m in models.values())
+        h = max(h, span / MAX_ONE_STEP_BINS)
     else:
         h = float(K.check_positive(value_discretization, "value_discretization"))
     if anchor:
@@ -788,6 +803,9 @@ def subsampled_gaussian(sigma, q, steps=1, *, value_discretization=None,
                      resolution=resolution, tail_bound=tail_bound, bounds=bounds)
         r.name = f"subsampled-gaussian(sigma={s:g}, q=1)"
         return r
+    if s < SIGMA_MIN_SUBSAMPLED:
+        raise DomainError("sigma", s, f"[{SIGMA_MIN_SUBSAMPLED:.6g}, oo) with subsampling (the "
+                          "loss cumulants' quadrature covers 1/sigma <= 12)")
     allm = _mixture_models(1.0 / s, qq)
     for d in directions:
         if d not in allm:
@@ -808,6 +826,9 @@ def discrete(p, q, steps=1, *, value_discretization=1e-4, tail_bound=TAIL_BOUND,
             raise DomainError(nm, "given vector", "a pmf (non-negative, summing to 1)")
     if p.shape != q.shape:
         raise DomainError("q", f"{q.size} outcomes", f"{p.size} outcomes like p")
+    if not np.any((p > 0) & (q > 0)):
+        raise DomainError("q", "a pmf disjoint from p", "pmfs sharing an outcome (disjoint supports "
+                          "are perfectly distinguishable: delta = 1 at every eps; see fdp.Discrete)")
     models = {"single": _discrete_model(p, q, "discrete")}
     h = _choose_h(models, value_discretization, DEFAULT_RESOLUTION)
     return PLDResult("discrete", models, _steps(steps), h, tail_bound, bounds)
