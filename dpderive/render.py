@@ -52,6 +52,13 @@ def _sanitise_math(s: str) -> str:
     s = s.strip()
     while s and s[-1] in ",." and not s.endswith("\\right."):   # keep a "\right." delimiter
         s = s[:-1].rstrip()
+    # a fragment of a display may cut a \left ... \right pair: close it with null delimiters
+    n_left = len(re.findall(r"\\left(?![a-zA-Z])", s))
+    n_right = len(re.findall(r"\\right(?![a-zA-Z])", s))
+    if n_right > n_left:
+        s = "\\left. " * (n_right - n_left) + s
+    elif n_left > n_right:
+        s = s + " \\right." * (n_left - n_right)
     return s
 
 

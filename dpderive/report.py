@@ -117,7 +117,7 @@ def paper_context(key: str, extras: dict | None = None) -> dict:
     for f in fs:
         formulas.append({
             "name": f.name, "source": f.source.cite(), "role": f.role.replace("_", " "),
-            "quantity_math": f"${f.quantity}$", "description": f.description,
+            "quantity_math": f"${f.quantity}$" if f.quantity.strip() else "", "description": f.description,
             "conditions": ", ".join(f"${latex(c)}$" for c in f.conditions),
             "params": ", ".join(f"${latex(p.symbol)} \\in {latex(p.domain)}$" for p in f.params),
             "printed_latex": f.printed_latex, "encoding": f.encoding, "encoding_note": f.encoding_note,
