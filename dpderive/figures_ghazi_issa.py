@@ -20,24 +20,16 @@ from numeric import fdp  # noqa: E402
 from numeric import tv  # noqa: E402
 from numeric.rdp import SubsampledGaussian  # noqa: E402
 
+from .figures_asoodeh import _f, _save  # noqa: E402
+from .figures_asoodeh import _setup as _setup_common  # noqa: E402
+
 EPS, ALPHA = 1.0, 0.3                       # Figs. 3-4: eps = 1, delta = 0, alpha = 0.3
 A = np.concatenate((np.linspace(0, 0.02, 80), np.linspace(0.02, 1, 500)))
 
 
 def _setup():
-    matplotlib.rcParams.update({"svg.hashsalt": "dpderive", "pdf.fonttype": 42, "font.size": 9,
-                                "figure.figsize": (3.6, 3.2), "axes.grid": True, "grid.alpha": 0.3})
-
-
-def _save(fig, outdir: pathlib.Path, name: str) -> str:
-    fig.tight_layout()
-    fig.savefig(outdir / name, format="pdf", metadata={"CreationDate": None, "ModDate": None})
-    plt.close(fig)
-    return name
-
-
-def _f(x, d=4):
-    return f"{x:.{d}g}"
+    _setup_common()
+    matplotlib.rcParams["figure.figsize"] = (3.6, 3.2)
 
 
 def _axes(ax):

@@ -54,7 +54,7 @@ def test_objective_convexity_claim_holds():
     assert verdict("thm3.convex").status == "holds_numerically"
 
 
-@pytest.mark.parametrize("cid", ["thm4.g_lower", "thm4.f_lower", "thm4.eq22", "remark1", "thm1.sound",
+@pytest.mark.parametrize("cid", ["thm4.g_lower", "thm4.f_lower", "thm4.eq21", "thm4.eq22", "remark1", "thm1.sound",
                                  "sec3.chi_inverse", "lemma1.balle_first"])
 def test_true_statements_are_not_refuted(cid):
     assert verdict(cid).status in ("proved", "holds_numerically")
