@@ -32,8 +32,10 @@ def test_tex_is_reproducible(built, tmp_path):
 
 def test_sidecars_and_errata(built):
     out, res = built
-    recs = json.loads((out / "asoodeh2021.json").read_text())
+    recs = [r for key in ("asoodeh2021", "zheng2020", "ghazi_issa")
+            for r in json.loads((out / f"{key}.json").read_text())]
     errata = json.loads((out / "errata.json").read_text())
+    assert {e["paper_key"] for e in errata} == {"asoodeh2021", "zheng2020", "ghazi_issa"}
     assert res["errata"] == len(errata) == sum(r["verdict"] == "fails" for r in recs)
     assert all(e["counterexample"] for e in errata)
     md = (out / "errata.md").read_text()
