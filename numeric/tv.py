@@ -37,7 +37,7 @@ from scipy.special import gammaln
 from derive.core import DomainError
 
 from . import fdp
-from .gaussian import log_delta_exact
+from .gaussian import delta_upper
 from .solvers import round_up
 
 __all__ = ["alpha_of", "eta_max", "loss_distribution", "theorem2_deltas", "kairouz_deltas",
@@ -342,12 +342,13 @@ def tv_staircase(eps, gamma) -> float:
 
 def gdp_delta(eps, mu) -> np.ndarray:
     """Dong et al. Cor. 2.13: delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
-    computed stably (numeric.gaussian) and rounded up."""
+    computed stably with its float-error allowance (numeric.gaussian.delta_upper): never below
+    the truth, also at small mu where the difference cancels."""
     e = np.asarray(eps, dtype=float)
     m = _real("mu", mu, "(0, oo)", lambda x: x > 0)
     if np.any(~np.isfinite(e) | (e < 0)):
         raise DomainError("epsilon", e, "[0, oo)")
-    return np.minimum(round_up(np.exp(log_delta_exact(e, m))), 1.0)
+    return np.minimum(delta_upper(e, m), 1.0)
 
 
 # ----------------------------------------------------------------------------- Sec. VI-D
