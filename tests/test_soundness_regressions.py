@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from derive.core import DomainError
-from numeric import fdp, methods, pld
+from numeric import fdp, methods, pld, tv
 
 
 def _gauss_delta(eps, mu):
@@ -21,6 +21,7 @@ def _gauss_delta(eps, mu):
 def test_gaussian_profile_sound_at_small_mu(mu, delta):
     g = fdp.Gaussian(mu)
     assert g.delta(0.0) >= _gauss_delta(0, mu)            # Phi(a) - e^eps Phi(b) cancels here
+    assert tv.gdp_delta(0.0, mu) >= _gauss_delta(0, mu)
     e = float(g.epsilon(delta))
     assert _gauss_delta(e, mu) <= delta
 
