@@ -70,32 +70,29 @@ def _emit(args, res) -> int:
     return 0
 
 
-def cmd_epsilon(args) -> int:
+def _profile(args, name: str) -> int:
+    """``epsilon`` at --delta or ``delta`` at --epsilon, by the chosen method."""
     _check_common(args)
     if args.sigma is None:
         raise DomainError("sigma", None, "(0, oo) (required)")
-    d = _check_delta(args.delta)
+    at = _check_delta(args.delta) if name == "epsilon" else _check_eps(args.epsilon)
     if args.method != "rdp":
         from numeric import methods
-        return _emit(args, methods.epsilon(args.sigma, args.sampling_rate, args.steps, d,
-                                           args.sensitivity, args.method))
-    from numeric import accountant
-    res = accountant.epsilon(_curve(args), d, args.conversion, steps=args.steps, method=args.method)
+        res = getattr(methods, name)(args.sigma, args.sampling_rate, args.steps, at,
+                                     args.sensitivity, args.method)
+    else:
+        from numeric import accountant
+        res = getattr(accountant, name)(_curve(args), at, args.conversion, steps=args.steps,
+                                        method=args.method)
     return _emit(args, res)
+
+
+def cmd_epsilon(args) -> int:
+    return _profile(args, "epsilon")
 
 
 def cmd_delta(args) -> int:
-    _check_common(args)
-    if args.sigma is None:
-        raise DomainError("sigma", None, "(0, oo) (required)")
-    e = _check_eps(args.epsilon)
-    if args.method != "rdp":
-        from numeric import methods
-        return _emit(args, methods.delta(args.sigma, args.sampling_rate, args.steps, e,
-                                         args.sensitivity, args.method))
-    from numeric import accountant
-    res = accountant.delta(_curve(args), e, args.conversion, steps=args.steps, method=args.method)
-    return _emit(args, res)
+    return _profile(args, "delta")
 
 
 def cmd_calibrate(args) -> int:

@@ -67,47 +67,44 @@ def _result(name, value, method, s, qq, t, sens, extras, **kw) -> AccountingResu
                             mechanism=f"{mech} x {t}", extras=extras, **kw)
 
 
-def epsilon(sigma, q, steps, delta_, sensitivity=1.0, method: str = "pld") -> AccountingResult:
-    """epsilon(delta) by ``method`` (see the module docstring)."""
-    d = float(K.check_open01(delta_, "delta"))
+def _profile(name: str, at: float, sigma, q, steps, sensitivity, method) -> AccountingResult:
+    """``epsilon`` at delta = ``at`` or ``delta`` at epsilon = ``at`` by ``method``: PLD gives a
+    certified bracket (the value is its upper end); an approximation carries the bracket."""
     s, qq, t = _check(sigma, q, steps, sensitivity)
     if method not in METHODS:
         raise K.DomainError("method", method, "one of " + ", ".join(METHODS))
+    given = {"delta": at} if name == "epsilon" else {"epsilon": at}
+
+    def bracket():
+        lo, hi = getattr(pld.subsampled_gaussian(s, qq, t), name)(at)
+        return float(lo), min(float(hi), 1.0) if name == "delta" else float(hi)
+
     if method == "pld":
-        lo, hi = pld.subsampled_gaussian(s, qq, t).epsilon(d)
-        return _result("epsilon", hi, method, sigma, qq, t, sensitivity,
-                       {"epsilon_lower": float(lo), "epsilon_upper": float(hi), "guarantee": True},
-                       delta=d)
-    value = float(curve(method, s, qq, t).epsilon(d))
+        lo, hi = bracket()
+        return _result(name, hi, method, sigma, qq, t, sensitivity,
+                       {f"{name}_lower": lo, f"{name}_upper": hi, "guarantee": True}, **given)
+    value = float(getattr(curve(method, s, qq, t), name)(at))
     extras = {"guarantee": False, "approximation": True}
     if t <= PLD_CHEAP_STEPS:
         t0 = time.perf_counter()
-        lo, hi = pld.subsampled_gaussian(s, qq, t).epsilon(d)
-        extras.update({"pld_epsilon_lower": float(lo), "pld_epsilon_upper": float(hi),
+        lo, hi = bracket()
+        extras.update({f"pld_{name}_lower": lo, f"pld_{name}_upper": hi,
                        "below_pld_lower": bool(value < lo),
-                       "relative_distance_to_pld": float(abs(value - hi) / hi) if hi > 0 else 0.0,
+                       "relative_distance_to_pld": abs(value - hi) / hi if hi > 0 else 0.0,
                        "pld_seconds": round(time.perf_counter() - t0, 3)})
-    return _result("epsilon", value, method, sigma, qq, t, sensitivity, extras, delta=d)
+    return _result(name, value, method, sigma, qq, t, sensitivity, extras, **given)
+
+
+def epsilon(sigma, q, steps, delta_, sensitivity=1.0, method: str = "pld") -> AccountingResult:
+    """epsilon(delta) by ``method`` (see the module docstring)."""
+    return _profile("epsilon", float(K.check_open01(delta_, "delta")), sigma, q, steps,
+                    sensitivity, method)
 
 
 def delta(sigma, q, steps, eps, sensitivity=1.0, method: str = "pld") -> AccountingResult:
     """delta(epsilon) by ``method`` (see the module docstring)."""
-    e = float(K.check_nonneg(eps, "epsilon"))
-    s, qq, t = _check(sigma, q, steps, sensitivity)
-    if method not in METHODS:
-        raise K.DomainError("method", method, "one of " + ", ".join(METHODS))
-    if method == "pld":
-        lo, hi = pld.subsampled_gaussian(s, qq, t).delta(e)
-        return _result("delta", min(float(hi), 1.0), method, sigma, qq, t, sensitivity,
-                       {"delta_lower": float(lo), "delta_upper": min(float(hi), 1.0),
-                        "guarantee": True}, epsilon=e)
-    value = float(curve(method, s, qq, t).delta(e))
-    extras = {"guarantee": False, "approximation": True}
-    if t <= PLD_CHEAP_STEPS:
-        lo, hi = pld.subsampled_gaussian(s, qq, t).delta(e)
-        extras.update({"pld_delta_lower": float(lo), "pld_delta_upper": float(hi),
-                       "below_pld_lower": bool(value < lo)})
-    return _result("delta", value, method, sigma, qq, t, sensitivity, extras, epsilon=e)
+    return _profile("delta", float(K.check_nonneg(eps, "epsilon")), sigma, q, steps,
+                    sensitivity, method)
 
 
 def calibrate_sigma(target_eps, delta_, q=1.0, steps=1, sensitivity=1.0, method: str = "pld",
