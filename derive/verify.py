@@ -244,14 +244,19 @@ def finite(x) -> bool:
 
 
 def check_draws(draw: Callable, op: str = "==", *, n: int = 20, seed: int = 7,
-                method: str = "random draws", tol_digits: int | None = None) -> Verdict:
+                method: str = "random draws", tol_digits: int | None = None,
+                fail_note: str = "") -> Verdict:
     """Check ``lhs op rhs`` on ``n`` random draws; ``draw(rng)`` returns
     (description dict, lhs, rhs) with mpmath numbers, or None to skip.  For
     "==" the relative error must be below 10**-tol_digits (default
-    TOL_DIGITS); draws run at DPS digits."""
+    TOL_DIGITS); draws run at DPS digits.  ``fail_note`` explains a failure (what the
+    paper should say) and is attached only when the check fails."""
     with mp.workdps(DPS):
-        return _check_draws(draw, op, n, seed, method,
-                            tol_digits if tol_digits is not None else TOL_DIGITS)
+        v = _check_draws(draw, op, n, seed, method,
+                         tol_digits if tol_digits is not None else TOL_DIGITS)
+    if fail_note and v.status == "fails":
+        v.note = fail_note
+    return v
 
 
 def _check_draws(draw, op, n, seed, method, tol_digits) -> Verdict:

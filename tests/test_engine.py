@@ -34,3 +34,12 @@ def test_mp_minimize_boundary_optimum():
     with mp.workdps(60):
         x, v = mp_minimize(lambda x: (x - mp.mpf("1e-30")) ** 2 + (x - mp.mpf("0.3")) ** 2, 0, 1)
         assert abs(x - mp.mpf("0.15")) < mp.mpf(10) ** -25
+
+
+def test_check_draws_attaches_fail_note_only_on_failure():
+    import mpmath as mp
+    from derive.verify import check_draws
+    ok = check_draws(lambda rng: ({"x": 1}, mp.mpf(2), mp.mpf(2)), "==", n=3, fail_note="why")
+    bad = check_draws(lambda rng: ({"x": 1}, mp.mpf(2), mp.mpf(3)), "==", n=3, fail_note="why")
+    assert ok.status == "holds_numerically" and ok.note == ""
+    assert bad.status == "fails" and bad.note == "why"

@@ -51,13 +51,14 @@ def _with_phi(expr):
                         lambda e: Phi(e.args[0]))
 
 
-def _draws(draw, op, n, seed, method, tol_digits=10):
+def _draws(draw, op, n, seed, method, tol_digits=10, fail_note=""):
     """check_draws with every draw computed at the truth modules' working precision."""
     def wrapped(rng):
         with mp.workdps(DPS):
             got = draw(rng)
         return got
-    return check_draws(wrapped, op, n=n, seed=seed, method=method, tol_digits=tol_digits)
+    return check_draws(wrapped, op, n=n, seed=seed, method=method, tol_digits=tol_digits,
+                       fail_note=fail_note)
 
 
 def _u(rng, lo=0.02, hi=0.98):
@@ -231,12 +232,10 @@ def _r2_np_check():
                 return None
             t, printed = 1 - pr.Fp(x), pr.Fq(x)
         return _desc(pr, varepsilon=mp.log(lam), tau=t), pr.tradeoff(t), printed
-    v = _draws(draw, "==", 20, 21, "brute-force trade-off at tau = P(L <= eps) vs the printed "
-               "Q(L >= eps); eps at an atom of the privacy loss L for discrete pairs", 9)
-    if v.status == "fails":
-        v.note = ("true only when L has no atom at eps (continuous pairs): with an atom the test must "
-                  "accept on {L > eps}, as (114) in App. H has it")
-    return v
+    return _draws(draw, "==", 20, 21, "brute-force trade-off at tau = P(L <= eps) vs the printed "
+                  "Q(L >= eps); eps at an atom of the privacy loss L for discrete pairs", 9,
+                  fail_note=("true only when L has no atom at eps (continuous pairs): with an atom the test must "
+                             "accept on {L > eps}, as (114) in App. H has it"))
 
 
 P.claim("sec5.remark2_np", "Remark 2", "identity",
@@ -298,12 +297,10 @@ def _r2_min_check():
         dl = min(pr.E(mp.e ** e) for pr in prs)      # the printed min over d ~ d' (symmetric pairs)
         g1, _ = _support_gap(m, e, dl)
         return {"shifts": f"{mp.nstr(m1, 4)}, {mp.nstr(m2, 4)}", "varepsilon": e, "delta_eps(min)": dl}, g1, mp.mpf(0)
-    v = _draws(draw, ">=", 2, 23, "min over tau of beta_M - line with delta_eps = min over the pairs "
-               "(quadrature of E_{e^eps}); beta_M = min over the pairs' trade-offs", 10)
-    if v.status == "fails":
-        v.note = ("with min over d ~ d' the line cuts into C_M; sup_{d ~ d'} E_{e^eps} is needed "
-                  "(sec5.remark2_lines holds with it)")
-    return v
+    return _draws(draw, ">=", 2, 23, "min over tau of beta_M - line with delta_eps = min over the pairs "
+                  "(quadrature of E_{e^eps}); beta_M = min over the pairs' trade-offs", 10,
+                  fail_note=("with min over d ~ d' the line cuts into C_M; sup_{d ~ d'} E_{e^eps} is needed "
+                             "(sec5.remark2_lines holds with it)"))
 
 
 P.claim("sec5.remark2_min", "Remark 2", "property",
@@ -343,12 +340,10 @@ def _r2_int_check():
             if worst is None or gap > worst[0]:
                 worst = (gap, t)
         return _desc(pr, tau=worst[1]), worst[0], mp.mpf(0)
-    v = _draws(draw, "==", 12, 24, "lower boundary of the intersection of C(eps, delta_eps) over the "
-               "slopes of the region's edges vs beta_M = min(T(P,Q), T(Q,P)) on 39 tau", 12)
-    if v.status == "fails":
-        v.note = ("C_M = union over d ~ d' need not be convex (an asymmetric pair in both orders); "
-                  "the intersection is its convex hull (the symmetrised curve min{f, f^-1}**)")
-    return v
+    return _draws(draw, "==", 12, 24, "lower boundary of the intersection of C(eps, delta_eps) over the "
+                  "slopes of the region's edges vs beta_M = min(T(P,Q), T(Q,P)) on 39 tau", 12,
+                  fail_note=("C_M = union over d ~ d' need not be convex (an asymmetric pair in both orders); "
+                             "the intersection is its convex hull (the symmetrised curve min{f, f^-1}**)"))
 
 
 P.claim("sec5.remark2_intersection", "Remark 2", "identity",
@@ -851,13 +846,11 @@ def _rhoq_check():
             return None
         al = rng.randint(2, min(amax, 12))
         return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
-    v = _draws(draw, "<=", 10, 54, "D_alpha((1-q)N(0,s^2) + qN(1,s^2) || N(0,s^2)) by quadrature of "
-               "definition (1) vs alpha rho_q, on the stated domain", 10)
-    if v.status == "fails":
-        v.note = ("alpha rho_q is below the true RDP for small sigma: Abadi et al.'s Lemma 3 also needs "
-                  "sigma >= 1 and drops an O(q^3 alpha^3/sigma^3) term; the true slope grows like "
-                  "q^2 (e^{1/sigma^2} - 1)")
-    return v
+    return _draws(draw, "<=", 10, 54, "D_alpha((1-q)N(0,s^2) + qN(1,s^2) || N(0,s^2)) by quadrature of "
+                  "definition (1) vs alpha rho_q, on the stated domain", 10,
+                  fail_note=("alpha rho_q is below the true RDP for small sigma: Abadi et al.'s Lemma 3 also needs "
+                             "sigma >= 1 and drops an O(q^3 alpha^3/sigma^3) term; the true slope grows like "
+                             "q^2 (e^{1/sigma^2} - 1)"))
 
 
 P.claim("sec5.rho_q", "(54)", "approximation",
@@ -887,12 +880,10 @@ def _eq54_check():
             if worst is None or slack < worst[0]:
                 worst = (slack, al)
         return {"sigma": s, "q": qq, "T": 1, "alpha": worst[1]}, worst[0], mp.mpf(0)
-    v = _draws(draw, ">=", 3, 541, "T = 1: sup over tau of d_alpha(1-tau||beta(tau)) on the exact one-step "
-               "trade-off (threshold tests on the subsampled-Gaussian pair, both orders) vs alpha rho_q", 10)
-    if v.status == "fails":
-        v.note = ("the exact curve leaves region (54) where alpha rho_q underestimates the true RDP "
-                  "(sec5.rho_q); see the report's noisy-SGD comparison for T > 1")
-    return v
+    return _draws(draw, ">=", 3, 541, "T = 1: sup over tau of d_alpha(1-tau||beta(tau)) on the exact one-step "
+                  "trade-off (threshold tests on the subsampled-Gaussian pair, both orders) vs alpha rho_q", 10,
+                  fail_note=("the exact curve leaves region (54) where alpha rho_q underestimates the true RDP "
+                             "(sec5.rho_q); see the report's noisy-SGD comparison for T > 1"))
 
 
 P.claim("sec5.eq54", "(54)", "inclusion",
@@ -919,12 +910,10 @@ def _eq55_check():
         mu_ = _mu55(qq, s, 1)
         v = m.constraint_sup(lambda t, b: _G(t, mu_) - b)
         return {"sigma": s, "q": qq, "T": 1, "mu": mu_}, -v, mp.mpf(0)
-    v = _draws(draw, ">=", 3, 55, "T = 1: min over tau of the exact one-step trade-off (threshold tests) minus "
-               "G_mu, mu = q sqrt(T(e^{1/sigma^2} - 1))", 10)
-    if v.status == "fails":
-        v.note = ("G_mu is a central-limit approximation (T -> oo, q sqrt(T) fixed), not a bound: the exact "
-                  "curve dips below it; see the report's comparison with PLD composition for T > 1")
-    return v
+    return _draws(draw, ">=", 3, 55, "T = 1: min over tau of the exact one-step trade-off (threshold tests) minus "
+                  "G_mu, mu = q sqrt(T(e^{1/sigma^2} - 1))", 10,
+                  fail_note=("G_mu is a central-limit approximation (T -> oo, q sqrt(T) fixed), not a bound: the exact "
+                             "curve dips below it; see the report's comparison with PLD composition for T > 1"))
 
 
 P.claim("sec5.eq55", "(55)", "inclusion",
@@ -967,12 +956,10 @@ def _eq112_check():
         if isinstance(pr, TS.CPair) and pr.label == "exponential" and name in ("chi^2",) and pr.params["r"] <= mp.mpf(1) / 2:
             return None
         return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _rhs112(pr, f)
-    v = _draws(draw, "==", 10, 112, "D_f from definition (2) (sums / quadrature) vs the printed integral over "
-               "the trade-off curve (brute-force hull segments / threshold-test slopes)", 8)
-    if v.status == "fails":
-        v.note = ("the integral misses f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)): true when Q << P or f(0) = 0, "
-                  "false e.g. for the (eps, delta) pair or U[0,1] vs U[0,c] with f(0) != 0")
-    return v
+    return _draws(draw, "==", 10, 112, "D_f from definition (2) (sums / quadrature) vs the printed integral over "
+                  "the trade-off curve (brute-force hull segments / threshold-test slopes)", 8,
+                  fail_note=("the integral misses f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)): true when Q << P or f(0) = 0, "
+                             "false e.g. for the (eps, delta) pair or U[0,1] vs U[0,c] with f(0) != 0"))
 
 
 P.claim("appH.eq112", "(112)", "identity",
@@ -1128,11 +1115,9 @@ def _eq121_check():
         pr = _appH_pairs(rng)
         name, f, f0 = _f_pick(rng)
         return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _stieltjes_121(pr, f)
-    v = _draws(draw, "==", 10, 121, "D_f from definition (2) vs int f(t)/t dtau_t over the law of dP/dQ under P", 8)
-    if v.status == "fails":
-        v.note = ("the first equality changes measure from Q to P and so drops Q's mass on {dP/dQ = 0}: "
-                  "E_Q[f(dP/dQ)] = E_P[f(dP/dQ) dQ/dP] + f(0) Q(dP = 0)")
-    return v
+    return _draws(draw, "==", 10, 121, "D_f from definition (2) vs int f(t)/t dtau_t over the law of dP/dQ under P", 8,
+                  fail_note=("the first equality changes measure from Q to P and so drops Q's mass on {dP/dQ = 0}: "
+                             "E_Q[f(dP/dQ)] = E_P[f(dP/dQ) dQ/dP] + f(0) Q(dP = 0)"))
 
 
 P.claim("appH.eq121", "(121)", "identity",
@@ -1172,13 +1157,11 @@ def _chi_check(renyi: bool):
             return _desc(pr, alpha=al), pr.renyi(al), mp.log(1 - pr.tradeoff(0) + integral) / (al - 1)
         chi = pr.f_div(lambda t: (t ** al - 1) / (al - 1), -1 / (al - 1))
         return _desc(pr, alpha=al), chi, (-pr.tradeoff(0) + integral) / (al - 1)
-    v = _draws(draw, "==", 8, 124 + renyi, ("D_alpha" if renyi else "chi^alpha") + " from its definition vs "
-               "the printed formula over the trade-off curve", 8)
-    if v.status == "fails":
-        v.note = ("true: " + ("D_alpha = log(int_0^1 |beta'|^{1-alpha} dtau)/(alpha-1)" if renyi else
-                              "chi^alpha = (int_0^1 |beta'|^{1-alpha} dtau - 1)/(alpha-1)")
-                  + "; the printed form is right only when beta(0) = 1 (Q << P)")
-    return v
+    return _draws(draw, "==", 8, 124 + renyi, ("D_alpha" if renyi else "chi^alpha") + " from its definition vs "
+                  "the printed formula over the trade-off curve", 8,
+                  fail_note=("true: " + ("D_alpha = log(int_0^1 |beta'|^{1-alpha} dtau)/(alpha-1)" if renyi else
+                                         "chi^alpha = (int_0^1 |beta'|^{1-alpha} dtau - 1)/(alpha-1)")
+                             + "; the printed form is right only when beta(0) = 1 (Q << P)"))
 
 
 P.claim("appH.eq124", "(124)", "identity",
