@@ -75,6 +75,10 @@ class Formula:
     def derived_latex(self) -> str:
         return latex(self.expr)
 
+    def _repr_latex_(self) -> str:
+        lhs = f"{self.lhs_latex} = " if self.lhs_latex else ""
+        return f"$\\displaystyle {lhs}{latex(self.expr)}$"
+
     def check_domain(self, **values) -> None:
         for prm in self.params:
             if prm.name in values:
@@ -98,6 +102,9 @@ class Verdict:
     def __post_init__(self):
         if self.status not in VERDICTS:
             raise ValueError(f"status={self.status!r} is not one of {VERDICTS}")
+
+    def _repr_html_(self) -> str:
+        return _html_table([("verdict", self.summary())] + _verdict_rows(self))
 
     def summary(self) -> str:
         if self.status == "proved":
@@ -130,6 +137,8 @@ class Claim:
     check_fn: Callable[[], Verdict]
     formulas: tuple[str, ...] = ()
     note: str = ""
+    checker: str = "custom"    # the generic kind of derive.checkers that checks it, or "custom"
+    definition: str = ""       # canonical text of a declared claim (claim files): what its verdict depends on
     _verdict: Verdict | None = field(default=None, repr=False)
 
     def check(self, refresh: bool = False) -> Verdict:
@@ -147,6 +156,13 @@ class Claim:
     def location(self) -> str:
         return self.source.location
 
+    def _repr_html_(self) -> str:
+        v = self.check()
+        rows = [("claim", self.id), ("where", self.source.cite()), ("kind", self.kind),
+                ("statement", self.statement), ("as printed", f"\\({self.printed_latex}\\)"),
+                ("verdict", v.summary())] + _verdict_rows(v)
+        return _html_table(rows)
+
     def record(self) -> dict:
         """The JSON record of ``dpderive check --json``."""
         v = self.check()
@@ -157,6 +173,7 @@ class Claim:
             "location": self.source.location,
             "section": self.source.section,
             "kind": self.kind,
+            "checker": self.checker,
             "statement": self.statement,
             "verdict": v.status,
             "method": v.method,
@@ -170,3 +187,21 @@ class Claim:
             "formulas": list(self.formulas),
         }
         return rec
+
+
+def _verdict_rows(v: Verdict) -> list[tuple[str, str]]:
+    rows = []
+    if v.counterexample:
+        rows += [(f"counterexample: {k}", str(val)) for k, val in v.counterexample.items()]
+    if v.derived is not None:
+        rows.append(("derived", f"\\({latex(v.derived)}\\)"))
+    if v.note:
+        rows.append(("note", v.note))
+    return rows
+
+
+def _html_table(rows) -> str:
+    from html import escape
+    body = "".join(f"<tr><th style='text-align:left'>{escape(str(k))}</th><td style='text-align:left'>"
+                   f"{escape(str(val))}</td></tr>" for k, val in rows)
+    return f"<table>{body}</table>"

@@ -2,8 +2,12 @@
 
   dpderive list [--paper KEY]            formulas and claims
   dpderive show NAME                     one formula or claim: as printed, assumptions, derived forms, verdicts
-  dpderive check [--paper KEY] [--json]  every claim with its verdict (exit 0 when it ran)
-  dpderive report [--out DIR] [--no-pdf] appendices, errata report and PDF
+  dpderive check [FILE ...] [--paper KEY] [--json]   every claim with its verdict (exit 0 when it ran)
+  dpderive report [FILE ...] [--out DIR] [--no-pdf]  appendices, errata report and PDF
+  dpderive init NAME                     a commented claim file NAME.toml to start from
+
+FILE is a claim file (TOML, see derive/claimfile.py and examples/): a paper nobody
+has encoded, checked and reported exactly as the built-in papers.
   dpderive epsilon|delta|calibrate ...   the accountant (see --help of each)
 
 Invalid input is reported in one line on stderr with exit status 2.
@@ -84,12 +88,22 @@ def _cmd_show(args) -> int:
     raise CLIError(f"NAME={name!r} is neither a formula nor a claim; `dpderive list` shows them")
 
 
+def _load_files(files) -> list[str]:
+    """Register each claim file (all validated before any is used); their paper keys."""
+    from derive.claimfile import load_file
+    return [load_file(f) for f in files]
+
+
 def _cmd_check(args) -> int:
     from .report import check_all
+    keys = _load_files(args.files)
     registry.load_all()
     if args.paper and args.paper not in registry.PAPERS:
         raise CLIError(f"--paper={args.paper!r} is not a known paper; known: {', '.join(registry.PAPERS)}")
-    cls = check_all(args.paper, progress=not args.json and sys.stderr.isatty())
+    papers = [args.paper] if args.paper else (keys or [None])
+    cls = []
+    for key in papers:
+        cls += check_all(key, progress=not args.json and sys.stderr.isatty())
     recs = [c.record() for c in cls]
     if args.json:
         json.dump(recs, sys.stdout, indent=1)
@@ -99,6 +113,8 @@ def _cmd_check(args) -> int:
         mark = {"proved": "proved", "holds_numerically": "holds", "fails": "FAILS",
                 "inconclusive": "inconclusive"}[r["verdict"]]
         print(f"{r['id']:42s} {r['location']:14s} {mark:12s} {r['method'][:60]}")
+        if r["verdict"] == "fails" and r.get("counterexample"):
+            print(f"    counterexample: {_compact(r['counterexample'])}")
     counts = {}
     for r in recs:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
@@ -106,12 +122,35 @@ def _cmd_check(args) -> int:
     return 0
 
 
+def _compact(ce: dict) -> str:
+    """A counterexample on one line: the point, then both sides."""
+    pt = ", ".join(f"{k} = {v}" for k, v in ce.get("params", {}).items())
+    sides = "; ".join(f"{k} {v}" for k, v in ce.items()
+                      if k not in ("params", "distributions", "quantity", "precision"))
+    return f"{pt}: {sides}" if pt else sides
+
+
 def _cmd_report(args) -> int:
     from .report import build
-    res = build(args.out, pdf=not args.no_pdf, figures=not args.no_figures,
-                papers=[args.paper] if args.paper else None)
+    keys = _load_files(args.files)
+    papers = [args.paper] if args.paper else (keys or None)
+    # a claim file's report goes beside the built-in papers' one, never over it
+    out = args.out or ("reports/" + "+".join(keys) if keys and not args.paper else "reports")
+    res = build(out, pdf=not args.no_pdf, figures=not args.no_figures, papers=papers)
     print(f"wrote {res['tex']}" + (f" and {res['pdf']}" if res["pdf"] else "")
-          + f"; {res['errata']} errata in {args.out}/errata.md")
+          + f"; {res['errata']} errata in {out}/errata.md")
+    return 0
+
+
+def _cmd_init(args) -> int:
+    from pathlib import Path
+
+    from derive.claimfile import scaffold
+    path = Path(args.name if args.name.endswith(".toml") else args.name + ".toml")
+    if path.exists() and not args.force:
+        raise CLIError(f"NAME={str(path)!r} exists already; choose another name or pass --force")
+    path.write_text(scaffold(path.name), encoding="utf-8")
+    print(f"wrote {path}: edit it, then `dpderive check {path}`")
     return 0
 
 
@@ -124,16 +163,22 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="show one formula or claim")
     s.add_argument("name")
     s.set_defaults(func=_cmd_show)
-    s = sub.add_parser("check", help="check every claim")
+    s = sub.add_parser("check", help="check every claim (of the built-in papers, or of claim files)")
+    s.add_argument("files", nargs="*", metavar="FILE", help="claim files (TOML) to check instead of the built-in papers")
     s.add_argument("--paper")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_check)
     s = sub.add_parser("report", help="build the appendices, errata report and PDF")
-    s.add_argument("--out", default="reports")
+    s.add_argument("files", nargs="*", metavar="FILE", help="claim files (TOML) to report instead of the built-in papers")
+    s.add_argument("--out", default=None, help="output folder (default reports/, or reports/KEY for a claim file)")
     s.add_argument("--paper")
     s.add_argument("--no-pdf", action="store_true")
     s.add_argument("--no-figures", action="store_true")
     s.set_defaults(func=_cmd_report)
+    s = sub.add_parser("init", help="write a commented claim file NAME.toml to start from")
+    s.add_argument("name")
+    s.add_argument("--force", action="store_true", help="overwrite an existing file")
+    s.set_defaults(func=_cmd_init)
     for name in EXTENSIONS:
         importlib.import_module(f"dpderive.{name}").add_commands(sub)
     return ap

@@ -5,7 +5,7 @@ import pytest
 
 import derive
 from derive import registry
-from derive.papers.asoodeh2021 import _truth_sec5 as TS
+from derive import truths as TS
 
 derive.load_all()
 

@@ -14,9 +14,7 @@ import random
 
 import mpmath as mp
 
-from ...verify import mp_minimize
 
-WORK_DPS = 30
 
 
 # ----------------------------------------------------------------------------- divergences
@@ -71,57 +69,5 @@ def gaussian_renyi_quad(a, sigma, shift=1):
     return mp.log(val) / (a - 1)
 
 
-# ----------------------------------------------------------------------------- the conversion
-def h1(p, a, d, e):
-    """The objective of (78) (Theorem 3's M), written from (75) at q = (p-d)e^-e."""
-    return p ** a * (p - d) ** (1 - a) + (1 - p) ** a * (mp.e ** e - p + d) ** (1 - a)
-
-
-def gamma_exact(a, e, d):
-    """gamma_alpha^eps(delta) by minimising (78) over p in (delta, 1)."""
-    with mp.workdps(WORK_DPS):
-        a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
-        _, m = mp_minimize(lambda p: h1(p, a, d, e), d, 1, grid=64, iters=130)
-        return e + mp.log(m) / (a - 1)
-
-
-def gamma_bruteforce(a, e, d):
-    """gamma_alpha^eps(delta) from the two-parameter program (75): minimise
-    (1/(a-1)) log(p^a q^(1-a) + (1-p)^a (1-q)^(1-a)) over 0<q<p<1 with
-    p - q e^eps >= delta, by nested numeric minimisation (no substitution)."""
-    with mp.workdps(WORK_DPS):
-        a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
-        lam = mp.e ** e
-
-        def inner(p):
-            qmax = (p - d) / lam  # feasible q: (0, qmax]
-            if qmax <= 0:
-                return mp.inf
-            f = lambda q: p ** a * q ** (1 - a) + (1 - p) ** a * (1 - q) ** (1 - a)
-            # include the end point of the feasible set explicitly
-            _, v = mp_minimize(f, 0, qmax, grid=60, iters=80)
-            return min(v, f(qmax))
-
-        _, m = mp_minimize(inner, d, 1, grid=60, iters=80)
-        return mp.log(m) / (a - 1)
-
-
-def eps_exact(a, g, d, tol_digits: int = 20):
-    """epsilon_alpha^delta(gamma) = inf{eps >= 0 : gamma_alpha^eps(delta) >= gamma} (14),
-    by bisection on eps (gamma_alpha^eps(delta) is increasing in eps)."""
-    with mp.workdps(WORK_DPS):
-        a, g, d = mp.mpf(a), mp.mpf(g), mp.mpf(d)
-        if gamma_exact(a, 0, d) >= g:
-            return mp.mpf(0)
-        lo, hi = mp.mpf(0), g + mp.log(1 / d) / (a - 1) + 1
-        while gamma_exact(a, hi, d) < g:
-            hi *= 2
-        for _ in range(200):
-            mid = (lo + hi) / 2
-            if gamma_exact(a, mid, d) >= g:
-                hi = mid
-            else:
-                lo = mid
-            if hi - lo <= mp.mpf(10) ** -tol_digits * max(1, hi):
-                break
-        return hi
+# the optimal conversion lives in the shared library of truths
+from ...truths import eps_exact, gamma_bruteforce, gamma_exact, h1  # noqa: E402,F401

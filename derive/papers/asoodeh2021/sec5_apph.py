@@ -5,7 +5,7 @@ region C_M and C(eps, delta) (39), Remark 2 (supporting lines, the Gaussian delt
 Corollary 1 (48)-(49), the Gaussian specialisations (50)-(53), noisy SGD (54)-(55), and
 Appendix H (112)-(124).
 
-Every check computes the truth from definitions (``_truth_sec5``): trade-off curves by
+Every check computes the truth from definitions (``derive.truths``): trade-off curves by
 brute force over tests (discrete pairs) or threshold tests of a monotone likelihood ratio
 (continuous pairs), divergences and E_lambda by exact sums or quadrature, the Legendre
 dual of a curve by ``mp_sup``.  The examples span the stated domain (any mechanism, any
@@ -21,7 +21,7 @@ from ...core import Verdict
 from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, mu, q, rho, sigma, T, tau
 from ...verify import check_draws, check_equal, mp_sup
 from . import _truth as TR
-from . import _truth_sec5 as TS
+from ... import truths as TS
 from ._paper import P
 
 V, H = "Sec. V", "App. H"

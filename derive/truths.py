@@ -1,23 +1,26 @@
-"""Independent truths for Asoodeh et al. Section V and Appendix H (hypothesis-testing
-privacy), computed from definitions in mpmath.
+"""The library of independent truths: DP quantities computed from their
+definitions in mpmath, shared by every paper, by claim files and by the tests.
+
+Nothing here is taken from any paper's results.  Divergences are sums or
+quadratures of their defining integrals, hockey-stick divergences are read off
+the CDFs at the likelihood-ratio crossing (the definition's sup over events
+for a monotone ratio), trade-off curves come from Neyman-Pearson threshold
+tests or, for pmfs, from the lower convex hull of every deterministic test,
+and the optimal RDP-to-DP conversion minimises the Bernoulli program by a
+1-D search (checked against the two-parameter brute force by a test).
 
 Two kinds of test pairs (P, Q) (H0: X ~ P, H1: X ~ Q; type I error tau = P(reject),
-type II error beta = Q(accept), as in 002 (37)-(38)):
+type II error beta = Q(accept)):
 
-* ``DPair``: pmfs on a finite set.  The trade-off curve is computed by **brute force
-  over tests**: every deterministic test (a rejection set A, 2^k of them) gives the point
-  (P(A), Q(A^c)); randomised tests fill in their convex hull, so beta(tau) is the least
-  interpolation over pairs of points straddling tau (no use of the Neyman-Pearson
-  ordering).  Divergences are finite sums of their definitions; E_lambda is a sup over
-  events (``_truth.E_sup``).
+* ``DPair``: pmfs on a finite set.  The trade-off curve is computed by brute force
+  over tests; divergences are finite sums of their definitions.
 * ``CPair``: densities on the line whose likelihood ratio p/q is monotone in x (Gaussian,
-  Laplace, exponential, uniform, the subsampled Gaussian of noisy SGD).  Divergences and
-  E_lambda are quadratures of their defining integrals; the trade-off curve comes from the
-  threshold tests {x > t} (Neyman-Pearson for a monotone ratio), i.e. from the CDFs.
+  Laplace, exponential, uniform, the Poisson-subsampled Gaussian of noisy SGD).
 
-A "mechanism" here is a list of pairs closed under swapping (neighbouring is symmetric):
-its trade-off inf_{d~d'} beta is the pointwise minimum over the pairs, its RDP level and
-privacy profile are maxima over the pairs.
+A "mechanism" is a list of pairs closed under swapping (neighbouring is symmetric).
+
+``QUANTITIES`` and ``PAIRS`` name what a claim file may reference (``Renyi(Gaussian(mu), alpha)``);
+``describe()`` says what each computes and at what precision.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from typing import Callable
 
 import mpmath as mp
 
-from ...verify import mp_sup
+from .verify import mp_minimize, mp_sup
 
 DPS = 20
 
@@ -196,11 +199,19 @@ class CPair:
     kinks: list = field(default_factory=list)
     decreasing: bool = True
     params: dict = field(default_factory=dict)
+    Sp: Callable | None = None      # survival functions 1 - F (exact in the upper tail), when known
+    Sq: Callable | None = None
+
+    def sp_(self, x):
+        return self.Sp(x) if self.Sp is not None else 1 - self.Fp(x)
+
+    def sq_(self, x):
+        return self.Sq(x) if self.Sq is not None else 1 - self.Fq(x)
 
     def swapped(self) -> "CPair":
         return CPair(self.label + " (swapped)", self.q, self.p, self.Fq, self.Fp, self.Fq_inv, self.Fp_inv,
                      self.lo, self.hi, lambda lam: self.cross(1 / lam), self.breaks, self.kinks,
-                     not self.decreasing, self.params)
+                     not self.decreasing, _swap_shift(self.params), self.Sq, self.Sp)
 
     def _edges(self, extra=()):
         pts = sorted(set([x for x in list(self.breaks) + list(extra)
@@ -240,7 +251,25 @@ class CPair:
         return self.cross(mp.mpf(lam))
 
     def renyi(self, al):
-        return mp.log(self.quad(lambda x: self.p(x) ** al * self.q(x) ** (1 - al))) / (al - 1)
+        return mp.log(self.quad(lambda x: self.p(x) ** al * self.q(x) ** (1 - al),
+                                self._tilted_breaks(al))) / (al - 1)
+
+    def _tilted_breaks(self, al):
+        """Break points around the mass of p^al q^(1-al): for Gaussian shifts it is a Gaussian
+        bump centred at (1 - al) mu_Q + al mu_P, which a fixed grid misses when |al mu| is large."""
+        if self.label.startswith("Gaussian") and "shift" in self.params:
+            mp_, mq, s = self.params["shift"]
+            c = al * mp_ + (1 - al) * mq
+            return [c - 40 * s, c - 10 * s, c, c + 10 * s, c + 40 * s]
+        return []
+
+    def quad_checked(self, g, extra=(), rtol=mp.mpf(10) ** -20):
+        """``quad`` with mpmath's error estimate; raises ValueError when the estimate is above
+        ``rtol`` relative (a truth must not be a poor quadrature)."""
+        val, err = mp.quad(g, self._edges(extra), error=True)
+        if not mp.isfinite(val) or err > rtol * abs(val) + mp.mpf(10) ** (-mp.mp.dps + 5):
+            raise ValueError(f"quadrature error estimate {mp.nstr(err, 3)} for {self.label}")
+        return val
 
     def kl(self):
         return self.quad(lambda x: self.p(x) * self.log_ratio(x) if self.p(x) > 0 else mp.mpf(0))
@@ -263,6 +292,14 @@ class CPair:
     def ratio_points(self, lams):
         """The x where p/q equals one of ``lams``."""
         return [x for x in (self.crossing(l) for l in lams) if x is not None]
+
+
+def _swap_shift(params: dict) -> dict:
+    out = dict(params)
+    if "shift" in out:
+        a, b, s = out["shift"]
+        out["shift"] = (b, a, s)
+    return out
 
 
 def _inverse_cdf(F, lo, hi):
@@ -291,11 +328,17 @@ def gaussian_pair(mu, s=1):
                  lambda x: mp.ncdf(x / s), lambda x: mp.ncdf((x - mu) / s),
                  lambda u: _nppf(u, 0, s), lambda u: _nppf(u, mu, s), -mp.inf, mp.inf,
                  lambda lam: (mu ** 2 - 2 * s ** 2 * mp.log(lam)) / (2 * mu),
-                 [mu / 2, mu / 2 - 8 * s, mu / 2 + 8 * s], [], True, {"mu": mu / s})
+                 [mu / 2, mu / 2 - 8 * s, mu / 2 + 8 * s], [], True,
+                 {"mu": mu / s, "shift": (mp.mpf(0), mu, s)},
+                 lambda x: mp.ncdf(-x / s), lambda x: mp.ncdf(-(x - mu) / s))
 
 
 def _lap_cdf(x, m, b):
     return mp.e ** ((x - m) / b) / 2 if x < m else 1 - mp.e ** (-(x - m) / b) / 2
+
+
+def _lap_sf(x, m, b):
+    return mp.e ** (-(x - m) / b) / 2 if x >= m else 1 - mp.e ** ((x - m) / b) / 2
 
 
 def _lap_inv(u, m, b):
@@ -313,7 +356,8 @@ def laplace_pair(m, b=1):
     return CPair("Laplace", lambda x: mp.e ** (-abs(x) / b) / (2 * b), lambda x: mp.e ** (-abs(x - m) / b) / (2 * b),
                  lambda x: _lap_cdf(x, 0, b), lambda x: _lap_cdf(x, m, b),
                  lambda u: _lap_inv(u, 0, b), lambda u: _lap_inv(u, m, b), -mp.inf, mp.inf, cross,
-                 [mp.mpf(0), m, -30 * b, m + 30 * b], [mp.mpf(0), m], True, {"m": m, "b": b})
+                 [mp.mpf(0), m, -30 * b, m + 30 * b], [mp.mpf(0), m], True, {"m": m, "b": b},
+                 lambda x: _lap_sf(x, 0, b), lambda x: _lap_sf(x, m, b))
 
 
 def exponential_pair(r):
@@ -352,7 +396,8 @@ def subsampled_gaussian_pair(q, s):
                  lambda x: (1 - q) * mp.npdf(x, 0, s) + q * mp.npdf(x, 1, s),
                  lambda x: mp.ncdf(x / s), Fq, lambda u: _nppf(u, 0, s), _inverse_cdf(Fq, -mp.inf, mp.inf),
                  -mp.inf, mp.inf, cross, [mp.mpf(0), mp.mpf(1), -10 * s, 1 + 10 * s], [], True,
-                 {"q": q, "sigma": s})
+                 {"q": q, "sigma": s}, lambda x: mp.ncdf(-x / s),
+                 lambda x: (1 - q) * mp.ncdf(-x / s) + q * mp.ncdf(-(x - 1) / s))
 
 
 def curve_point(pair, tau):
@@ -460,3 +505,319 @@ def sgm_renyi_quad(al, q, s):
     g = lambda x: mp.npdf(x, 0, s) * ((1 - q) + q * mp.e ** ((2 * x - 1) / (2 * s ** 2))) ** al  # noqa: E731
     c = al * mp.mpf(1)  # the integrand's mass moves right as alpha grows
     return mp.log(mp.quad(g, [-mp.inf, -10 * s, 0, 1, c, c + 10 * s, mp.inf])) / (al - 1)
+
+
+# ----------------------------------------------------------------------------- the optimal RDP -> DP conversion (002 Thm. 3)
+WORK_DPS = 30
+
+
+def h1(p, a, d, e):
+    """The objective of (78) (Theorem 3's M), written from (75) at q = (p-d)e^-e."""
+    return p ** a * (p - d) ** (1 - a) + (1 - p) ** a * (mp.e ** e - p + d) ** (1 - a)
+
+
+def gamma_exact(a, e, d):
+    """gamma_alpha^eps(delta) by minimising (78) over p in (delta, 1)."""
+    with mp.workdps(WORK_DPS):
+        a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
+        _, m = mp_minimize(lambda p: h1(p, a, d, e), d, 1, grid=64, iters=130)
+        return e + mp.log(m) / (a - 1)
+
+
+def gamma_bruteforce(a, e, d):
+    """gamma_alpha^eps(delta) from the two-parameter program (75): minimise
+    (1/(a-1)) log(p^a q^(1-a) + (1-p)^a (1-q)^(1-a)) over 0<q<p<1 with
+    p - q e^eps >= delta, by nested numeric minimisation (no substitution)."""
+    with mp.workdps(WORK_DPS):
+        a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
+        lam = mp.e ** e
+
+        def inner(p):
+            qmax = (p - d) / lam  # feasible q: (0, qmax]
+            if qmax <= 0:
+                return mp.inf
+            f = lambda q: p ** a * q ** (1 - a) + (1 - p) ** a * (1 - q) ** (1 - a)
+            # include the end point of the feasible set explicitly
+            _, v = mp_minimize(f, 0, qmax, grid=60, iters=80)
+            return min(v, f(qmax))
+
+        _, m = mp_minimize(inner, d, 1, grid=60, iters=80)
+        return mp.log(m) / (a - 1)
+
+
+def _illinois_upper(f, lo, hi, tol):
+    """The root of an increasing ``f`` with f(lo) < 0 <= f(hi), by the Illinois variant of
+    regula falsi (the bracket always shrinks; superlinear).  Once two iterates agree to
+    ``tol``, one probe just above them closes the bracket; returns its upper end, so that
+    f(result) >= 0."""
+    flo, fhi = f(lo), f(hi)
+    side, last = 0, None
+    for _ in range(200):
+        w = tol * max(1, hi)
+        if hi - lo <= w:
+            return hi
+        x = (lo * fhi - hi * flo) / (fhi - flo)
+        if not lo < x < hi:
+            x = (lo + hi) / 2
+        if last is not None and abs(x - last) <= w / 4:
+            up = min(x + w / 2, hi)      # the root is within a few tol of x: close the bracket
+            down = max(x - w / 2, lo)
+            if f(up) >= 0:
+                hi = up
+                fd = f(down)
+                if fd < 0:
+                    return hi
+                hi, fhi = down, fd
+                continue
+        last = x
+        fx = f(x)
+        if fx >= 0:
+            hi, fhi = x, fx
+            if side == 1:
+                flo /= 2
+            side = 1
+        else:
+            lo, flo = x, fx
+            if side == -1:
+                fhi /= 2
+            side = -1
+    raise ArithmeticError("the Illinois root finder did not converge in 200 steps")
+
+
+def eps_exact(a, g, d, tol_digits: int = 20):
+    """epsilon_alpha^delta(gamma) = inf{eps >= 0 : gamma_alpha^eps(delta) >= gamma} (14):
+    a bracket by doubling, then the Illinois bracketing root finder (a dozen evaluations of
+    ``gamma_exact`` instead of ~70 bisections); returns the bracket's upper end, so that
+    gamma_alpha^eps(delta) >= gamma at the returned eps."""
+    with mp.workdps(WORK_DPS):
+        a, g, d = mp.mpf(a), mp.mpf(g), mp.mpf(d)
+        f = lambda e: gamma_exact(a, e, d) - g  # noqa: E731  (increasing in eps)
+        if f(0) >= 0:
+            return mp.mpf(0)
+        lo, hi = mp.mpf(0), g + mp.log(1 / d) / (a - 1) + 1
+        while f(hi) < 0:
+            lo, hi = hi, 2 * hi
+        return _illinois_upper(f, lo, hi, mp.mpf(10) ** -tol_digits)
+
+
+def delta_exact(a, g, e, tol_digits: int = 20):
+    """The optimal conversion read the other way: the least delta such that every
+    (alpha, gamma)-RDP mechanism is (eps, delta)-DP, i.e. sup{delta : gamma_alpha^eps(delta) <= gamma}
+    (gamma_alpha^eps(delta) is increasing in delta); bisection in log delta."""
+    with mp.workdps(WORK_DPS):
+        a, g, e = mp.mpf(a), mp.mpf(g), mp.mpf(e)
+        if g <= 0:
+            return mp.mpf(0)
+        lo, hi = mp.mpf(-4000), mp.mpf(0)   # log delta
+        if gamma_exact(a, e, mp.e ** lo) > g:
+            return mp.e ** lo   # below 1e-1700: report the bracket's end (sound: an upper bound)
+        for _ in range(400):
+            mid = (lo + hi) / 2
+            if gamma_exact(a, e, mp.e ** mid) <= g:
+                lo = mid
+            else:
+                hi = mid
+            if hi - lo <= mp.mpf(10) ** -tol_digits:
+                break
+        return mp.e ** hi
+
+
+# ----------------------------------------------------------------------------- hockey-stick, profiles
+def _dpair_hockey(self, lam):
+    """E_lambda(P||Q) = sum_x (P(x) - lambda Q(x))_+ (the sup over events is attained at {P > lambda Q})."""
+    lam = mp.mpf(lam)
+    return mp.fsum(max(p - lam * q, 0) for p, q in zip(self.P, self.Q))
+
+
+def _cpair_hockey(self, lam):
+    """E_lambda(P||Q) = P(A) - lambda Q(A) with A = {p > lambda q}: a half-line at the
+    likelihood-ratio crossing, read off the CDFs (exact); quadrature when the ratio never
+    equals lambda (flat tails, disjoint supports)."""
+    lam = mp.mpf(lam)
+    c = self.crossing(lam)
+    if c is None:
+        return self.E(lam)
+    if self.decreasing:     # p/q > lam on x < c
+        v = self.Fp(c) - lam * self.Fq(c)
+    else:
+        v = self.sp_(c) - lam * self.sq_(c)
+    return max(v, mp.mpf(0))
+
+
+DPair.hockey = _dpair_hockey
+CPair.hockey = _cpair_hockey
+
+
+def delta_of_eps(pair, e):
+    """The privacy profile of the symmetric mechanism {(P, Q), (Q, P)}:
+    delta(eps) = max(E_{e^eps}(P||Q), E_{e^eps}(Q||P))."""
+    lam = mp.e ** mp.mpf(e)
+    return max(pair.hockey(lam), pair.swapped().hockey(lam))
+
+
+def eps_of_delta(pair, d, tol_digits: int = 25):
+    """eps(delta) = inf{eps >= 0 : delta(eps) <= delta}, by bisection (delta(eps) is
+    non-increasing); mp.inf when delta(eps) > delta for every eps (delta below the profile's floor)."""
+    d = mp.mpf(d)
+    if delta_of_eps(pair, 0) <= d:
+        return mp.mpf(0)
+    lo, hi = mp.mpf(0), mp.mpf(1)
+    while delta_of_eps(pair, hi) > d:
+        lo, hi = hi, 2 * hi
+        if hi > 1e6:
+            return mp.inf
+    for _ in range(400):
+        mid = (lo + hi) / 2
+        if delta_of_eps(pair, mid) <= d:
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo <= mp.mpf(10) ** -tol_digits * max(1, hi):
+            break
+    return hi
+
+
+# ----------------------------------------------------------------------------- composition
+def compose(pair, k):
+    """The k-fold product pair (P^k, Q^k).  Gaussian shifts compose to a Gaussian shift with
+    mean mu sqrt(k) (rotation invariance of the isotropic Gaussian); pmfs compose exactly through
+    their privacy-loss atoms (likelihood ratio, P-mass, Q-mass), merged by equal ratio."""
+    k = int(k)
+    if k != mp.mpf(k) or k < 1:
+        raise ValueError(f"k={k!r} is outside the allowed range: integers >= 1")
+    if isinstance(pair, CPair) and pair.label == "Gaussian":
+        s = pair.params["sigma"] if "sigma" in pair.params else mp.mpf(1)
+        return gaussian_pair(pair.params["mu"] * s * mp.sqrt(k), s)
+    if isinstance(pair, DPair):
+        atoms = _loss_atoms(pair)
+        out = {(mp.mpf(0), 0): (mp.mpf(1), mp.mpf(1))}   # (log-ratio, inf-count) -> (P, Q) masses
+        for _ in range(k):
+            nxt: dict = {}
+            for (l1, i1), (p1, q1) in out.items():
+                for (l2, i2), (p2, q2) in atoms.items():
+                    key = (mp.mpf(mp.nstr(l1 + l2, mp.mp.dps - 5)), i1 + i2)
+                    a, b = nxt.get(key, (mp.mpf(0), mp.mpf(0)))
+                    nxt[key] = (a + p1 * p2, b + q1 * q2)
+            if len(nxt) > 200_000:
+                raise ValueError(f"k={k} is outside the allowed range for exact pmf composition "
+                                 "(more than 2e5 distinct privacy-loss atoms)")
+            out = nxt
+        P = [v[0] for v in out.values()]
+        Q = [v[1] for v in out.values()]
+        return DPair(P, Q, f"{pair.label}^{k}")
+    raise ValueError(f"pair={pair.label!r}: exact k-fold composition is available for Gaussian "
+                     "shifts and pmfs only")
+
+
+def _loss_atoms(pair):
+    """{(log P(x)/Q(x) rounded, +-1 for an infinite ratio): (P-mass, Q-mass)}."""
+    atoms: dict = {}
+    for p, q in zip(pair.P, pair.Q):
+        if p == 0 and q == 0:
+            continue
+        if q == 0:
+            key = (mp.mpf(0), 1)
+        elif p == 0:
+            key = (mp.mpf(0), -1)
+        else:
+            key = (mp.mpf(mp.nstr(mp.log(p / q), mp.mp.dps - 5)), 0)
+        a, b = atoms.get(key, (mp.mpf(0), mp.mpf(0)))
+        atoms[key] = (a + p, b + q)
+    return atoms
+
+
+def tv(pair):
+    """Total variation TV(P, Q) = E_1(P||Q)."""
+    return pair.hockey(1)
+
+
+def chi_alpha(pair, a):
+    """chi^alpha(P||Q) = E_Q[((dP/dQ)^alpha - 1)/(alpha - 1)] = (e^{(alpha-1) D_alpha} - 1)/(alpha - 1)
+    written from the integral of p^alpha q^(1-alpha)."""
+    a = mp.mpf(a)
+    if isinstance(pair, DPair):
+        if any(p > 0 and q == 0 for p, q in zip(pair.P, pair.Q)):
+            return mp.inf
+        s = mp.fsum(q * (p / q) ** a for p, q in zip(pair.P, pair.Q) if q > 0)
+    else:
+        s = pair.quad_checked(lambda x: pair.p(x) ** a * pair.q(x) ** (1 - a), pair._tilted_breaks(a))
+    return (s - 1) / (a - 1)
+
+
+def bernoulli_pair(a, b):
+    """P = Bern(a), Q = Bern(b)."""
+    a, b = mp.mpf(a), mp.mpf(b)
+    return DPair([a, 1 - a], [b, 1 - b], "Bernoulli")
+
+
+def gaussian_mechanism(mu, sigma=1):
+    """The Gaussian mechanism with sensitivity mu*sigma and noise sigma: P = N(0, s^2), Q = N(mu s, s^2)
+    (the pair depends on mu only; ``sigma`` is kept for the record)."""
+    mu, sigma = mp.mpf(mu), mp.mpf(sigma)
+    pr = gaussian_pair(mu * sigma, sigma)
+    pr.params.update({"sigma": sigma, "mu": mu})
+    return pr
+
+
+# ----------------------------------------------------------------------------- names claim files use
+#: pair constructors: name -> (function, description)
+PAIRS = {
+    "Gaussian": (lambda mu, sigma=1: gaussian_mechanism(mu, sigma),
+                 "Gaussian(mu, sigma=1): P = N(0, sigma^2), Q = N(mu sigma, sigma^2) (mu = sensitivity/noise)"),
+    "Laplace": (lambda m, b=1: laplace_pair(m, b), "Laplace(m, b=1): P = Lap(0, b), Q = Lap(m, b)"),
+    "RandomizedResponse": (lambda e: randomized_response(e),
+                           "RandomizedResponse(eps): binary randomized response, P = (e^eps, 1)/(1+e^eps), Q reversed"),
+    "Bernoulli": (bernoulli_pair, "Bernoulli(a, b): P = Bern(a), Q = Bern(b)"),
+    "EpsDeltaPair": (eps_delta_pair, "EpsDeltaPair(eps, delta): the canonical four-point (eps, delta)-DP pair"),
+    "SubsampledGaussian": (lambda q, sigma: subsampled_gaussian_pair(q, sigma),
+                           "SubsampledGaussian(q, sigma): P = N(0, sigma^2), Q = (1-q) N(0, sigma^2) + q N(1, sigma^2)"),
+    "Exponential": (exponential_pair, "Exponential(r): P = Exp(1), Q = Exp(r), 0 < r < 1"),
+    "Uniform": (uniform_pair, "Uniform(c): P = U[0, 1], Q = U[0, c], c > 1"),
+    "Swapped": (lambda pr: pr.swapped(), "Swapped(pair): (Q, P)"),
+    "Composed": (compose, "Composed(pair, k): the k-fold product (P^k, Q^k) (Gaussian shifts and pmfs)"),
+}
+
+#: quantities: name -> (function, description, precision note)
+QUANTITIES = {
+    "HockeyStick": (lambda pr, g: pr.hockey(g), "HockeyStick(pair, gamma): E_gamma(P||Q) = sup_A P(A) - gamma Q(A)"),
+    "Renyi": (lambda pr, a: _renyi_checked(pr, a), "Renyi(pair, alpha): D_alpha(P||Q) = log(int p^alpha q^(1-alpha))/(alpha-1)"),
+    "KL": (lambda pr: _kl_checked(pr), "KL(pair): int p log(p/q)"),
+    "TV": (tv, "TV(pair): sup_A |P(A) - Q(A)|"),
+    "ChiAlpha": (chi_alpha, "ChiAlpha(pair, alpha): E_Q[((dP/dQ)^alpha - 1)/(alpha - 1)]"),
+    "DeltaOfEps": (delta_of_eps, "DeltaOfEps(pair, eps): max(E_{e^eps}(P||Q), E_{e^eps}(Q||P)), the privacy profile"),
+    "EpsOfDelta": (eps_of_delta, "EpsOfDelta(pair, delta): inf{eps >= 0 : DeltaOfEps(pair, eps) <= delta}"),
+    "Tradeoff": (lambda pr, a: pr.tradeoff(a), "Tradeoff(pair, a): T(P, Q)(a), the least type II error at type I error a"),
+    "OptimalRdpGamma": (gamma_exact, "OptimalRdpGamma(alpha, eps, delta): gamma_alpha^eps(delta) of Asoodeh et al. 2021 (16)"),
+    "OptimalRdpEps": (lambda a, g, d: eps_exact(a, g, d, tol_digits=17), "OptimalRdpEps(alpha, gamma, delta): the least eps every (alpha, gamma)-RDP mechanism satisfies at delta (optimal conversion)"),
+    "OptimalRdpDelta": (lambda a, g, e: delta_exact(a, g, e, tol_digits=17), "OptimalRdpDelta(alpha, gamma, eps): the least delta every (alpha, gamma)-RDP mechanism satisfies at eps"),
+}
+
+def _renyi_checked(pr, a):
+    a = mp.mpf(a)
+    if isinstance(pr, DPair):
+        return pr.renyi(a)
+    v = pr.quad_checked(lambda x: pr.p(x) ** a * pr.q(x) ** (1 - a), pr._tilted_breaks(a))
+    return mp.log(v) / (a - 1)
+
+
+def _kl_checked(pr):
+    if isinstance(pr, DPair):
+        return pr.kl()
+    return pr.quad_checked(lambda x: pr.p(x) * pr.log_ratio(x) if pr.p(x) > 0 else mp.mpf(0))
+
+
+#: relative accuracy the checkers allow a truth (quadrature and bisection at 30+ digits)
+TRUTH_RTOL = mp.mpf(10) ** -18
+
+
+def namespace() -> dict:
+    """name -> callable, for evaluating truth expressions (mpmath arguments)."""
+    ns = {k: v[0] for k, v in PAIRS.items()}
+    ns.update({k: v[0] for k, v in QUANTITIES.items()})
+    return ns
+
+
+def describe() -> str:
+    lines = ["Distribution pairs:"] + [f"  {d}" for _, d in PAIRS.values()]
+    lines += ["Quantities:"] + [f"  {d}" for _, d in QUANTITIES.values()]
+    return "\n".join(lines)

@@ -1,0 +1,529 @@
+"""Generic checkers, one per kind of claim a paper makes.
+
+Each checker tries SymPy first (simplification of a difference, the sign of a
+difference or a derivative under the symbols' assumptions, ``sympy.diff``,
+``sympy.limit``, series) and otherwise runs an adversarial search
+(``derive.search``) over the claim's stated domain at ``SEARCH_DPS`` digits,
+confirms the worst point at ``CONFIRM_DPS`` digits, and shrinks a violating
+point to a short counterexample.  Where the truth can be derived (a derivative,
+a limit, a leading series term, a constant factor) a failing verdict carries the
+corrected formula in ``derived`` and names the differing term in its note.
+
+Kinds: ``identity``, ``inequality``, ``derivative``, ``monotone``, ``convex``,
+``concave``, ``limit``, ``asymptotic``, ``bound`` (a bound on a named quantity of
+``derive.truths``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import mpmath as mp
+import sympy as sp
+
+from . import truths
+from .core import Verdict
+from .search import Var, shrink, worst_point
+from .verify import _real, symbolic_zero
+
+SEARCH_DPS = 30
+CONFIRM_DPS = 50
+#: named quantities (quadratures, root finding) are searched at fewer digits and the worst
+#: point confirmed at more; a bound must miss the truth by more than 1e-15 relative to fail
+TRUTH_SEARCH_DPS = 20
+TRUTH_CONFIRM_DPS = 30
+#: an identity holds when the worst relative error is below this (at CONFIRM_DPS digits)
+IDENTITY_RTOL = mp.mpf(10) ** -25
+#: an inequality is violated when lhs - rhs exceeds this relative slack
+INEQ_RTOL = mp.mpf(10) ** -25
+#: values below this in absolute terms count as zero when both sides are that small
+ABS_FLOOR = mp.mpf(10) ** -40
+
+KINDS = ("identity", "inequality", "derivative", "monotone", "convex", "concave", "limit",
+         "asymptotic", "bound")
+
+
+@dataclass
+class Domain:
+    """The variables a claim quantifies over and its conditions (SymPy relations)."""
+
+    vars: list[Var]
+    conditions: tuple = ()
+    _cond_fns: list = field(default_factory=list, repr=False)
+
+    def __post_init__(self):
+        syms = [v.symbol for v in self.vars]
+        self._cond_fns = [sp.lambdify(syms, c, modules="mpmath") for c in self.conditions]
+
+    def where(self, pt: dict) -> bool:
+        args = [pt[v.name] for v in self.vars]
+        return all(bool(f(*args)) for f in self._cond_fns)
+
+    @property
+    def symbols(self):
+        return [v.symbol for v in self.vars]
+
+    def describe(self) -> str:
+        s = ", ".join(v.describe() for v in self.vars)
+        if self.conditions:
+            s += "; " + ", ".join(str(c) for c in self.conditions)
+        return s
+
+
+# ----------------------------------------------------------------------------- evaluation
+def mp_function(expr, dom: Domain) -> Callable[[dict], object]:
+    """A function of a point (dict) evaluating ``expr`` in mpmath; ``None`` where it is
+    not a finite real number."""
+    fn = sp.lambdify(dom.symbols, expr, modules=[truths.namespace(), "mpmath"])
+    names = [v.name for v in dom.vars]
+
+    def f(pt):
+        try:
+            return _real(fn(*[pt[n] for n in names]))
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return None
+    return f
+
+
+def _rel(a, b):
+    m = max(abs(a), abs(b))
+    if m <= ABS_FLOOR:
+        return mp.mpf(0)
+    return abs(a - b) / m
+
+
+def _params(pt: dict) -> dict:
+    return {k: mp.nstr(v, 10) for k, v in pt.items()}
+
+
+def _search(violation, dom: Domain, *, budget: str = "normal", stop_at=None, seed: int = 2024,
+            dps: int = SEARCH_DPS):
+    kw = {"normal": dict(n_random=48, starts=3, maxfev=60),
+          "expensive": dict(n_random=16, starts=1, maxfev=24)}[budget]
+    return worst_point(violation, dom.vars, where=dom.where, dps=dps, stop_at=stop_at,
+                       seed=seed, **kw)
+
+
+def _confirm(fn, pt):
+    with mp.workdps(CONFIRM_DPS):
+        return fn(pt)
+
+
+def _method(symbolic: str, res) -> str:
+    return (f"{symbolic}: not shown; adversarial search over the domain (ends, {res.evaluations} "
+            f"points, Nelder-Mead from the worst) at {SEARCH_DPS} digits, confirmed at {CONFIRM_DPS}")
+
+
+# ----------------------------------------------------------------------------- differences
+def differing_terms(truth, printed) -> str:
+    """A short description of how ``printed`` differs from ``truth``: the terms one
+    sum has and the other lacks, or a constant factor."""
+    t, p = sp.expand(truth), sp.expand(printed)
+    try:
+        ratio = sp.simplify(t / p)
+        if ratio.is_number and ratio != 1:
+            return f"differs by the constant factor {ratio} (true / printed)"
+    except Exception:  # noqa: BLE001 - a description, never a verdict
+        pass
+    ta, pa = set(sp.Add.make_args(t)), set(sp.Add.make_args(p))
+    missing, extra = ta - pa, pa - ta
+    if 0 < len(missing) + len(extra) <= 6:
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(sp.sstr(m) for m in sorted(missing, key=sp.default_sort_key)))
+        if extra:
+            parts.append("extra " + ", ".join(sp.sstr(m) for m in sorted(extra, key=sp.default_sort_key)))
+        return "printed vs true: " + "; ".join(parts)
+    d = sp.simplify(t - p) if sp.count_ops(t - p) < 200 else t - p
+    return f"true - printed = {sp.sstr(d)}"
+
+
+# ----------------------------------------------------------------------------- identity
+def check_identity(lhs, rhs, dom: Domain, *, truth_side: str | None = None) -> Verdict:
+    """``lhs = rhs`` on the domain.  ``truth_side`` ("lhs"/"rhs") names the side that is
+    the derived truth, for the corrected formula of a failing claim."""
+    diff = sp.sympify(lhs) - sp.sympify(rhs)
+    if symbolic_zero(diff):
+        return Verdict("proved", "SymPy simplification of lhs - rhs to 0")
+    fl, fr = mp_function(lhs, dom), mp_function(rhs, dom)
+
+    def relerr(pt):
+        a, b = fl(pt), fr(pt)
+        if a is None or b is None:
+            return None
+        return _rel(a, b)
+    res = _search(relerr, dom, stop_at=mp.mpf(10) ** -6)
+    return _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side,
+                             _method("SymPy simplification of lhs - rhs", res))
+
+
+def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) -> Verdict:
+    if res.point is None:
+        return Verdict("inconclusive", method, note="no point of the domain gave real values on both sides")
+    worst = _confirm(relerr, res.point)
+    if worst is None or worst <= IDENTITY_RTOL:
+        return Verdict("holds_numerically", method, points=res.evaluations,
+                       worst_error=float(worst or 0), precision=CONFIRM_DPS)
+
+    def bad(pt):
+        e = _confirm(relerr, pt)
+        return e is not None and e > IDENTITY_RTOL
+    pt = shrink(res.point, dom.vars, bad)
+    with mp.workdps(CONFIRM_DPS):
+        a, b = fl(pt), fr(pt)
+    ce = {"params": _params(pt), "lhs": mp.nstr(a, 15), "rhs": mp.nstr(b, 15),
+          "relation": "lhs = rhs", "relative_error": mp.nstr(_rel(a, b), 3), "precision": CONFIRM_DPS}
+    derived, note = None, ""
+    if truth_side in ("lhs", "rhs"):
+        truth, printed = (lhs, rhs) if truth_side == "lhs" else (rhs, lhs)
+        derived = _tidy(truth)
+        note = differing_terms(truth, printed)
+    return Verdict("fails", method, points=res.evaluations, worst_error=float(_rel(a, b)),
+                   precision=CONFIRM_DPS, counterexample=ce, derived=derived, note=note)
+
+
+def _tidy(expr):
+    try:
+        return sp.simplify(expr) if sp.count_ops(expr) < 150 else expr
+    except Exception:  # noqa: BLE001
+        return expr
+
+
+# ----------------------------------------------------------------------------- inequality
+_STRICT = {"<": True, "<=": False, ">": True, ">=": False}
+
+
+def sign_nonnegative(expr, dom: Domain) -> bool:
+    """True when SymPy shows ``expr >= 0`` for every point of the domain (assumptions
+    of the symbols, shifted so that a lower end a becomes a + positive)."""
+    subs = {}
+    for v in dom.vars:
+        if v.lo is not None and v.lo != 0 and v.hi is None and not v.integer:
+            s = sp.Symbol(v.name + "_shift", positive=True)
+            subs[v.symbol] = sp.nsimplify(v.lo) + s
+    e = sp.sympify(expr).xreplace(subs) if subs else sp.sympify(expr)
+    for form in (e, sp.factor(e) if sp.count_ops(e) < 200 else e,
+                 sp.simplify(e) if sp.count_ops(e) < 120 else e):
+        try:
+            if form.is_nonnegative:
+                return True
+        except Exception:  # noqa: BLE001
+            pass
+    return False
+
+
+def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
+    """``lhs op rhs`` on the domain (op in <, <=, >, >=).  A strict inequality fails where
+    both sides agree to 35 digits at a point of the domain."""
+    if op not in _STRICT:
+        raise ValueError(f"op={op!r} is not one of <, <=, >, >=")
+    small, big = (lhs, rhs) if op in ("<", "<=") else (rhs, lhs)
+    strict = _STRICT[op]
+    if not strict and sign_nonnegative(sp.sympify(big) - sp.sympify(small), dom):
+        return Verdict("proved", "SymPy: the difference is non-negative under the domain's assumptions")
+    fs, fb = mp_function(small, dom), mp_function(big, dom)
+    tol = INEQ_RTOL if not strict else -mp.mpf(10) ** -35
+
+    def viol(pt):
+        a, b = fs(pt), fb(pt)
+        if a is None or b is None:
+            return None
+        m = max(abs(a), abs(b))
+        if m <= ABS_FLOOR:
+            return mp.mpf(0) if strict else -mp.mpf(1)
+        return (a - b) / m
+    res = _search(viol, dom, stop_at=mp.mpf(10) ** -6)
+    method = _method("SymPy sign of the difference", res)
+    if res.point is None:
+        return Verdict("inconclusive", method, note="no point of the domain gave real values on both sides")
+    worst = _confirm(viol, res.point)
+    if worst is None or worst <= tol:
+        return Verdict("holds_numerically", method, points=res.evaluations,
+                       worst_error=float(max(worst, 0)) if worst is not None else 0.0, precision=CONFIRM_DPS)
+
+    def bad(pt):
+        w = _confirm(viol, pt)
+        return w is not None and w > tol
+    pt = shrink(res.point, dom.vars, bad)
+    with mp.workdps(CONFIRM_DPS):
+        a, b = mp_function(lhs, dom)(pt), mp_function(rhs, dom)(pt)
+    what = "equality is attained" if strict and abs(a - b) <= max(abs(a), abs(b)) * mp.mpf(10) ** -35 \
+        else f"lhs {op} rhs is violated"
+    ce = {"params": _params(pt), "lhs": mp.nstr(a, 15), "rhs": mp.nstr(b, 15), "relation": what,
+          "precision": CONFIRM_DPS}
+    return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(a - b)),
+                   precision=CONFIRM_DPS, counterexample=ce)
+
+
+# ----------------------------------------------------------------------------- derivative
+def check_derivative(f, x: sp.Symbol, g, dom: Domain, order: int = 1) -> Verdict:
+    """d^order f / dx^order = g: the derivative by ``sympy.diff``, then an identity check;
+    a failing claim carries the true derivative and the differing terms."""
+    truth = sp.diff(f, x, order)
+    v = check_identity(truth, g, dom, truth_side="lhs")
+    v.method = "sympy.diff, then " + v.method
+    return v
+
+
+# ----------------------------------------------------------------------------- shape
+_DIRECTIONS = {"increasing": 1, "nondecreasing": 1, "decreasing": -1, "nonincreasing": -1}
+
+
+def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
+    """Monotone (kind = increasing/nondecreasing/decreasing/nonincreasing), convex or
+    concave in ``x`` on the domain: the sign of the first or second derivative."""
+    if kind in _DIRECTIONS:
+        order, sign = 1, _DIRECTIONS[kind]
+    elif kind in ("convex", "concave"):
+        order, sign = 2, (1 if kind == "convex" else -1)
+    else:
+        raise ValueError(f"kind={kind!r} is not one of {', '.join(list(_DIRECTIONS) + ['convex', 'concave'])}")
+    d = sp.diff(f, x, order)
+    what = "first" if order == 1 else "second"
+    if d == 0 and kind in ("increasing", "decreasing"):
+        return Verdict("fails", f"sympy.diff: the {what} derivative is identically 0",
+                       note=f"f is constant in {x}, not strictly {kind}",
+                       counterexample={"params": {}, "lhs": "0", "rhs": "0", "relation": f"{what} derivative is 0"})
+    if sign_nonnegative(sign * d, dom):
+        return Verdict("proved", f"SymPy: sign of the {what} derivative under the domain's assumptions",
+                       derived=d)
+    ff, fd = mp_function(f, dom), mp_function(d, dom)
+    f1 = mp_function(sp.diff(f, x), dom) if order == 2 else fd
+
+    def viol(pt):
+        val, dv = ff(pt), fd(pt)
+        if val is None or dv is None:
+            return None
+        xv = abs(pt[x.name]) if pt[x.name] != 0 else mp.mpf(1)
+        scale = abs(val) + xv * abs(f1(pt) or 0) + xv ** order * abs(dv) + ABS_FLOOR
+        return -sign * dv * xv ** order / scale
+    res = _search(viol, dom, stop_at=mp.mpf(10) ** -6)
+    method = _method(f"SymPy sign of the {what} derivative", res)
+    if res.point is None:
+        return Verdict("inconclusive", method, note="no point of the domain gave a real derivative")
+    worst = _confirm(viol, res.point)
+    if worst is None or worst <= mp.mpf(10) ** -25:
+        return Verdict("holds_numerically", method, points=res.evaluations,
+                       worst_error=0.0, precision=CONFIRM_DPS, derived=d)
+    pt = shrink(res.point, dom.vars, lambda p: (_confirm(viol, p) or 0) > mp.mpf(10) ** -25)
+    with mp.workdps(CONFIRM_DPS):
+        dv = fd(pt)
+    ce = {"params": _params(pt), f"d^{order}f/d{x}^{order}": mp.nstr(dv, 15),
+          "relation": f"the {what} derivative has the wrong sign for '{kind}'", "precision": CONFIRM_DPS}
+    return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(dv)),
+                   precision=CONFIRM_DPS, counterexample=ce, derived=d)
+
+
+# ----------------------------------------------------------------------------- limits
+def _approach(x0, side: str, k: int):
+    """The k-th point of a sequence tending to x0 (from the given side)."""
+    if x0 == sp.oo:
+        return mp.mpf(10) ** k
+    if x0 == -sp.oo:
+        return -mp.mpf(10) ** k
+    h = mp.mpf(10) ** (-k)
+    return mp.mpf(sp.Float(x0, 60)) + (h if side == "+" else -h)
+
+
+def _sequence_domain(dom: Domain, x: sp.Symbol) -> Domain:
+    others = [v for v in dom.vars if v.symbol != x]
+    return Domain(others, ())
+
+
+def check_limit(f, x: sp.Symbol, x0, value, dom: Domain, side: str = "+") -> Verdict:
+    """lim_{x -> x0} f = value (value may depend on the other variables)."""
+    try:
+        if sp.count_ops(f) < 150:
+            lim = sp.limit(f, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+-"[0])
+            if not lim.has(sp.Limit) and lim.is_finite is not False:
+                if symbolic_zero(lim - value):
+                    return Verdict("proved", "sympy.limit", derived=lim)
+                if lim.free_symbols <= set(dom.symbols) and not lim.has(sp.AccumBounds):
+                    v = check_identity(lim, value, _sequence_domain(dom, x), truth_side="lhs")
+                    if v.status == "fails":
+                        v.method = "sympy.limit, then " + v.method
+                        v.derived = lim
+                        return v
+    except Exception:  # noqa: BLE001 - fall back to numbers
+        pass
+    return _numeric_limit(f - value, x, x0, dom, side, "limit")
+
+
+def _tail_values(expr, x, x0, dom: Domain, side: str, ks):
+    fn = mp_function(expr, dom)
+    others = _sequence_domain(dom, x)
+    import random
+    rng = random.Random(11)
+    rows = []
+    for _ in range(4):
+        base = {v.name: v.value(rng.uniform(-0.8, 0.8)) for v in others.vars}
+        seq = []
+        with mp.workdps(CONFIRM_DPS + 20):
+            for k in ks:
+                pt = dict(base)
+                pt[x.name] = _approach(x0, side, k)
+                xv = next(v for v in dom.vars if v.symbol == x)
+                if not xv.contains(pt[x.name]) or not dom.where(pt):
+                    seq.append(None)
+                    continue
+                seq.append(fn(pt))
+        rows.append((base, seq))
+    return rows
+
+
+def _numeric_limit(diff, x, x0, dom, side, what) -> Verdict:
+    ks = list(range(2, 16))
+    rows = _tail_values(diff, x, x0, dom, side, ks)
+    method = f"sympy.limit: not shown; f - value along x -> {x0} (x = x0 +- 10^-k or 10^k, k = 2..15) at 4 points of the other variables"
+    used = 0
+    for base, seq in rows:
+        tail = [s for s in seq[-4:] if s is not None]
+        if len(tail) < 3:
+            continue
+        used += 1
+        last = abs(tail[-1])
+        if last > mp.mpf(10) ** -3 and abs(tail[-1] - tail[-2]) < mp.mpf(10) ** -6 * max(1, last):
+            ce = {"params": _params(base), f"{x}": f"-> {x0}", "f - value at the end": mp.nstr(tail[-1], 12),
+                  "relation": "f converges to a different value"}
+            return Verdict("fails", method, points=used, counterexample=ce, precision=CONFIRM_DPS)
+        if last > mp.mpf(10) ** -6:
+            return Verdict("inconclusive", method, note=f"f - value is {mp.nstr(tail[-1], 5)} at the end of the sequence")
+    if used == 0:
+        return Verdict("inconclusive", method, note="no point of the sequence is in the domain")
+    return Verdict("holds_numerically", method, points=used, worst_error=0.0, precision=CONFIRM_DPS)
+
+
+# ----------------------------------------------------------------------------- asymptotics
+def check_asymptotic(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") -> Verdict:
+    """f = g + O(h) as x -> x0: the scaled remainder (f - g)/h stays bounded.  Tested along
+    x = 10^k (x0 = oo) or x0 +- 10^-k: bounded when the increments of log|R| die out
+    geometrically; fails when they stay positive and decay no faster than 1/k (a log factor
+    or a power the O-term misses).  A failing claim carries the leading term of f - g."""
+    r = (f - g) / h
+    try:
+        if sp.count_ops(r) < 120:
+            lim = sp.limit(r, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+")
+            if not lim.has(sp.Limit) and lim.is_finite:
+                return Verdict("proved", "sympy.limit of (f - g)/h is finite", derived=lim)
+    except Exception:  # noqa: BLE001
+        pass
+    ks = list(range(1, 19)) if x0 in (sp.oo, -sp.oo) else list(range(1, 19))
+    rows = _tail_values(r, x, x0, dom, side, ks)
+    method = (f"sympy.limit: not shown; |(f - g)/h| along x -> {x0} (x = 10^k or x0 +- 10^-k, "
+              f"k = 1..18) at 4 points of the other variables")
+    used = 0
+    for base, seq in rows:
+        logs = [mp.log10(abs(s)) if s not in (None,) and s != 0 else None for s in seq]
+        tail = [l for l in logs[-8:] if l is not None]
+        if len(tail) < 6:
+            continue
+        used += 1
+        inc = [b - a for a, b in zip(tail[:-1], tail[1:])]
+        growing = all(i > mp.mpf("0.005") for i in inc[-5:])
+        slow = inc[-1] > inc[-5] * mp.mpf("0.3")     # geometric decay would shrink it far more
+        if growing and slow:
+            lead = _leading_term(f - g, x, x0)
+            ce = {"params": _params(base), "k (x = 10^k or x0 +- 10^-k)": f"{ks[-8]}..{ks[-1]}",
+                  "log10|R| increments": ", ".join(mp.nstr(i, 3) for i in inc[-5:]),
+                  "relation": "the scaled remainder (f - g)/h grows"}
+            note = "the remainder f - g is not O(h)"
+            if lead is not None:
+                note += f"; its leading term is {sp.sstr(lead)}"
+            return Verdict("fails", method, points=used, counterexample=ce, derived=lead,
+                           note=note, precision=CONFIRM_DPS)
+    if used == 0:
+        return Verdict("inconclusive", method, note="the scaled remainder is undefined along the sequence")
+    return Verdict("holds_numerically", method, points=used, worst_error=0.0, precision=CONFIRM_DPS)
+
+
+def _leading_term(expr, x, x0):
+    try:
+        if sp.count_ops(expr) > 150:
+            return None
+        if x0 == sp.oo:
+            t = sp.Symbol("t_", positive=True)
+            lt = sp.sympify(expr).subs(x, 1 / t).as_leading_term(t)
+            return sp.simplify(lt.subs(t, 1 / x))
+        return sp.simplify(sp.sympify(expr).as_leading_term(x) if x0 == 0 else
+                           sp.sympify(expr).subs(x, x0 + x).as_leading_term(x).subs(x, x - x0))
+    except Exception:  # noqa: BLE001
+        return None
+
+
+# ----------------------------------------------------------------------------- named quantities
+def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Verdict:
+    """``bound`` is an upper bound on (side="upper"), a lower bound on ("lower"), or equal to
+    ("equal") the named quantity ``truth`` (an expression over ``derive.truths``' names).
+    The truth is computed to about 18 digits; a violation must exceed that."""
+    if side not in ("upper", "lower", "equal"):
+        raise ValueError(f"side={side!r} is not one of upper, lower, equal")
+    fb, ft = mp_function(bound, dom), mp_function(truth, dom)
+    rtol = mp.mpf(10) ** -15
+
+    def viol(pt):
+        b, t = fb(pt), ft(pt)
+        if b is None or t is None:
+            return None
+        m = max(abs(b), abs(t))
+        if m <= ABS_FLOOR:
+            return -mp.mpf(1)
+        if side == "upper":
+            return (t - b) / m
+        if side == "lower":
+            return (b - t) / m
+        return abs(b - t) / m
+    res = _search(viol, dom, budget="expensive", stop_at=mp.mpf(10) ** -4, dps=TRUTH_SEARCH_DPS)
+    method = (f"truth {sp.sstr(truth)} from derive.truths; adversarial search "
+              f"({res.evaluations} points, ends and Nelder-Mead) at {TRUTH_SEARCH_DPS} digits, "
+              f"the worst point confirmed at {TRUTH_CONFIRM_DPS}")
+    if res.point is None:
+        return Verdict("inconclusive", method, note="no point of the domain gave real values")
+    with mp.workdps(TRUTH_CONFIRM_DPS):
+        worst = viol(res.point)
+    if worst is None or worst <= rtol:
+        return Verdict("holds_numerically", method, points=res.evaluations,
+                       worst_error=float(max(worst or 0, 0)), precision=18)
+    def bad(p):
+        with mp.workdps(TRUTH_CONFIRM_DPS):
+            return (viol(p) or 0) > rtol
+    pt = shrink(res.point, dom.vars, bad, max_digits=6)
+    with mp.workdps(TRUTH_CONFIRM_DPS):
+        b, t = fb(pt), ft(pt)
+    rel = {"upper": "bound >= truth", "lower": "bound <= truth", "equal": "bound = truth"}[side]
+    ce = {"params": _params(pt), "bound": mp.nstr(b, 15), "truth": mp.nstr(t, 15),
+          "relation": f"{rel} is violated", "quantity": sp.sstr(truth), "precision": 18}
+    ce["distributions"] = pair_note or pair_description(truth)
+    return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(b - t)),
+                   precision=18, counterexample=ce)
+
+
+def pair_description(truth) -> str:
+    """What the distribution pairs named in a truth expression are (for counterexamples)."""
+    from sympy.core.function import AppliedUndef
+    pairs = [f for f in truth.atoms(AppliedUndef) if type(f).__name__ in truths.PAIRS]
+    return "; ".join(f"{sp.sstr(f)} with {truths.PAIRS[type(f).__name__][1]}"
+                     for f in sorted(pairs, key=sp.default_sort_key))
+
+
+def check(kind: str, dom: Domain, **kw) -> Verdict:
+    """Dispatch a claim of ``kind`` (see ``KINDS``) to its checker."""
+    if kind == "identity":
+        return check_identity(kw["lhs"], kw["rhs"], dom, truth_side=kw.get("truth_side"))
+    if kind == "inequality":
+        return check_inequality(kw["lhs"], kw["op"], kw["rhs"], dom)
+    if kind == "derivative":
+        return check_derivative(kw["f"], kw["x"], kw["g"], dom, kw.get("order", 1))
+    if kind in ("monotone", "convex", "concave"):
+        return check_shape(kw["f"], kw["x"], dom, kw.get("direction", kind))
+    if kind == "limit":
+        return check_limit(kw["f"], kw["x"], kw["x0"], kw["value"], dom, kw.get("side", "+"))
+    if kind == "asymptotic":
+        return check_asymptotic(kw["f"], kw["g"], kw["h"], kw["x"], kw["x0"], dom, kw.get("side", "+"))
+    if kind == "bound":
+        return check_bound(kw["bound"], kw["side"], kw["truth"], dom, kw.get("pair_note", ""))
+    raise ValueError(f"kind={kind!r} is not one of {', '.join(KINDS)}")
+
+
+__all__ = ["Domain", "Var", "KINDS", "check", "check_identity", "check_inequality",
+           "check_derivative", "check_shape", "check_limit", "check_asymptotic", "check_bound",
+           "differing_terms"]

@@ -1,0 +1,156 @@
+"""Claim files: the worked example, the workflow commands, and errors that name the
+file, the line and the problem."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from derive import registry
+from derive.claimfile import ClaimFile, ClaimFileError, extract_label, load_file, scaffold
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "rdp_facts.toml"
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "dpderive.cli", *args], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def example_records():
+    r = run("check", str(EXAMPLE), "--json")
+    assert r.returncode == 0, r.stderr
+    return {rec["id"].split(".", 1)[1]: rec for rec in json.loads(r.stdout)}
+
+
+def test_example_flags_only_the_planted_claim(example_records):
+    bad = [k for k, r in example_records.items() if r["verdict"] == "fails"]
+    assert bad == ["gaussian_classic_all_eps"]
+    assert all(r["verdict"] in ("proved", "holds_numerically") for k, r in example_records.items()
+               if k != "gaussian_classic_all_eps")
+
+
+def test_planted_counterexample_is_real_and_in_domain(example_records):
+    """The counterexample reproduces from the record alone: at its eps and delta the Gaussian
+    mechanism with sigma = sqrt(2 log(1.25/delta))/eps needs more than eps (exact profile,
+    Balle-Wang closed form computed here, not by the truth library)."""
+    import mpmath as mp
+    ce = example_records["gaussian_classic_all_eps"]["counterexample"]
+    e, d = mp.mpf(ce["params"]["varepsilon"]), mp.mpf(ce["params"]["delta"])
+    assert e > 0 and 0 < d < 1
+    mu = e / mp.sqrt(2 * mp.log(mp.mpf(5) / (4 * d)))
+    delta_at_e = mp.ncdf(-e / mu + mu / 2) - mp.e ** e * mp.ncdf(-e / mu - mu / 2)
+    assert delta_at_e > d        # (eps, delta)-DP is violated at the claimed eps
+    assert mp.mpf(ce["truth"]) > mp.mpf(ce["bound"])
+
+
+def test_records_name_their_generic_checker(example_records):
+    assert example_records["gauss_rdp"]["checker"] == "bound"
+    assert example_records["optimal_order_derivative"]["checker"] == "derivative"
+    assert example_records["small_rho"]["checker"] == "asymptotic"
+    assert example_records["gauss_rdp"]["location"] == "Prop. 7"
+
+
+def test_init_scaffold_checks_and_never_overwrites(tmp_path):
+    r = run("init", "mine", cwd=tmp_path)
+    assert r.returncode == 0 and (tmp_path / "mine.toml").exists()
+    before = (tmp_path / "mine.toml").read_text()
+    r2 = run("init", "mine", cwd=tmp_path)
+    assert r2.returncode == 2 and len(r2.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "mine.toml").read_text() == before
+    cf = ClaimFile(tmp_path / "mine.toml")
+    assert [c.checker for c in cf.claims] == ["bound", "bound", "inequality"]
+
+
+GOOD = '''[paper]
+key = "tiny"
+title = "t"
+
+[symbols]
+x = "(0, oo)"
+
+[[claim]]
+id = "a"
+where = "(1)"
+kind = "inequality"
+latex = '\\log(1+x) \\le x'
+'''
+
+BAD = [  # (replace this, with that) -> a phrase the one-line error must contain
+    (("1+x)", "1+y)"), "12: claim 'a': unknown symbol 'y'"),
+    (('"(0, oo)"', '"(0 oo)"'), "6: symbol 'x': domain"),
+    (("1+x)", "1+x})"), "12: claim 'a': cannot parse the LaTeX"),
+    (('"inequality"', '"inequalty"'), "kind='inequalty' is not one of"),
+    (("[paper]", "[paper"), "not valid TOML"),
+    (("\\le x", "+ x"), "must be a relation"),
+    (('x = "(0, oo)"', 'x = { search = [1, 2] }'), "symbol 'x': needs a domain"),
+    (('where = "(1)"\n', ''), "missing 'where'"),
+    (('key = "tiny"', 'key = "zheng2020"'), "is a built-in paper"),
+]
+
+
+@pytest.mark.parametrize("change, phrase", BAD, ids=[b[1][:30] for b in BAD])
+def test_bad_files_one_line_exit_2(tmp_path, change, phrase):
+    f = tmp_path / "f.toml"
+    f.write_text(GOOD.replace(*change))
+    r = run("check", str(f))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(f) in lines[0] and phrase in lines[0], r.stderr
+
+
+def test_nothing_registered_from_an_invalid_file(tmp_path):
+    f = tmp_path / "f.toml"
+    f.write_text(GOOD.replace('key = "tiny"', 'key = "half"') + '''
+[[claim]]
+id = "b"
+where = "(2)"
+kind = "identity"
+lhs = 'x'
+rhs = 'z'
+''')
+    with pytest.raises(ClaimFileError):
+        load_file(f)
+    assert "half" not in registry.PAPERS and "half.a" not in registry.CLAIMS
+
+
+def test_formula_from_tex_label(tmp_path):
+    (tmp_path / "p.tex").write_text(r"""
+Some text.
+\begin{equation}\label{eq:kl}
+  D(x) = x\log x - x + 1 .
+\end{equation}
+""")
+    (tmp_path / "p.toml").write_text(GOOD.replace('title = "t"', 'title = "t"\ntex = "p.tex"')
+                                     .replace('key = "tiny"', 'key = "withtex"') + '''
+[formulas.kl]
+where = "(3)"
+label = "eq:kl"
+
+[[claim]]
+id = "kl_convex"
+where = "(3)"
+kind = "convex"
+of = "@kl"
+in = "x"
+''')
+    cf = ClaimFile(tmp_path / "p.toml")
+    assert cf.formulas["kl"].printed_latex == r"D(x) = x\log x - x + 1"
+    assert cf.claims[-1].check().status in ("proved", "holds_numerically")
+
+
+def test_extract_label_rejects_multiline():
+    tex = r"\begin{align} a &= b \\ c &= d \label{eq:x} \end{align}"
+    with pytest.raises(ValueError, match="multi-line"):
+        extract_label(tex, "eq:x", ValueError)
+
+
+def test_scaffold_is_valid_toml_with_every_kind_listed():
+    import tomllib
+    text = scaffold("x.toml")
+    data = tomllib.loads(text)
+    assert data["paper"]["key"] == "x" and len(data["claim"]) == 3
+    assert "asymptotic" in text and "Renyi(pair, alpha)" in text
