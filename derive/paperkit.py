@@ -8,6 +8,15 @@ the paper's order, each citing its seed file and location.
     P.claim("thm4.g_lower", "(23)", "inequality", "g never exceeds the exact gamma",
             latex=..., check=lambda: check_relation(...), formulas=("thm4.g",))
 
+Claims that a generic kind carries are declared, not programmed:
+
+    P.generic("thm1.sound", "(7)", "inequality", "...", latex=..., params=(ALPHA, EPS),
+              lhs=printed, op="<=", rhs=truth)
+
+runs ``derive.checkers`` (kinds: identity, inequality, derivative, monotone, convex,
+concave, limit, asymptotic, bound) over the parameters' domains, searching the ranges their
+sampling laws give; the claim's record says ``checker: <kind>``.
+
 ``latex`` strings are copied verbatim from the seed (a test holds each one
 against the seed text); ``parse`` names the verbatim fragment handed to the
 parser when the whole display is not an expression (an ``\\inf``, a ``:=``).
@@ -19,8 +28,11 @@ from typing import Callable
 import sympy as sp
 
 from . import registry
+from . import checkers
 from .core import Claim, Formula, Source, Verdict
 from .parse import parse_printed
+from .search import Var
+from .symbols import Param
 
 
 class Paper:
@@ -60,3 +72,39 @@ class Paper:
                   formulas=tuple(f"{self.key}.{x}" if not x.startswith(self.key + ".") else x
                                  for x in formulas), note=note)
         return registry.add_claim(c)
+
+    def generic(self, cid: str, location: str, kind: str, statement: str, *, latex: str,
+                params: tuple, conditions: tuple = (), formulas: tuple = (), section: str = "",
+                seed: str | None = None, note: str = "", **fields) -> Claim:
+        """A claim checked by the generic checker of ``kind`` (see the module docstring);
+        ``fields`` are the kind's SymPy inputs (``checkers.check``'s keywords)."""
+        if kind not in checkers.KINDS:
+            raise ValueError(f"{cid}: kind={kind!r} is not one of {', '.join(checkers.KINDS)}")
+        dom = checkers.Domain([param_var(p) for p in params], tuple(conditions))
+        definition = repr((kind, sorted((k, sp.srepr(v) if isinstance(v, sp.Basic) else repr(v))
+                                        for k, v in fields.items()),
+                           [(p.name, str(p.domain), p.sample) for p in params],
+                           [sp.srepr(c) for c in conditions]))
+        c = self.claim(cid, location, kind, statement, latex=latex,
+                       check=lambda: checkers.check(kind, dom, **fields), formulas=formulas,
+                       section=section, seed=seed, note=note)
+        c.checker, c.definition = kind, definition
+        return c
+
+
+def param_var(prm: Param) -> Var:
+    """The search variable of a parameter: its stated domain, searched over the range of its
+    sampling law (where the paper's regime lives) with the ends of that range probed."""
+    import mpmath as mp
+    dom = prm.domain
+    lo = None if dom.start == -sp.oo else mp.mpf(sp.Float(dom.start, 40))
+    hi = None if dom.end == sp.oo else mp.mpf(sp.Float(dom.end, 40))
+    kind, *a = prm.sample
+    integer = kind == "integer" or bool(prm.symbol.is_integer)
+    if kind in ("uniform", "loguniform", "integer"):
+        rng = (float(a[0]), float(a[1]))
+    elif kind == "above":
+        rng = (float(a[0]) + float(a[1]), float(a[0]) + float(a[2]))
+    else:
+        rng = None
+    return Var(prm.name, prm.symbol, lo, hi, bool(dom.left_open), bool(dom.right_open), integer, rng)
