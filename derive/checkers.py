@@ -105,8 +105,17 @@ def _search(violation, dom: Domain, *, budget: str = "normal", stop_at=None, see
 
 
 def _confirm(fn, pt):
+    """``fn`` at ``CONFIRM_DPS`` and four times as many digits: the latter when the two agree
+    to 1e-3 (or both say "no violation"), else None (the point is numerically unstable)."""
     with mp.workdps(CONFIRM_DPS):
-        return fn(pt)
+        a = fn(pt)
+    with mp.workdps(4 * CONFIRM_DPS):
+        b = fn(pt)
+    if a is None or b is None:
+        return None
+    if (a > 0) != (b > 0) or (b > 0 and abs(a - b) > mp.mpf(10) ** -3 * abs(b)):
+        return None
+    return b
 
 
 def _method(symbolic: str, res) -> str:

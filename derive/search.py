@@ -67,21 +67,22 @@ class Var:
 
     # ------------------------------------------------------------------ coordinates
     def value(self, u: float):
-        """The domain point at coordinate ``u`` in [-1, 1] (beyond it the map keeps
-        going, so Nelder-Mead may step past a range's end into the rest of the domain)."""
+        """The domain point at coordinate ``u``.  On [-1, 1] the map spreads points evenly
+        over the search range (log-evenly over decades for positive ranges spanning more than
+        two); beyond +-1 it runs on towards the domain's ends (for a bounded domain to within
+        e^-40 of them at |u| = 2), so that Nelder-Mead and the end probes reach them."""
         u = mp.mpf(u)
         if self.search is not None:
             a, b = (mp.mpf(x) for x in self.search)
-            s = (1 + mp.tanh(2 * u)) / 2
+            t = (u + 1) / 2                          # 0..1 on the range, linear beyond it
             if a > 0 and b / a > 100:
-                v = mp.e ** (mp.log(a) + (mp.log(b) - mp.log(a)) * s)
+                v = mp.e ** (mp.log(a) + (mp.log(b) - mp.log(a)) * t)
             else:
-                v = a + (b - a) * s
+                v = a + (b - a) * t
         elif self.lo is not None and self.hi is not None:
             a, b = mp.mpf(self.lo), mp.mpf(self.hi)
-            # logistic with tails reaching 1e-18 of each end at u = +-1
-            s = 1 / (1 + mp.e ** (-41 * u))
-            v = a + (b - a) * s
+            k = 6 * u if abs(u) <= 1 else mp.sign(u) * (6 + 34 * (abs(u) - 1))
+            v = a + (b - a) / (1 + mp.e ** (-k))
         elif self.lo is not None:
             v = mp.mpf(self.lo) + mp.mpf(10) ** (DECADES * u)
         elif self.hi is not None:
@@ -97,7 +98,10 @@ class Var:
         return v
 
     def special_coordinates(self) -> list[float]:
-        """Coordinates of the ends (as close as the map gets) and the middle."""
+        """Coordinates of the ends and the middle (of the search range, or of a bounded
+        domain: then also within e^-40 of its ends)."""
+        if self.search is None and self.lo is not None and self.hi is not None:
+            return [-2.0, -1.0, 0.0, 1.0, 2.0]
         return [-1.0, 0.0, 1.0]
 
 
@@ -131,15 +135,12 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
         key = tuple(round(float(u), 12) for u in us)
         if key in cache:
             return cache[key]
-        pt = _point(vars_, us)
+        with mp.workdps(dps):
+            pt = _point(vars_, us)
         best.tried += 1
         val = None
         if all(v.contains(pt[v.name]) for v in vars_) and (where is None or _safe_bool(where, pt)):
-            with mp.workdps(dps):
-                try:
-                    val = violation(pt)
-                except (ZeroDivisionError, ValueError, OverflowError, TypeError):
-                    val = None
+            val = _stable(violation, pt, dps)
             if val is not None and not mp.isfinite(val):
                 val = mp.mpf(10) ** 30 if val > 0 else None   # +inf violation: a real one
         cache[key] = val
@@ -193,6 +194,29 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
         if _done(best, stop_at):
             break
     return best
+
+
+def _eval(violation, pt, dps):
+    with mp.workdps(dps):
+        try:
+            return violation(pt)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return None
+
+
+def _stable(violation, pt, dps):
+    """The violation at ``dps`` digits; a positive one is recomputed at twice the digits and
+    kept only when the two agree (cancellation that eats the working precision makes a
+    violation out of rounding; such a point counts as undefined, never as a counterexample)."""
+    val = _eval(violation, pt, dps)
+    if val is None or not (val > 0):
+        return val
+    again = _eval(violation, pt, 2 * dps)
+    if again is None or not mp.isfinite(again):
+        return again
+    if abs(again - val) > mp.mpf(10) ** -3 * max(abs(again), abs(val)):
+        return None
+    return again
 
 
 class _Stop(Exception):
