@@ -1,0 +1,232 @@
+"""Mutation benchmark of the generic checker (issue 9, item 6).
+
+Take the printed formulas of the seed papers (and of the example claim file) and
+plant realistic typos mechanically, one per mutant:
+
+  sign      a term's sign flipped             drop     a term of a sum dropped
+  dup       a term doubled                    exponent an exponent changed (e -> e + 1)
+  swap      two symbols swapped               const    a numeric constant changed (c -> c + 1)
+  minmax    max <-> min
+
+A mutant is skipped as *equivalent* when SymPy proves mutant - original = 0.  Every
+other mutant is checked with ``derive.checkers.check_identity(original, mutant)``
+(the claim "the printed formula equals its definition") and counts as *flagged*
+when the verdict is ``fails``.  A mutant the checker does not flag is looked at by an
+independent brute-force oracle (2,000 random points of the parameters' sampling
+ranges at 50 digits, no search, no shrinking): if the oracle finds no difference
+either, the mutant is reported as *equivalent on the domain* (not provable by SymPy,
+e.g. Max(x, 0) with x > 0) and left out of the rate; otherwise it is a *miss*.
+
+False alarms: each original is checked against an equivalent rewriting of itself
+(``expand``, ``expand_log(force=True)``, ``together``; the first that differs
+syntactically) with SymPy's stage switched off, so that the numeric search alone
+must not report a difference.
+
+    python3 benchmarks/bench_mutation.py [--limit N] [--out benchmarks/results_mutation.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import mpmath as mp
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from derive import checkers, registry  # noqa: E402
+from derive.paperkit import param_var  # noqa: E402
+from derive.verify import sample_points, symbolic_zero  # noqa: E402
+
+KINDS = ("sign", "drop", "dup", "exponent", "swap", "const", "minmax")
+
+
+# ----------------------------------------------------------------------------- mutations
+def _subexprs(expr, pred):
+    return [e for e in sp.preorder_traversal(expr) if pred(e)]
+
+
+def mutate(expr, kind: str, rng: random.Random):
+    """One mutant of ``expr`` of the given kind, or None when the kind does not apply."""
+    if kind in ("sign", "drop", "dup"):
+        adds = _subexprs(expr, lambda e: isinstance(e, sp.Add))
+        if not adds:
+            if kind == "sign":
+                return -expr
+            return None
+        node = rng.choice(adds)
+        terms = list(node.args)
+        i = rng.randrange(len(terms))
+        if kind == "sign":
+            terms[i] = -terms[i]
+        elif kind == "drop":
+            del terms[i]
+        else:
+            terms.append(terms[i])
+        return expr.xreplace({node: sp.Add(*terms, evaluate=False)}).doit()
+    if kind == "exponent":
+        pows = _subexprs(expr, lambda e: isinstance(e, sp.Pow) and e.exp not in (-1,) or isinstance(e, sp.exp))
+        if not pows:
+            return None
+        node = rng.choice(pows)
+        if isinstance(node, sp.exp):
+            return expr.xreplace({node: sp.exp(node.args[0] + 1)})
+        return expr.xreplace({node: sp.Pow(node.base, node.exp + 1)})
+    if kind == "swap":
+        syms = sorted(expr.free_symbols, key=lambda s: s.name)
+        if len(syms) < 2:
+            return None
+        a, b = rng.sample(syms, 2)
+        return expr.xreplace({a: b, b: a})
+    if kind == "const":
+        nums = _subexprs(expr, lambda e: isinstance(e, (sp.Integer, sp.Rational)) and e not in (1, -1, 0))
+        if not nums:
+            nums = _subexprs(expr, lambda e: isinstance(e, (sp.Integer, sp.Rational)) and e != 0)
+        if not nums:
+            return None
+        node = rng.choice(nums)
+        return expr.xreplace({node: node + 1})
+    if kind == "minmax":
+        mm = _subexprs(expr, lambda e: isinstance(e, (sp.Max, sp.Min)))
+        if not mm:
+            return None
+        node = rng.choice(mm)
+        return expr.xreplace({node: (sp.Min if isinstance(node, sp.Max) else sp.Max)(*node.args)})
+    raise ValueError(kind)
+
+
+# ----------------------------------------------------------------------------- corpus
+def corpus():
+    """(name, expr, Domain, params) for every formula that can be evaluated on its parameters."""
+    registry.load_all()
+    from derive.claimfile import ClaimFile
+    root = Path(__file__).resolve().parent.parent
+    out = []
+    for f in registry.formulas():
+        if f.expr.atoms(AppliedUndef) or not f.expr.free_symbols <= set(f.symbols) or not f.params:
+            continue
+        if f.expr.has(sp.Integral, sp.Sum, sp.Limit, sp.Derivative):
+            continue
+        dom = checkers.Domain([param_var(p) for p in f.params], tuple(f.conditions))
+        out.append((f.name, f.expr, dom, f.params, f.conditions))
+    cf = ClaimFile(root / "examples" / "rdp_facts.toml")
+    for name, f in cf.formulas.items():
+        dom = checkers.Domain([cf.symbols[s.name].var() for s in sorted(f.expr.free_symbols, key=lambda s: s.name)])
+        out.append((f"rdp_facts.{name}", f.expr, dom, f.params, ()))
+    return out
+
+
+def oracle_differs(a, b, params, conditions, n: int = 2000) -> bool:
+    """Brute force: do ``a`` and ``b`` differ (relative 1e-20) at one of n random points?"""
+    syms = [p.symbol for p in params]
+    fa = sp.lambdify(syms, a, modules="mpmath")
+    fb = sp.lambdify(syms, b, modules="mpmath")
+    for pt in sample_points(params, n, conditions, seed=99):
+        args = [pt[p.name] for p in params]
+        with mp.workdps(50):
+            try:
+                x, y = fa(*args), fb(*args)
+            except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+                continue
+            if isinstance(x, mp.mpc) or isinstance(y, mp.mpc) or not (mp.isfinite(x) and mp.isfinite(y)):
+                continue
+            if abs(x - y) > mp.mpf(10) ** -20 * max(abs(x), abs(y), mp.mpf(10) ** -30):
+                return True
+    return False
+
+
+def rewrite(expr):
+    for fn in (sp.expand, lambda e: sp.expand_log(e, force=True), sp.together, sp.factor):
+        try:
+            r = fn(expr)
+        except Exception:  # noqa: BLE001
+            continue
+        if r != expr:
+            return r
+    return None
+
+
+def numeric_identity(a, b, dom):
+    """check_identity with the SymPy stage switched off (the numeric search alone)."""
+    orig = checkers.symbolic_zero
+    checkers.symbolic_zero = lambda e, **kw: False
+    try:
+        return checkers.check_identity(a, b, dom)
+    finally:
+        checkers.symbolic_zero = orig
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit", type=int, default=0, help="use only the first N formulas")
+    ap.add_argument("--out", default=str(Path(__file__).with_name("results_mutation.json")))
+    args = ap.parse_args(argv)
+    rng = random.Random(20261125)
+    items = corpus()
+    if args.limit:
+        items = items[:args.limit]
+    stats = defaultdict(Counter)
+    misses, false_alarms = [], []
+    t0 = time.perf_counter()
+    for k, (name, expr, dom, params, conds) in enumerate(items, 1):
+        # false alarms on the original (an equivalent rewriting, numeric stage only)
+        rw = rewrite(expr)
+        if rw is not None:
+            v = numeric_identity(expr, rw, dom)
+            stats["original"]["checked"] += 1
+            if v.status == "fails":
+                false_alarms.append({"formula": name, "rewrite": sp.sstr(rw), "counterexample": v.counterexample})
+                stats["original"]["false_alarm"] += 1
+        for kind in KINDS:
+            try:
+                m = mutate(expr, kind, rng)
+            except Exception:  # noqa: BLE001 - a mutation that SymPy cannot build
+                m = None
+            if m is None or m == expr:
+                continue
+            st = stats[kind]
+            st["planted"] += 1
+            if symbolic_zero(sp.sympify(m) - expr):
+                st["equivalent"] += 1
+                continue
+            v = checkers.check_identity(expr, m, dom)
+            if v.status == "fails":
+                st["flagged"] += 1
+            elif not oracle_differs(expr, m, params, conds):
+                st["equivalent_on_domain"] += 1
+            else:
+                st["missed"] += 1
+                misses.append({"formula": name, "kind": kind, "mutant": sp.sstr(m), "verdict": v.status,
+                               "note": v.note})
+        print(f"[{k}/{len(items)}] {name} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    table = {}
+    tot = Counter()
+    for kind in KINDS:
+        st = stats[kind]
+        live = st["flagged"] + st["missed"]
+        table[kind] = dict(st, rate=(st["flagged"] / live) if live else None)
+        tot.update(st)
+    live = tot["flagged"] + tot["missed"]
+    result = {"formulas": len(items), "per_kind": table,
+              "total": dict(tot, rate=tot["flagged"] / live if live else None),
+              "originals": dict(stats["original"]), "false_alarms": false_alarms, "misses": misses,
+              "seconds": round(time.perf_counter() - t0, 1)}
+    Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True, default=str) + "\n")
+    print(f"{'kind':10s} {'planted':>8s} {'equiv':>6s} {'eq.dom':>6s} {'flagged':>8s} {'missed':>7s} {'rate':>6s}")
+    for kind, st in list(table.items()) + [("total", result["total"])]:
+        r = st.get("rate")
+        print(f"{kind:10s} {st.get('planted', 0):8d} {st.get('equivalent', 0):6d} {st.get('equivalent_on_domain', 0):6d} "
+              f"{st.get('flagged', 0):8d} {st.get('missed', 0):7d} {('%.3f' % r) if r is not None else '-':>6s}")
+    o = stats["original"]
+    print(f"originals: {o['checked']} equivalent rewritings checked numerically, {o['false_alarm']} false alarms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""The library of truths against independent computations: brute force over events,
+product enumeration, closed forms computed here, and quadrature."""
+import itertools
+import random
+
+import mpmath as mp
+import pytest
+
+from derive import truths as T
+
+
+def test_pmf_hockey_equals_sup_over_events():
+    rng = random.Random(1)
+    with mp.workdps(40):
+        for _ in range(20):
+            k = rng.randint(2, 6)
+            pr = T.DPair(T.random_pmf(rng, k), T.random_pmf(rng, k))
+            lam = mp.mpf(rng.uniform(0.2, 4))
+            assert abs(pr.hockey(lam) - pr.E(lam)) < mp.mpf(10) ** -35
+
+
+@pytest.mark.parametrize("mu, e", [(0.5, 0.0), (1.0, 1.0), (3.0, 2.5), (4.22, 40.0)])
+def test_gaussian_profile_matches_balle_wang_closed_form(mu, e):
+    with mp.workdps(40):
+        mu, e = mp.mpf(mu), mp.mpf(e)
+        closed = mp.ncdf(-e / mu + mu / 2) - mp.e ** e * mp.ncdf(-e / mu - mu / 2)
+        got = T.delta_of_eps(T.gaussian_mechanism(mu), e)
+        assert abs(got - closed) <= mp.mpf(10) ** -30 * closed
+
+
+def test_laplace_and_subsampled_hockey_by_quadrature():
+    with mp.workdps(30):
+        for pr in (T.laplace_pair(mp.mpf("0.7")), T.subsampled_gaussian_pair(mp.mpf("0.05"), mp.mpf("0.9"))):
+            for lam in (mp.mpf("1.1"), mp.mpf("1.6")):
+                for side in (pr, pr.swapped()):
+                    assert abs(side.hockey(lam) - side.E(lam)) < mp.mpf(10) ** -18
+
+
+def test_composition_of_pmfs_equals_product_enumeration():
+    rng = random.Random(3)
+    with mp.workdps(30):
+        P, Q = T.random_pmf(rng, 3), T.random_pmf(rng, 3)
+        c = T.compose(T.DPair(P, Q), 3)
+        lam = mp.mpf("1.7")
+        brute = mp.fsum(max(mp.fprod(P[i] for i in idx) - lam * mp.fprod(Q[i] for i in idx), 0)
+                        for idx in itertools.product(range(3), repeat=3))
+        assert abs(c.hockey(lam) - brute) < mp.mpf(10) ** -20
+
+
+def test_composed_gaussian_renyi_is_additive_by_quadrature():
+    with mp.workdps(25):
+        one = T.gaussian_mechanism(mp.mpf("0.8"))
+        a = mp.mpf("3.5")
+        assert abs(T.compose(one, 5).renyi(a) - 5 * one.renyi(a)) < mp.mpf(10) ** -15
+
+
+def test_renyi_quadrature_far_from_the_origin():
+    """alpha mu large: the integrand's bump sits far from the fixed break points."""
+    with mp.workdps(30):
+        pr = T.gaussian_mechanism(mp.mpf(40))
+        a = mp.mpf(50)
+        assert abs(T._renyi_checked(pr, a) - a * 40 ** 2 / 2) < mp.mpf(10) ** -15 * a * 800
+
+
+def test_eps_of_delta_inverts_the_profile():
+    pr = T.gaussian_mechanism(mp.mpf("1.3"))
+    d = mp.mpf("1e-6")
+    e = T.eps_of_delta(pr, d)
+    assert T.delta_of_eps(pr, e) <= d < T.delta_of_eps(pr, e * (1 - mp.mpf(10) ** -12))
+
+
+def test_optimal_conversion_round_trip_and_brute_force():
+    a, g, d = mp.mpf("2.5"), mp.mpf("0.3"), mp.mpf("1e-6")
+    e = T.eps_exact(a, g, d)
+    assert T.gamma_exact(a, e, d) >= g > T.gamma_exact(a, e * (1 - mp.mpf(10) ** -12), d)
+    de = T.delta_exact(a, g, e)
+    assert abs(de - d) < mp.mpf(10) ** -12 * d
+    # the 1-D optimum against the two-parameter brute force of the Bernoulli program
+    assert abs(T.gamma_exact(2, 1, mp.mpf("0.01")) - T.gamma_bruteforce(2, 1, mp.mpf("0.01"))) < 1e-8
+
+
+def test_quadrature_truth_refuses_a_poor_estimate():
+    pr = T.gaussian_mechanism(mp.mpf(1))
+    with pytest.raises(ValueError, match="quadrature"):
+        pr.quad_checked(lambda x: 1 / abs(x - mp.mpf("0.3")) ** mp.mpf("0.9"))
