@@ -154,3 +154,12 @@ def test_scaffold_is_valid_toml_with_every_kind_listed():
     data = tomllib.loads(text)
     assert data["paper"]["key"] == "x" and len(data["claim"]) == 3
     assert "asymptotic" in text and "Renyi(pair, alpha)" in text
+
+
+def test_readme_shows_the_real_counterexample(example_records):
+    """README's tutorial quotes the planted claim's counterexample; it must be the one found."""
+    ce = example_records["gaussian_classic_all_eps"]["counterexample"]
+    readme = (ROOT / "README.md").read_text()
+    line = (f"counterexample: delta = {ce['params']['delta']}, varepsilon = {ce['params']['varepsilon']}: "
+            f"bound {ce['bound']}; truth {ce['truth']}")
+    assert line in readme
