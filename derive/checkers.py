@@ -147,6 +147,33 @@ def differing_terms(truth, printed) -> str:
     return f"true - printed = {sp.sstr(d)}"
 
 
+def constant_discrepancy(f_true, f_printed, dom: Domain, dps: int = CONFIRM_DPS) -> str:
+    """When the printed side is off from the truth by a constant factor or a constant term
+    (the same at three spread points of the domain), say which constant: the classic typo of
+    a wrong constant.  Empty when it is not."""
+    pts = []
+    for u in (-0.45, 0.15, 0.55):
+        pt = {v.name: v.value(u) for v in dom.vars}
+        if all(v.contains(pt[v.name]) for v in dom.vars) and dom.where(pt):
+            pts.append(pt)
+    if len(pts) < 3:
+        return ""
+    with mp.workdps(dps):
+        vals = [(f_true(pt), f_printed(pt)) for pt in pts]
+        if any(a is None or b is None for a, b in vals):
+            return ""
+        tol = mp.mpf(10) ** -(dps // 2)
+        ratios = [a / b for a, b in vals if b != 0]
+        if len(ratios) == 3 and all(abs(r - ratios[0]) <= tol * abs(ratios[0]) for r in ratios) and abs(ratios[0] - 1) > tol:
+            c = sp.nsimplify(float(ratios[0]), [sp.pi, sp.E, sp.sqrt(2)], tolerance=1e-12)
+            return f"the printed side is off by the constant factor {c} (true / printed at three points)"
+        diffs = [a - b for a, b in vals]
+        if all(abs(d - diffs[0]) <= tol * max(1, abs(diffs[0])) for d in diffs) and abs(diffs[0]) > tol:
+            c = sp.nsimplify(float(diffs[0]), [sp.pi, sp.E, sp.log(2)], tolerance=1e-12)
+            return f"the printed side is off by the constant term {c} (true - printed at three points)"
+    return ""
+
+
 # ----------------------------------------------------------------------------- identity
 def check_identity(lhs, rhs, dom: Domain, *, truth_side: str | None = None) -> Verdict:
     """``lhs = rhs`` on the domain.  ``truth_side`` ("lhs"/"rhs") names the side that is
@@ -186,7 +213,8 @@ def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) ->
     if truth_side in ("lhs", "rhs"):
         truth, printed = (lhs, rhs) if truth_side == "lhs" else (rhs, lhs)
         derived = _tidy(truth)
-        note = differing_terms(truth, printed)
+        ft, fp = (fl, fr) if truth_side == "lhs" else (fr, fl)
+        note = constant_discrepancy(ft, fp, dom) or differing_terms(truth, printed)
     return Verdict("fails", method, points=res.evaluations, worst_error=float(_rel(a, b)),
                    precision=CONFIRM_DPS, counterexample=ce, derived=derived, note=note)
 
@@ -491,7 +519,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         worst = viol(res.point)
     if worst is None or worst <= rtol:
         return Verdict("holds_numerically", method, points=res.evaluations,
-                       worst_error=float(max(worst or 0, 0)), precision=18)
+                       worst_error=float(max(worst or 0, 0)), precision=15)
     def bad(p):
         with mp.workdps(TRUTH_CONFIRM_DPS):
             return (viol(p) or 0) > rtol
@@ -500,10 +528,11 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         b, t = fb(pt), ft(pt)
     rel = {"upper": "bound >= truth", "lower": "bound <= truth", "equal": "bound = truth"}[side]
     ce = {"params": _params(pt), "bound": mp.nstr(b, 15), "truth": mp.nstr(t, 15),
-          "relation": f"{rel} is violated", "quantity": sp.sstr(truth), "precision": 18}
+          "relation": f"{rel} is violated", "quantity": sp.sstr(truth), "precision": 15}
     ce["distributions"] = pair_note or pair_description(truth)
+    note = constant_discrepancy(ft, fb, dom, dps=TRUTH_CONFIRM_DPS) if side == "equal" else ""
     return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(b - t)),
-                   precision=18, counterexample=ce)
+                   precision=15, counterexample=ce, note=note)
 
 
 def pair_description(truth) -> str:

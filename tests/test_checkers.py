@@ -139,3 +139,15 @@ def test_shrink_keeps_violation_and_shortens():
     out = shrink(pt, [X], lambda q: q["x"] > 3)
     assert out["x"] == 3.1 or out["x"] == 4 or out["x"] == mp.mpf("3.1")
     assert out["x"] > 3
+
+
+def test_wrong_constant_is_named():
+    """A Gaussian RDP printed as alpha/sigma^2 (the 1/2 dropped): the true value is computed
+    by quadrature (Renyi truth), and the note names the factor 1/2."""
+    s = sp.Symbol("sigma", positive=True)
+    dom = Domain([Var("alpha", a, lo=1, search=(1.01, 50)), Var("sigma", s, lo=0, search=(0.3, 20))])
+    R, G = sp.Function("Renyi"), sp.Function("Gaussian")
+    v = check_bound(a / s ** 2, "equal", R(G(1 / s), a), dom)
+    assert v.status == "fails" and "constant factor 1/2" in v.note
+    v = check_identity(a / (2 * s ** 2) + sp.log(2), a / (2 * s ** 2), dom, truth_side="lhs")
+    assert v.status == "fails" and "constant term log(2)" in v.note
