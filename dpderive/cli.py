@@ -39,8 +39,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _cmd_list(args) -> int:
+    keys = _load_files(args.files)
     registry.load_all()
-    papers = [args.paper] if args.paper else list(registry.PAPERS)
+    papers = [args.paper] if args.paper else (keys or list(registry.PAPERS))
     for key in papers:
         if key not in registry.PAPERS:
             raise CLIError(f"--paper={key!r} is not a known paper; known: {', '.join(registry.PAPERS)}")
@@ -55,6 +56,7 @@ def _cmd_list(args) -> int:
 
 
 def _cmd_show(args) -> int:
+    _load_files(args.files)
     registry.load_all()
     name = args.name
     if name in registry.FORMULAS:
@@ -158,10 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="dpderive", description="Differential-privacy bounds: derive, check, compute, report.")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
     s = sub.add_parser("list", help="list formulas and claims")
+    s.add_argument("files", nargs="*", metavar="FILE", help="claim files to list instead of the built-in papers")
     s.add_argument("--paper")
     s.set_defaults(func=_cmd_list)
     s = sub.add_parser("show", help="show one formula or claim")
     s.add_argument("name")
+    s.add_argument("files", nargs="*", metavar="FILE", help="claim files the name may come from")
     s.set_defaults(func=_cmd_show)
     s = sub.add_parser("check", help="check every claim (of the built-in papers, or of claim files)")
     s.add_argument("files", nargs="*", metavar="FILE", help="claim files (TOML) to check instead of the built-in papers")
