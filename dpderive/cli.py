@@ -4,6 +4,9 @@
   dpderive show NAME                     one formula or claim: as printed, assumptions, derived forms, verdicts
   dpderive check [--paper KEY] [--json]  every claim with its verdict (exit 0 when it ran)
   dpderive report [--out DIR] [--no-pdf] appendices, errata report and PDF
+      both take --workers N, --scheduler ADDRESS (dask) and --no-cache (verdict cache:
+      $DPDERIVE_CACHE/verdicts, default ~/.cache/dpderive/verdicts)
+  dpderive sweep epsilon|delta|calibrate ... a grid of accountant questions (dpderive.sweep_cli)
   dpderive epsilon|delta|calibrate ...   the accountant (see --help of each)
 
 Invalid input is reported in one line on stderr with exit status 2.
@@ -89,7 +92,8 @@ def _cmd_check(args) -> int:
     registry.load_all()
     if args.paper and args.paper not in registry.PAPERS:
         raise CLIError(f"--paper={args.paper!r} is not a known paper; known: {', '.join(registry.PAPERS)}")
-    cls = check_all(args.paper, progress=not args.json and sys.stderr.isatty())
+    cls = check_all(args.paper, progress=True, workers=args.workers, scheduler=args.scheduler,
+                    cache=not args.no_cache)
     recs = [c.record() for c in cls]
     if args.json:
         json.dump(recs, sys.stdout, indent=1)
@@ -108,11 +112,36 @@ def _cmd_check(args) -> int:
 
 def _cmd_report(args) -> int:
     from .report import build
+    if args.paper:
+        registry.load_all()
+        if args.paper not in registry.PAPERS:
+            raise CLIError(f"--paper={args.paper!r} is not a known paper; known: {', '.join(registry.PAPERS)}")
     res = build(args.out, pdf=not args.no_pdf, figures=not args.no_figures,
-                papers=[args.paper] if args.paper else None)
+                papers=[args.paper] if args.paper else None, workers=args.workers,
+                scheduler=args.scheduler, cache=not args.no_cache)
     print(f"wrote {res['tex']}" + (f" and {res['pdf']}" if res["pdf"] else "")
           + f"; {res['errata']} errata in {args.out}/errata.md")
     return 0
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = None
+    if n is None or n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 1")
+    return n
+
+
+def add_execution_flags(p, cache_help: str = "recheck every claim (ignore the verdict cache)") -> None:
+    """--workers, --scheduler and --no-cache of the commands that fan out (dpderive.execution)."""
+    p.add_argument("--workers", type=_positive_int, default=1,
+                   help="local worker processes (joblib/loky; default 1: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="dask.distributed scheduler address, e.g. tcp://10.0.0.1:8786 "
+                        "(pip install 'dpderive[distributed]')")
+    p.add_argument("--no-cache", dest="no_cache", action="store_true", help=cache_help)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -127,12 +156,14 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("check", help="check every claim")
     s.add_argument("--paper")
     s.add_argument("--json", action="store_true")
+    add_execution_flags(s)
     s.set_defaults(func=_cmd_check)
     s = sub.add_parser("report", help="build the appendices, errata report and PDF")
     s.add_argument("--out", default="reports")
     s.add_argument("--paper")
     s.add_argument("--no-pdf", action="store_true")
     s.add_argument("--no-figures", action="store_true")
+    add_execution_flags(s)
     s.set_defaults(func=_cmd_report)
     for name in EXTENSIONS:
         importlib.import_module(f"dpderive.{name}").add_commands(sub)
@@ -151,6 +182,11 @@ def main(argv=None) -> int:
         return 2
     except KeyError as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:  # e.g. a dask scheduler that cannot be reached
+        if not str(exc).startswith("--scheduler"):
+            raise
+        print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
