@@ -90,11 +90,12 @@ class Progress:
                 self.bar.set_postfix_str(f"{self.failed} failed")
             return
         # four stages: a line at 25, 50, 75 and 100 %
+        crossed = False
         while self._next_stage <= 4 and self.done * 4 >= self._next_stage * self.total:
             self._next_stage += 1
-            if self.done < self.total:
-                self._line(f"{self.done}/{self.total} done"
-                           + (f", {self.failed} failed" if self.failed else ""))
+            crossed = True
+        if crossed and self.done < self.total:
+            self._line(f"{self.done}/{self.total} done" + (f", {self.failed} failed" if self.failed else ""))
 
     def close(self) -> None:
         if not self.enabled:
@@ -179,7 +180,7 @@ def _run_dask(fn, tasks, scheduler, got) -> None:
     try:
         futs = client.map(_indexed, [fn] * len(tasks), range(len(tasks)), tasks, pure=False)
         pos = {f.key: i for i, f in enumerate(futs)}
-        for fut in as_completed(futs):
+        for fut in as_completed(futs, loop=client.loop):
             if fut.status == "error":  # the worker died or the result did not travel
                 exc = fut.exception()
                 i = pos[fut.key]
@@ -369,11 +370,11 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
                   scheduler=scheduler, progress=progress, desc=desc, names=[c.id for c in remote],
                   on_result=keep)
     if local:
-        run_tasks(_check_local, [c.id for c in local], progress=progress, desc=desc,
-                  names=[c.id for c in local], on_result=keep)
+        run_tasks(_check_here, local, progress=progress, desc=desc, names=[c.id for c in local],
+                  on_result=keep)
     return {"claims": len(claims), "cached": hits, "checked": len(todo)}
 
 
-def _check_local(cid: str):
-    from derive import registry
-    return registry.CLAIMS[cid].check()
+def _check_here(claim):
+    """In this process (serial runs, and claims no worker could load): the claim itself."""
+    return claim.check()
