@@ -228,7 +228,7 @@ def check_claim(task: tuple[str, str]):
         load_source(source)
     if cid not in registry.CLAIMS:
         raise KeyError(f"claim {cid!r} is not registered by {source!r}")
-    return registry.CLAIMS[cid].check()
+    return registry.CLAIMS[cid].check(refresh=True)  # a long-lived worker rechecks what it is sent
 
 
 # ----------------------------------------------------------------------------- cache
