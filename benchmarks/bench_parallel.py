@@ -7,7 +7,8 @@
       (``--scheduler``; a fresh cluster per repeat, its start-up timed separately).
 (iii) Per-task overhead: ``run_tasks`` on N trivial tasks (math.sqrt) with a warm pool,
       (wall time) / N, per backend; and the mean compute time of one sweep point.
-(iv)  Cold vs warm cache: the same sweep and check run twice on an empty cache directory.
+(iv)  Cold vs warm cache: the same sweep and check (2 workers) run twice on an empty cache
+      directory (medians over CACHE_REPEATS).
 
 Medians over REPEATS.  The machine (os.cpu_count() cores) is shared, so ratios within one run
 are what to read.  Run: python benchmarks/bench_parallel.py   (needs dask[distributed])
@@ -31,11 +32,12 @@ from dpderive.execution import run_tasks  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results_parallel.json"
 REPEATS = 3
+CACHE_REPEATS = 2
 PAPER = "zheng2020"
 SWEEP = ["sweep", "epsilon", "--sigma", "0.6:2:8", "--sampling-rate", "0.004267",
          "--steps", "1000:100000:4", "--delta", "1e-5"]
 SWEEP_POINTS = 32
-TRIVIAL_TASKS = 400
+TRIVIAL_TASKS = 200
 
 
 def _cli(args: list[str], cache: str) -> float:
@@ -107,7 +109,7 @@ def _overhead() -> dict:
 
 def _cold_warm(args: list[str]) -> dict:
     cold, warm = [], []
-    for _ in range(REPEATS):
+    for _ in range(CACHE_REPEATS):
         with tempfile.TemporaryDirectory() as d:
             cold.append(_cli(args + ["--workers", "2"], d))
             warm.append(_cli(args + ["--workers", "2"], d))
