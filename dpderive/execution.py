@@ -211,12 +211,13 @@ def load_source(source: str) -> None:
 
 
 def claim_source(claim) -> str | None:
-    """What a worker loads to find ``claim``: its claim file, or its paper key (None: neither)."""
-    for attr in ("claim_file", "file", "path"):
-        p = getattr(claim, attr, None)
-        if p and str(p).endswith(".toml"):
-            return str(p)
+    """What a worker loads to find ``claim``: its claim file (``registry.PAPERS[key]["file"]``,
+    set by derive.claimfile), or its paper key; None when neither exists (checked in this process)."""
+    from derive import registry
     from derive.papers import PAPER_MODULES
+    p = registry.PAPERS.get(claim.paper, {}).get("file")
+    if p and str(p).endswith(".toml"):
+        return str(p)
     return claim.paper if claim.paper in PAPER_MODULES else None
 
 

@@ -144,3 +144,18 @@ def test_paper_claim_key_covers_its_package_and_the_engine():
 def test_load_source_rejects_unknown_sources():
     with pytest.raises(KeyError, match="nope"):
         execution.load_source("nope")
+
+
+def test_claim_sources_and_claims_no_worker_can_load(monkeypatch):
+    c = registry.claims("zheng2020")[0]
+    assert execution.claim_source(c) == "zheng2020"
+    monkeypatch.setitem(registry.PAPERS, "userfile", {"key": "userfile", "file": "/tmp/u/claims.toml"})
+    calls = []
+    cls = _counting_claims(calls)
+    for x in cls:
+        x.paper = "userfile"
+    assert execution.claim_source(cls[0]) == "/tmp/u/claims.toml"
+    cls[0].paper = "testpaper"  # neither a paper module nor a claim file: checked in this process
+    assert execution.claim_source(cls[0]) is None
+    check_claims(cls[:1], workers=2, cache=False, progress=False)
+    assert calls == [0] and cls[0]._verdict.method == "test 0"
