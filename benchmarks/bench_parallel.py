@@ -10,8 +10,9 @@
 (iv)  Cold vs warm cache: the same sweep and check (2 workers) run twice on an empty cache
       directory (medians over CACHE_REPEATS).
 
-Medians over REPEATS.  The machine (os.cpu_count() cores) is shared, so ratios within one run
-are what to read.  Run: python benchmarks/bench_parallel.py   (needs dask[distributed])
+Medians over REPEATS.  The load average at start and end is recorded: the machine
+(os.cpu_count() cores) may be shared, and parallel runs gain nothing when other processes
+already hold the cores.  Run: python benchmarks/bench_parallel.py  (needs dask[distributed])
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ PAPER = "zheng2020"
 SWEEP = ["sweep", "epsilon", "--sigma", "0.6:2:8", "--sampling-rate", "0.004267",
          "--steps", "1000:100000:4", "--delta", "1e-5"]
 SWEEP_POINTS = 32
+CALIBRATE = ["--epsilon", "1,8", "--delta", "1e-5", "--sampling-rate", "0.004267", "--steps", "1000,10000"]
 TRIVIAL_TASKS = 200
 
 
@@ -104,6 +106,11 @@ def _overhead() -> dict:
     for _, argv in points:
         run_point(argv)
     res["sweep_point_compute_s"] = (time.perf_counter() - t0) / len(points)
+    _, points = build_grid("calibrate", CALIBRATE)
+    t0 = time.perf_counter()
+    for _, argv in points:
+        run_point(argv)
+    res["calibrate_point_compute_s"] = (time.perf_counter() - t0) / len(points)
     return res
 
 
@@ -119,13 +126,15 @@ def _cold_warm(args: list[str]) -> dict:
 def main() -> None:
     t_all = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        res = {"machine": {"cpu_count": os.cpu_count(), "python": sys.version.split()[0]},
+        res = {"machine": {"cpu_count": os.cpu_count(), "python": sys.version.split()[0],
+                           "load_average_at_start": os.getloadavg()},
                "repeats": REPEATS,
                "sweep": {"argv": SWEEP, "points": SWEEP_POINTS, **_medians(SWEEP, tmp)},
                "check": {"paper": PAPER, **_medians(["check", "--paper", PAPER], tmp)},
                "overhead": _overhead(),
                "cache": {"sweep": _cold_warm(SWEEP), "check": _cold_warm(["check", "--paper", PAPER])}}
     res["bench_seconds"] = time.perf_counter() - t_all
+    res["machine"]["load_average_at_end"] = os.getloadavg()
     OUT.write_text(json.dumps(res, indent=1) + "\n")
     s, c, o = res["sweep"], res["check"], res["overhead"]
     print(f"sweep ({SWEEP_POINTS} points): serial {s['serial_s']:.2f} s, 2 workers {s['workers2_s']:.2f} s "
@@ -136,7 +145,8 @@ def main() -> None:
           f"(x{c['speedup_local_cluster']:.2f})")
     print(f"per-task overhead: serial {o['serial_s_per_task'] * 1e6:.0f} us, 2 workers "
           f"{o['workers2_s_per_task'] * 1e3:.2f} ms, LocalCluster {o['local_cluster_s_per_task'] * 1e3:.2f} ms;"
-          f" one sweep point computes in {o['sweep_point_compute_s'] * 1e3:.0f} ms")
+          f" one sweep point computes in {o['sweep_point_compute_s'] * 1e3:.0f} ms"
+          f" (a calibrate point in {o['calibrate_point_compute_s']:.2f} s)")
     for k, v in res["cache"].items():
         print(f"{k}: cold {v['cold_s']:.2f} s, warm {v['warm_s']:.2f} s")
     print(f"wrote {OUT} ({res['bench_seconds']:.0f} s)")

@@ -5,7 +5,8 @@ passes them through, so flags added to ``epsilon``/``delta``/``calibrate`` work
 here unchanged); a numeric flag may take
 
 - a comma-separated list: ``--sigma 0.8,1.0,1.2``;
-- a log-spaced range ``lo:hi:n`` (n points from lo to hi): ``--steps 1000:10000:4``.
+- a log-spaced range ``lo:hi:n`` (n points from lo to hi): ``--steps 1000:10000:4``;
+- a flag with choices, a list of them: ``--method rdp,pld``.
   Count flags (an ``int``-typed flag, or one of ``COUNT_FLAGS`` such as --steps,
   --epochs, --batch-size) stay integers.
 
@@ -106,13 +107,18 @@ def _expand(flag: str, dest: str, text: str, action) -> tuple[list, list]:
                     ints.append(int(round(x)))
             return [str(v) for v in ints], ints
         return [repr(x) for x in xs], xs
-    parts = text.split(",") if numeric_flag and "," in text else [text]
-    nums = [_number(p.strip()) for p in parts]
+    parts = [p.strip() for p in text.split(",")]
+    choices = getattr(action, "choices", None)
+    if len(parts) > 1 and choices and all(p in choices for p in parts):  # --method rdp,pld
+        return parts, parts
+    nums = [_number(p) for p in parts]
     if len(parts) > 1 and any(v is None for v in nums):
-        raise SweepError(f"{flag}={text!r}: a list must be comma-separated numbers")
+        if action is not None and numeric_flag:
+            raise SweepError(f"{flag}={text!r}: a list must be comma-separated numbers")
+        return [text], [text]  # a text value with commas: passed through as it is
     if is_count:
         nums = [int(v) if isinstance(v, float) and v.is_integer() else v for v in nums]
-    return [p.strip() for p in parts], [v if v is not None else p for v, p in zip(nums, parts)]
+    return parts, [v if v is not None else p for v, p in zip(nums, parts)]
 
 
 def build_grid(target: str, passthrough: list[str]) -> tuple[list[Axis], list[tuple[dict, list]]]:
@@ -268,7 +274,7 @@ def _fmt(v) -> str:
 
 
 def print_table(rows: list[dict], axes: list[Axis]) -> None:
-    cols = [a.dest for a in axes if a.varies] + ["value", "lower", "upper", "method", "error"]
+    cols = list(dict.fromkeys([a.dest for a in axes if a.varies] + ["value", "lower", "upper", "method", "error"]))
     cols = [c for c in cols if any(r.get(c) not in (None, "") for r in rows)] or ["value"]
     cells = [[_fmt(r.get(c)) for c in cols] for r in rows]
     width = [max([len(c)] + [len(x[j]) for x in cells]) for j, c in enumerate(cols)]
@@ -353,6 +359,15 @@ def cmd_sweep(args) -> int:
     _own_flags(own)
     from .cli import CLIError
     own.error = lambda message: (_ for _ in ()).throw(CLIError(f"dpderive sweep: {message}"))
+    if "-h" in args.rest or "--help" in args.rest:
+        print(f"dpderive sweep {args.target}: the flags of `dpderive {args.target}` below; a numeric "
+              "flag may take a list a,b,c or a log-spaced range lo:hi:n, a flag with choices a list "
+              "of choices; plus --out FILE, --plot FILE.png, --workers N, --scheduler ADDRESS, "
+              "--no-cache.\n")
+        from .cli import build_parser
+        sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.target].print_help()
+        return 0
     ns, passthrough = own.parse_known_args(args.rest, namespace=argparse.Namespace(**{
         k: getattr(args, k) for k in ("out", "plot", "workers", "scheduler", "no_cache")}))
     _check_out(ns.out)

@@ -53,6 +53,16 @@ def test_grid_lists_log_ranges_and_integer_counts():
     assert argv[0] == "epsilon" and argv[-1] == "--json" and argv[argv.index("--steps") + 1] == "3162"
 
 
+def test_choices_take_lists_and_text_passes_through():
+    axes, points = build_grid("epsilon", ["--sigma", "1", "--method", "rdp,pld", "--delta", "1e-5"])
+    assert [a.values for a in axes] == [[1], ["rdp", "pld"], [1e-5]] and len(points) == 2
+    with pytest.raises(ValueError, match="--sigma"):
+        build_grid("epsilon", ["--sigma", "1,x", "--delta", "1e-5"])
+    # a flag the command does not (yet) know keeps a text value whole; the command judges it
+    axes, _ = build_grid("epsilon", ["--spec", "a,b", "--sigma", "1", "--delta", "1e-5"])
+    assert axes[0].texts == ["a,b"]
+
+
 def test_bad_range_is_one_line_exit_2(capsys):
     assert main(["sweep", "epsilon", "--sigma", "1", "--steps", "10:1:0", "--delta", "1e-5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
