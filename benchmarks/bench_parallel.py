@@ -1,14 +1,15 @@
 """Speed-up of the execution layer (dpderive/execution.py) on this machine.
 
-(i)   A sweep (``dpderive sweep epsilon``, SWEEP_POINTS RDP points) and (ii) ``dpderive check
+(i)   A sweep (``dpderive sweep calibrate``, SWEEP_POINTS points) and (ii) ``dpderive check
       --paper PAPER``, each as the user runs it (a fresh ``python3 -m dpderive.cli`` process,
       wall time including start-up), with --no-cache: 1 process (serial), 2 local workers
       (joblib/loky) and a dask ``LocalCluster`` of 2 single-threaded worker processes
       (``--scheduler``; a fresh cluster per repeat, its start-up timed separately).
 (iii) Per-task overhead: ``run_tasks`` on N trivial tasks (math.sqrt) with a warm pool,
-      (wall time) / N, per backend; and the mean compute time of one sweep point.
-(iv)  Cold vs warm cache: the same sweep and check (2 workers) run twice on an empty cache
-      directory (medians over CACHE_REPEATS).
+      (wall time) / N, per backend; the mean compute time (in process, warm) of an RDP
+      ``epsilon`` point and of a ``calibrate`` point.
+(iv)  Cold vs warm cache: cold is the --no-cache run on 2 workers of (i)/(ii); warm the same
+      command on a filled cache.
 
 Medians over REPEATS.  The load average at start and end is recorded: the machine
 (os.cpu_count() cores) may be shared, and parallel runs gain nothing when other processes
@@ -33,12 +34,13 @@ from dpderive.execution import run_tasks  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results_parallel.json"
 REPEATS = 3
-CACHE_REPEATS = 2
 PAPER = "zheng2020"
-SWEEP = ["sweep", "epsilon", "--sigma", "0.6:2:8", "--sampling-rate", "0.004267",
-         "--steps", "1000:100000:4", "--delta", "1e-5"]
-SWEEP_POINTS = 32
-CALIBRATE = ["--epsilon", "1,8", "--delta", "1e-5", "--sampling-rate", "0.004267", "--steps", "1000,10000"]
+# calibrate points (about a second each): enough work per worker to pay for its start-up
+SWEEP = ["sweep", "calibrate", "--epsilon", "1,2,4", "--delta", "1e-5", "--sampling-rate", "0.004267",
+         "--steps", "1000,10000"]
+SWEEP_POINTS = 6
+EPSILON_POINTS = ["--sigma", "0.6:2:8", "--sampling-rate", "0.004267", "--steps", "1000:100000:4",
+                  "--delta", "1e-5"]
 TRIVIAL_TASKS = 200
 
 
@@ -100,13 +102,13 @@ def _overhead() -> dict:
         res["local_cluster_s_per_task"] = per_task(scheduler=lc.scheduler_address)
     # compute time of one sweep point, in process (no start-up)
     from dpderive.sweep_cli import build_grid, run_point
-    _, points = build_grid("epsilon", SWEEP[2:])
+    _, points = build_grid("epsilon", EPSILON_POINTS)
     run_point(points[0][1])
     t0 = time.perf_counter()
     for _, argv in points:
         run_point(argv)
-    res["sweep_point_compute_s"] = (time.perf_counter() - t0) / len(points)
-    _, points = build_grid("calibrate", CALIBRATE)
+    res["epsilon_point_compute_s"] = (time.perf_counter() - t0) / len(points)
+    _, points = build_grid("calibrate", SWEEP[2:])
     t0 = time.perf_counter()
     for _, argv in points:
         run_point(argv)
@@ -114,13 +116,12 @@ def _overhead() -> dict:
     return res
 
 
-def _cold_warm(args: list[str]) -> dict:
-    cold, warm = [], []
-    for _ in range(CACHE_REPEATS):
-        with tempfile.TemporaryDirectory() as d:
-            cold.append(_cli(args + ["--workers", "2"], d))
-            warm.append(_cli(args + ["--workers", "2"], d))
-    return {"cold_s": statistics.median(cold), "warm_s": statistics.median(warm), "runs": [cold, warm]}
+def _cold_warm(args: list[str], cold_s: float) -> dict:
+    """Warm: the same command again on a filled cache (cold: the --no-cache run with 2 workers)."""
+    with tempfile.TemporaryDirectory() as d:
+        _cli(args + ["--workers", "2"], d)  # fills the cache
+        warm = [_cli(args + ["--workers", "2"], d) for _ in range(REPEATS)]
+    return {"cold_s": cold_s, "warm_s": statistics.median(warm), "warm_runs": warm}
 
 
 def main() -> None:
@@ -131,13 +132,14 @@ def main() -> None:
                "repeats": REPEATS,
                "sweep": {"argv": SWEEP, "points": SWEEP_POINTS, **_medians(SWEEP, tmp)},
                "check": {"paper": PAPER, **_medians(["check", "--paper", PAPER], tmp)},
-               "overhead": _overhead(),
-               "cache": {"sweep": _cold_warm(SWEEP), "check": _cold_warm(["check", "--paper", PAPER])}}
+               "overhead": _overhead()}
+        res["cache"] = {"sweep": _cold_warm(SWEEP, res["sweep"]["workers2_s"]),
+                        "check": _cold_warm(["check", "--paper", PAPER], res["check"]["workers2_s"])}
     res["bench_seconds"] = time.perf_counter() - t_all
     res["machine"]["load_average_at_end"] = os.getloadavg()
     OUT.write_text(json.dumps(res, indent=1) + "\n")
     s, c, o = res["sweep"], res["check"], res["overhead"]
-    print(f"sweep ({SWEEP_POINTS} points): serial {s['serial_s']:.2f} s, 2 workers {s['workers2_s']:.2f} s "
+    print(f"sweep ({SWEEP_POINTS} calibrate points): serial {s['serial_s']:.2f} s, 2 workers {s['workers2_s']:.2f} s "
           f"(x{s['speedup_workers2']:.2f}), LocalCluster {s['local_cluster_s']:.2f} s "
           f"(x{s['speedup_local_cluster']:.2f}; start-up {s['cluster_startup_s']:.2f} s)")
     print(f"check --paper {PAPER}: serial {c['serial_s']:.2f} s, 2 workers {c['workers2_s']:.2f} s "
@@ -145,7 +147,7 @@ def main() -> None:
           f"(x{c['speedup_local_cluster']:.2f})")
     print(f"per-task overhead: serial {o['serial_s_per_task'] * 1e6:.0f} us, 2 workers "
           f"{o['workers2_s_per_task'] * 1e3:.2f} ms, LocalCluster {o['local_cluster_s_per_task'] * 1e3:.2f} ms;"
-          f" one sweep point computes in {o['sweep_point_compute_s'] * 1e3:.0f} ms"
+          f" an epsilon point computes in {o['epsilon_point_compute_s'] * 1e3:.0f} ms"
           f" (a calibrate point in {o['calibrate_point_compute_s']:.2f} s)")
     for k, v in res["cache"].items():
         print(f"{k}: cold {v['cold_s']:.2f} s, warm {v['warm_s']:.2f} s")

@@ -24,8 +24,7 @@ from derive.printing import latex
 
 
 # modules adding subcommands: each has add_commands(subparsers)
-EXTENSIONS = tuple(m for m in ("accounting_cli", "tradeoff_cli", "region_cli", "tv_cli",
-                                            "sweep_cli")
+EXTENSIONS = tuple(m for m in ("accounting_cli", "tradeoff_cli", "region_cli", "tv_cli", "sweep_cli")
                    if importlib.util.find_spec(f"dpderive.{m}") is not None)
 
 
@@ -113,10 +112,6 @@ def _cmd_check(args) -> int:
 
 def _cmd_report(args) -> int:
     from .report import build
-    if args.paper:
-        registry.load_all()
-        if args.paper not in registry.PAPERS:
-            raise CLIError(f"--paper={args.paper!r} is not a known paper; known: {', '.join(registry.PAPERS)}")
     res = build(args.out, pdf=not args.no_pdf, figures=not args.no_figures,
                 papers=[args.paper] if args.paper else None, workers=args.workers,
                 scheduler=args.scheduler, cache=not args.no_cache)
