@@ -352,6 +352,8 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
             if isinstance(v, Verdict):
                 c._verdict = v
     hits = sum(1 for c in todo if c._verdict is not None)
+    if progress and hits:
+        print(f"[{desc}] {hits} of {len(todo)} verdicts from the cache ({store.dir})", file=sys.stderr)
     todo = [c for c in todo if c._verdict is None]
     local = [c for c in todo if claim_source(c) is None or (workers == 1 and not scheduler)]
     remote = [c for c in todo if c not in local]
