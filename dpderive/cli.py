@@ -4,7 +4,10 @@
   dpderive show NAME                     one formula or claim: as printed, assumptions, derived forms, verdicts
   dpderive check [FILE ...] [--paper KEY] [--json]   every claim with its verdict (exit 0 when it ran)
   dpderive report [FILE ...] [--out DIR] [--no-pdf]  appendices, errata report and PDF
+      both take --workers N, --scheduler ADDRESS (dask) and --no-cache (verdict cache:
+      $DPDERIVE_CACHE/verdicts, default ~/.cache/dpderive/verdicts)
   dpderive init NAME                     a commented claim file NAME.toml to start from
+  dpderive sweep epsilon|delta|calibrate ... a grid of accountant questions (dpderive.sweep_cli)
 
 FILE is a claim file (TOML, see derive/claimfile.py and examples/): a paper nobody
 has encoded, checked and reported exactly as the built-in papers.
@@ -25,7 +28,7 @@ from derive.printing import latex
 
 
 # modules adding subcommands: each has add_commands(subparsers)
-EXTENSIONS = tuple(m for m in ("accounting_cli", "tradeoff_cli", "region_cli", "tv_cli")
+EXTENSIONS = tuple(m for m in ("accounting_cli", "tradeoff_cli", "region_cli", "tv_cli", "sweep_cli")
                    if importlib.util.find_spec(f"dpderive.{m}") is not None)
 
 
@@ -105,7 +108,8 @@ def _cmd_check(args) -> int:
     papers = [args.paper] if args.paper else (keys or [None])
     cls = []
     for key in papers:
-        cls += check_all(key, progress=not args.json and sys.stderr.isatty())
+        cls += check_all(key, progress=True, workers=args.workers, scheduler=args.scheduler,
+                         cache=not args.no_cache)
     recs = [c.record() for c in cls]
     if args.json:
         json.dump(recs, sys.stdout, indent=1)
@@ -138,7 +142,8 @@ def _cmd_report(args) -> int:
     papers = [args.paper] if args.paper else (keys or None)
     # a claim file's report goes beside the built-in papers' one, never over it
     out = args.out or ("reports/" + "+".join(keys) if keys and not args.paper else "reports")
-    res = build(out, pdf=not args.no_pdf, figures=not args.no_figures, papers=papers)
+    res = build(out, pdf=not args.no_pdf, figures=not args.no_figures, papers=papers,
+                workers=args.workers, scheduler=args.scheduler, cache=not args.no_cache)
     print(f"wrote {res['tex']}" + (f" and {res['pdf']}" if res["pdf"] else "")
           + f"; {res['errata']} errata in {out}/errata.md")
     return 0
@@ -156,6 +161,26 @@ def _cmd_init(args) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = None
+    if n is None or n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 1")
+    return n
+
+
+def add_execution_flags(p, cache_help: str = "recheck every claim (ignore the verdict cache)") -> None:
+    """--workers, --scheduler and --no-cache of the commands that fan out (dpderive.execution)."""
+    p.add_argument("--workers", type=_positive_int, default=1,
+                   help="local worker processes (joblib/loky; default 1: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="dask.distributed scheduler address, e.g. tcp://10.0.0.1:8786 "
+                        "(pip install 'dpderive[distributed]')")
+    p.add_argument("--no-cache", dest="no_cache", action="store_true", help=cache_help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="dpderive", description="Differential-privacy bounds: derive, check, compute, report.")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -171,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("files", nargs="*", metavar="FILE", help="claim files (TOML) to check instead of the built-in papers")
     s.add_argument("--paper")
     s.add_argument("--json", action="store_true")
+    add_execution_flags(s)
     s.set_defaults(func=_cmd_check)
     s = sub.add_parser("report", help="build the appendices, errata report and PDF")
     s.add_argument("files", nargs="*", metavar="FILE", help="claim files (TOML) to report instead of the built-in papers")
@@ -178,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--paper")
     s.add_argument("--no-pdf", action="store_true")
     s.add_argument("--no-figures", action="store_true")
+    add_execution_flags(s)
     s.set_defaults(func=_cmd_report)
     s = sub.add_parser("init", help="write a commented claim file NAME.toml to start from")
     s.add_argument("name")
@@ -205,6 +232,11 @@ def main(argv=None) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except RuntimeError as exc:  # e.g. a dask scheduler that cannot be reached
+        if not str(exc).startswith("--scheduler"):
+            raise
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

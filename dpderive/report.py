@@ -45,18 +45,17 @@ def _progress_bar(total: int, desc: str):
         return None
 
 
-def check_all(paper: str | None = None, progress: bool = True) -> list:
-    """Run every claim's check (cached on the claim), with a progress bar."""
-    cls = registry.claims(paper)
-    bar = _progress_bar(len(cls), f"checking {paper or 'all papers'}") if progress else None
-    for c in cls:
-        if bar is not None:
-            bar.set_postfix_str(c.id.split(".", 1)[1][:30])
-        c.check()
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
+def check_all(paper: str | list | None = None, progress: bool = True, *, workers: int = 1,
+              scheduler: str | None = None, cache: bool = False) -> list:
+    """Give every claim of ``paper`` (a key, a list of keys, or None for all) its verdict
+    (cached on the claim): through the execution layer, on ``workers`` local processes or
+    the dask ``scheduler``, from the on-disk verdict cache when ``cache``."""
+    from .execution import check_claims
+    keys = [paper] if paper is None or isinstance(paper, str) else list(paper)
+    cls = [c for k in keys for c in registry.claims(k)]
+    label = "all papers" if paper is None else ", ".join(keys)
+    check_claims(cls, workers=workers, scheduler=scheduler, cache=cache, progress=progress,
+                 desc=f"checking {label}")
     return cls
 
 
@@ -164,7 +163,8 @@ def _figures(key: str, outdir: Path, log) -> dict:
 
 
 def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pdf: bool = True,
-          figures: bool = True, log=None) -> dict:
+          figures: bool = True, log=None, workers: int = 1, scheduler: str | None = None,
+          cache: bool = False) -> dict:
     """Build every paper's section, the master appendix, JSON sidecars and the
     errata report; compile the PDF when latexmk is installed."""
     log = log or (lambda m: print(m, file=sys.stderr))
@@ -173,6 +173,8 @@ def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pd
     registry.load_all()
     env = environment()
     keys = papers or list(registry.PAPERS)
+    # parallel-checking hook: every claim of every paper at once (execution layer, verdict cache)
+    check_all(keys, workers=workers, scheduler=scheduler, cache=cache)
     errata_all = []
     steps = len(keys) + 1
     bar = _progress_bar(steps, "report")

@@ -1,0 +1,383 @@
+"""One execution layer for independent tasks: claim checks, sweep points, figure builds.
+
+``run_tasks(fn, tasks)`` calls ``fn(task)`` for every task and returns one
+``TaskResult`` per task, **in the input order**, whichever way the work ran:
+
+- ``workers=1`` and no scheduler: serially, in this process;
+- ``workers=N > 1``: on N local processes through joblib's loky backend;
+- ``scheduler="tcp://host:port"``: on a dask.distributed cluster (``pip install
+  dpderive[distributed]``; start ``dask scheduler`` and ``dask worker ADDRESS``).
+
+Work that crosses processes is sent by name: ``fn`` must be a module-level
+function of an importable module and a task carries names and parameters
+(a paper key and a claim id, an argv list), never a lambdified function or a
+closure.  A task that raises is reported (``TaskResult.error`` names the
+exception and its message) and every other result is kept.
+
+Progress: a tqdm bar when stderr is a terminal; otherwise (CI, a cluster job's
+log) a short line per stage with counts and elapsed seconds.
+
+Also here: ``load_source`` and ``check_claim``, the worker side of a parallel
+``dpderive check`` (a worker loads the claim's paper or claim file into its own
+registry and returns the claim's Verdict), and the on-disk verdict cache.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+
+@dataclass
+class TaskResult:
+    """The outcome of one task: ``value`` when ``ok``, else ``error`` ("Type: message")."""
+
+    index: int
+    name: str
+    ok: bool
+    value: Any = None
+    error: str = ""
+    seconds: float = 0.0
+
+
+def _call(fn: Callable, task) -> tuple[bool, Any, str, float]:
+    """Run one task where it lands (any process); never raises an ``Exception``."""
+    t0 = time.perf_counter()
+    try:
+        return True, fn(task), "", time.perf_counter() - t0
+    except Exception as exc:  # reported to the caller with the task's name, the others go on
+        msg = str(exc).splitlines()[0] if str(exc) else ""
+        return False, None, f"{type(exc).__name__}: {msg}".rstrip(": "), time.perf_counter() - t0
+
+
+class Progress:
+    """A tqdm bar on a terminal; a line per stage (25 %, 50 %, ...) otherwise."""
+
+    def __init__(self, total: int, desc: str, enabled: bool = True, backend: str = "serial",
+                 stream=None):
+        self.total, self.desc, self.enabled = total, desc, enabled and total > 0
+        self.stream = stream or sys.stderr
+        self.done = self.failed = 0
+        self.t0 = time.perf_counter()
+        self.bar = None
+        self._next_stage = 1
+        if not self.enabled:
+            return
+        if self.stream.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, desc=desc, file=self.stream, leave=True, dynamic_ncols=True)
+        else:
+            self._line(f"{total} tasks on {backend}")
+
+    def _line(self, what: str) -> None:
+        print(f"[{self.desc}] {what} ({time.perf_counter() - self.t0:.1f} s)", file=self.stream,
+              flush=True)
+
+    def update(self, ok: bool = True) -> None:
+        self.done += 1
+        self.failed += 0 if ok else 1
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.update(1)
+            if self.failed:
+                self.bar.set_postfix_str(f"{self.failed} failed")
+            return
+        # four stages: a line at 25, 50, 75 and 100 %
+        crossed = False
+        while self._next_stage <= 4 and self.done * 4 >= self._next_stage * self.total:
+            self._next_stage += 1
+            crossed = True
+        if crossed and self.done < self.total:
+            self._line(f"{self.done}/{self.total} done" + (f", {self.failed} failed" if self.failed else ""))
+
+    def close(self) -> None:
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.close()
+        else:
+            self._line(f"{self.done}/{self.total} done"
+                       + (f", {self.failed} failed" if self.failed else ""))
+
+
+def backend_name(workers: int = 1, scheduler: str | None = None) -> str:
+    if scheduler:
+        return f"dask scheduler {scheduler}"
+    return "1 process" if workers <= 1 else f"{workers} local processes (joblib/loky)"
+
+
+def _check_workers(workers) -> int:
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        from derive.core import DomainError
+        raise DomainError("workers", workers, "integers >= 1")
+    return workers
+
+
+def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str | None = None,
+              progress: bool = True, desc: str = "tasks", names: Sequence[str] | None = None,
+              on_result: Callable[[TaskResult], None] | None = None) -> list[TaskResult]:
+    """Run ``fn(task)`` for every task; return the TaskResults in the order of ``tasks``.
+
+    ``on_result`` is called in this process as each result arrives (in completion
+    order when the work is parallel): the sweep writes its resume cache there.
+    """
+    tasks = list(tasks)
+    _check_workers(workers)
+    names = [str(t) for t in tasks] if names is None else list(names)
+    prog = Progress(len(tasks), desc, progress, backend_name(workers, scheduler))
+    results: list[TaskResult | None] = [None] * len(tasks)
+
+    def got(i: int, out: tuple) -> None:
+        ok, value, err, sec = out
+        r = TaskResult(i, names[i], ok, value, err, sec)
+        results[i] = r
+        prog.update(ok)
+        if on_result is not None:
+            on_result(r)
+
+    try:
+        if not tasks:
+            pass
+        elif scheduler:
+            _run_dask(fn, tasks, scheduler, got)
+        elif workers == 1:
+            for i, t in enumerate(tasks):
+                got(i, _call(fn, t))
+        else:
+            _run_joblib(fn, tasks, workers, got)
+    finally:
+        prog.close()
+    return results  # type: ignore[return-value]
+
+
+def _run_joblib(fn, tasks, workers, got) -> None:
+    from joblib import Parallel, delayed
+    par = Parallel(n_jobs=workers, backend="loky", batch_size=1, return_as="generator_unordered")
+    for i, out in par(delayed(_indexed)(fn, i, t) for i, t in enumerate(tasks)):
+        got(i, out)
+
+
+def _indexed(fn, i, task):
+    return i, _call(fn, task)
+
+
+def _run_dask(fn, tasks, scheduler, got) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise RuntimeError("--scheduler needs dask.distributed: pip install 'dpderive[distributed]'") from None
+    try:
+        client = Client(scheduler, timeout="20s", set_as_default=False)
+    except OSError as exc:
+        raise RuntimeError(f"--scheduler={scheduler!r}: cannot reach the dask scheduler ({exc})") from None
+    try:
+        futs = client.map(_indexed, [fn] * len(tasks), range(len(tasks)), tasks, pure=False)
+        pos = {f.key: i for i, f in enumerate(futs)}
+        for fut in as_completed(futs, loop=client.loop):
+            if fut.status == "error":  # the worker died or the result did not travel
+                exc = fut.exception()
+                i = pos[fut.key]
+                got(i, (False, None, f"{type(exc).__name__}: {exc}", 0.0))
+            else:
+                i, out = fut.result()
+                got(i, out)
+            fut.release()
+    finally:
+        client.close()
+
+
+# ----------------------------------------------------------------------------- claims
+
+def load_source(source: str) -> None:
+    """Register a source's claims in this process: a paper key (``asoodeh2021``) or
+    the path of a user claim file ending in ``.toml``."""
+    from derive import registry
+    if str(source).endswith(".toml"):
+        from derive.claimfile import load_file  # written on another branch; imported lazily
+        load_file(source)
+        return
+    from derive.papers import PAPER_MODULES
+    if source not in PAPER_MODULES:
+        raise KeyError(f"source={source!r} is neither a paper key ({', '.join(PAPER_MODULES)}) "
+                       "nor a .toml claim file")
+    registry.load_paper(source)
+
+
+def claim_source(claim) -> str | None:
+    """What a worker loads to find ``claim``: its claim file (``registry.PAPERS[key]["file"]``,
+    set by derive.claimfile), or its paper key; None when neither exists (checked in this process)."""
+    from derive import registry
+    from derive.papers import PAPER_MODULES
+    p = registry.PAPERS.get(claim.paper, {}).get("file")
+    if p and str(p).endswith(".toml"):
+        return str(p)
+    return claim.paper if claim.paper in PAPER_MODULES else None
+
+
+def check_claim(task: tuple[str, str]):
+    """Worker side of a parallel check: ``(source, claim_id)`` -> the claim's Verdict."""
+    from derive import registry
+    source, cid = task
+    if cid not in registry.CLAIMS:
+        load_source(source)
+    if cid not in registry.CLAIMS:
+        raise KeyError(f"claim {cid!r} is not registered by {source!r}")
+    return registry.CLAIMS[cid].check(refresh=True)  # a long-lived worker rechecks what it is sent
+
+
+# ----------------------------------------------------------------------------- cache
+
+def cache_dir(kind: str) -> Path:
+    """``$DPDERIVE_CACHE/<kind>`` (default ``~/.cache/dpderive/<kind>``)."""
+    root = os.environ.get("DPDERIVE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "dpderive")
+    return Path(root) / kind
+
+
+@lru_cache(maxsize=None)
+def _file_digest(path: str, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def files_digest(paths: Iterable[Path | str]) -> str:
+    """One digest of the named files' contents (sorted, each with its path)."""
+    h = hashlib.sha256()
+    for p in sorted({str(Path(p).resolve()) for p in paths}):
+        st = os.stat(p)
+        h.update(p.encode() + b"\0" + _file_digest(p, st.st_mtime_ns, st.st_size).encode() + b"\0")
+    return h.hexdigest()
+
+
+def _derive_root() -> Path:
+    import derive
+    return Path(derive.__file__).resolve().parent
+
+
+def engine_files() -> list[Path]:
+    """The checking engine every verdict depends on: derive/*.py (core, verify, symbols,
+    parse, printing, paperkit, ...) and any subpackage of derive/ except the papers
+    (truths, checkers)."""
+    root = _derive_root()
+    out = sorted(root.glob("*.py"))
+    for sub in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("papers", "__pycache__")):
+        out.extend(sorted(sub.rglob("*.py")))
+    return out
+
+
+def _module_files(fn) -> list[Path]:
+    """The file defining a check function and, inside derive/papers/, its whole paper package."""
+    import inspect
+    while hasattr(fn, "func"):  # functools.partial
+        fn = fn.func
+    fn = inspect.unwrap(fn)
+    mod = sys.modules.get(getattr(fn, "__module__", None) or "")
+    f = getattr(mod, "__file__", None)
+    if f is None:
+        try:
+            f = inspect.getsourcefile(fn)
+        except TypeError:
+            f = None
+    if f is None:
+        return []
+    f = Path(f).resolve()
+    papers = _derive_root() / "papers"
+    if papers in f.parents and f.parent != papers:
+        pkg = papers / f.relative_to(papers).parts[0]
+        return sorted(pkg.rglob("*.py"))
+    return [f]
+
+
+def verdict_key(claim) -> str:
+    """Key of a claim's cached verdict: its id, its definition (claim-file claims carry a
+    canonical text of their declaration), the source of the module (and paper package)
+    registering its check, the checking engine's source, and the SymPy/mpmath versions."""
+    import mpmath
+    import sympy
+    h = hashlib.sha256()
+    for part in (claim.id, getattr(claim, "definition", "") or "",
+                 files_digest(_module_files(claim.check_fn)), files_digest(engine_files()),
+                 sympy.__version__, mpmath.__version__, sys.version.split()[0]):
+        h.update(str(part).encode() + b"\0")
+    return h.hexdigest()
+
+
+class DiskCache:
+    """Pickled values under one directory, one file per key, written atomically."""
+
+    def __init__(self, kind: str, directory: Path | str | None = None):
+        self.dir = Path(directory) if directory is not None else cache_dir(kind)
+
+    def _path(self, key: str) -> Path:
+        return self.dir / key[:2] / f"{key}.pkl"
+
+    def get(self, key: str, default=None):
+        p = self._path(key)
+        try:
+            with open(p, "rb") as fh:
+                return pickle.load(fh)
+        except FileNotFoundError:
+            return default
+        except Exception:  # a truncated or stale file is a miss, recomputed and rewritten
+            return default
+
+    def put(self, key: str, value) -> None:
+        p = self._path(key)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_suffix(f".tmp{os.getpid()}")
+        with open(tmp, "wb") as fh:
+            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, p)
+
+
+def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = None,
+                 cache: bool = True, progress: bool = True, desc: str = "checking") -> dict:
+    """Give every claim its verdict (``claim._verdict``): from the verdict cache when its
+    key is unchanged, else by checking it, fanned out over ``workers`` or a dask
+    cluster.  Claims that already hold a verdict are left alone.  Returns counts."""
+    from derive.core import Verdict
+    todo = [c for c in claims if c._verdict is None]
+    store = DiskCache("verdicts") if cache else None
+    keys = {}
+    if store is not None:
+        for c in todo:
+            keys[c.id] = verdict_key(c)
+            v = store.get(keys[c.id])
+            if isinstance(v, Verdict):
+                c._verdict = v
+    hits = sum(1 for c in todo if c._verdict is not None)
+    if progress and hits:
+        print(f"[{desc}] {hits} of {len(todo)} verdicts from the cache ({store.dir})", file=sys.stderr)
+    todo = [c for c in todo if c._verdict is None]
+    local = [c for c in todo if claim_source(c) is None or (workers == 1 and not scheduler)]
+    remote = [c for c in todo if c not in local]
+    by_id = {c.id: c for c in todo}
+
+    def keep(r: TaskResult) -> None:
+        c = by_id[r.name]
+        if r.ok:
+            c._verdict = r.value
+            if store is not None:
+                store.put(keys[c.id], r.value)
+        else:  # the task itself failed (not the check): say so in the verdict, never cache it
+            c._verdict = Verdict("inconclusive", "error", note=f"task failed: {r.error}")
+
+    if remote:
+        run_tasks(check_claim, [(claim_source(c), c.id) for c in remote], workers=workers,
+                  scheduler=scheduler, progress=progress, desc=desc, names=[c.id for c in remote],
+                  on_result=keep)
+    if local:
+        run_tasks(_check_here, local, progress=progress, desc=desc, names=[c.id for c in local],
+                  on_result=keep)
+    return {"claims": len(claims), "cached": hits, "checked": len(todo)}
+
+
+def _check_here(claim):
+    """In this process (serial runs, and claims no worker could load): the claim itself."""
+    return claim.check()

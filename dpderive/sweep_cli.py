@@ -1,0 +1,404 @@
+"""``dpderive sweep epsilon|delta|calibrate``: a grid of accountant questions.
+
+Every flag of the single command is accepted (the sweep does not know them: it
+passes them through, so flags added to ``epsilon``/``delta``/``calibrate`` work
+here unchanged); a numeric flag may take
+
+- a comma-separated list: ``--sigma 0.8,1.0,1.2``;
+- a log-spaced range ``lo:hi:n`` (n points from lo to hi): ``--steps 1000:10000:4``;
+- a flag with choices, a list of them: ``--method rdp,pld``.
+  Count flags (an ``int``-typed flag, or one of ``COUNT_FLAGS`` such as --steps,
+  --epochs, --batch-size) stay integers.
+
+The grid is the product of the lists, in the order the flags are given (the first
+varies slowest).  Each grid point is the argv of the single command plus ``--json``;
+a task (``run_point``, run by ``dpderive.execution`` serially, on ``--workers``
+local processes or on the dask ``--scheduler``) runs it in-process and parses the
+JSON record.  A point whose command fails gives a row with the error text.
+
+Outputs: ``--out FILE`` (.csv, .json, or .parquet when pyarrow is installed) with
+one row per point: the inputs, ``value`` (epsilon, delta or sigma), the certified
+bracket ``lower``/``upper`` when the method gives one, ``method``/``route``,
+``guarantee`` and ``error``; ``--plot FILE.png`` (a curve over one varying input, a
+heat map over two, curves over the one with most values and one curve per
+combination of the others beyond); a table on stdout without ``--out``.
+
+Each computed point is cached on disk (``$DPDERIVE_CACHE/sweep``, default
+``~/.cache/dpderive/sweep``), keyed by its argv and the accountant's source code,
+so an interrupted sweep resumes where it stopped (``--no-cache`` recomputes).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import hashlib
+import io
+import itertools
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .execution import DiskCache, files_digest, run_tasks
+
+TARGETS = {"epsilon": "epsilon", "delta": "delta", "calibrate": "sigma"}
+COUNT_FLAGS = frozenset({"steps", "epochs", "batch_size", "dataset_size", "k", "compositions"})
+OUT_FORMATS = (".csv", ".json", ".parquet")
+_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_RANGE = re.compile(rf"^({_NUM}):({_NUM}):(\d+)$")
+
+
+class SweepError(ValueError):
+    """Bad sweep input (one line, exit status 2)."""
+
+
+# ----------------------------------------------------------------------------- the grid
+
+@dataclass
+class Axis:
+    """One flag of the single command with the values it takes (as argv text)."""
+
+    flag: str           # "--sigma"
+    dest: str           # "sigma": the column name
+    texts: list         # argv text per value; [None] for a flag without a value
+    values: list = field(default_factory=list)  # numbers (or the text) for the table
+
+    @property
+    def varies(self) -> bool:
+        return len(self.texts) > 1
+
+
+def _command_actions(target: str) -> dict:
+    """option string -> argparse action of the single command ``target``."""
+    from .cli import build_parser
+    ap = build_parser()
+    sub = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices[target]._option_string_actions)
+
+
+def _number(text: str):
+    try:
+        return int(text) if re.fullmatch(r"[-+]?\d+", text) else float(text)
+    except ValueError:
+        return None
+
+
+def _expand(flag: str, dest: str, text: str, action) -> tuple[list, list]:
+    """The argv texts and numbers one flag's value stands for."""
+    numeric_flag = action is None or getattr(action, "type", None) in (int, float)
+    is_count = getattr(action, "type", None) is int or dest in COUNT_FLAGS
+    m = _RANGE.match(text) if numeric_flag else None
+    if m:
+        lo, hi, n = float(m.group(1)), float(m.group(2)), int(m.group(3))
+        if not (lo > 0 and hi > 0 and n >= 1 and math.isfinite(lo) and math.isfinite(hi)):
+            raise SweepError(f"{flag}={text!r}: a range lo:hi:n needs 0 < lo, 0 < hi and n >= 1 "
+                             "(n log-spaced points)")
+        xs = [lo] if n == 1 else [math.exp(math.log(lo) + i * (math.log(hi) - math.log(lo)) / (n - 1))
+                                  for i in range(n)]
+        if n > 1:
+            xs[-1] = hi
+        if is_count:
+            ints = []
+            for x in xs:
+                if int(round(x)) not in ints:
+                    ints.append(int(round(x)))
+            return [str(v) for v in ints], ints
+        return [repr(x) for x in xs], xs
+    parts = [p.strip() for p in text.split(",")]
+    choices = getattr(action, "choices", None)
+    if len(parts) > 1 and choices and all(p in choices for p in parts):  # --method rdp,pld
+        return parts, parts
+    nums = [_number(p) for p in parts]
+    if len(parts) > 1 and any(v is None for v in nums):
+        if action is not None and numeric_flag:
+            raise SweepError(f"{flag}={text!r}: a list must be comma-separated numbers")
+        return [text], [text]  # a text value with commas: passed through as it is
+    if is_count:
+        nums = [int(v) if isinstance(v, float) and v.is_integer() else v for v in nums]
+    return parts, [v if v is not None else p for v, p in zip(nums, parts)]
+
+
+def build_grid(target: str, passthrough: list[str]) -> tuple[list[Axis], list[tuple[dict, list]]]:
+    """The axes (flags in the order given) and the grid points: (inputs, argv) each."""
+    actions = _command_actions(target)
+    axes: list[Axis] = []
+    toks = list(passthrough)
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if not tok.startswith("--"):
+            raise SweepError(f"sweep {target}: unexpected argument {tok!r} (flags are --name VALUE)")
+        flag, eq, val = tok.partition("=")
+        action = actions.get(flag)
+        takes_value = action.nargs != 0 if action is not None else (
+            bool(eq) or (i + 1 < len(toks) and not toks[i + 1].startswith("--")))
+        if flag == "--json":
+            i += 1
+            continue
+        dest = action.dest if action is not None else flag[2:].replace("-", "_")
+        if not takes_value:
+            axes.append(Axis(flag, dest, [None], [True]))
+            i += 1
+            continue
+        if not eq:
+            if i + 1 >= len(toks):
+                raise SweepError(f"sweep {target}: {flag} needs a value")
+            val = toks[i + 1]
+            i += 1
+        i += 1
+        texts, values = _expand(flag, dest, val, action)
+        axes.append(Axis(flag, dest, texts, values))
+    points = []
+    for combo in itertools.product(*[range(len(a.texts)) for a in axes]):
+        argv, inputs = [target], {}
+        for a, j in zip(axes, combo):
+            argv.append(a.flag)
+            if a.texts[j] is not None:
+                argv.append(a.texts[j])
+            inputs[a.dest] = a.values[j]
+        points.append((inputs, argv + ["--json"]))
+    return axes, points
+
+
+# ----------------------------------------------------------------------------- one point
+
+def run_point(argv: list[str]) -> dict:
+    """Run one single command in this process; {"record": its JSON} or {"error": text}."""
+    from .cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(argv))
+        except SystemExit as exc:
+            rc = exc.code if isinstance(exc.code, int) else 2
+    if rc != 0:
+        msg = err.getvalue().strip().splitlines()
+        return {"error": (msg[-1] if msg else f"exit status {rc}").removeprefix("error: ")}
+    lines = out.getvalue().strip().splitlines()
+    return {"record": json.loads(lines[-1])}
+
+
+def _code_digest() -> str:
+    """The accountant's code: numeric/, dpderive/*.py and derive/*.py (not the papers)."""
+    import derive
+    import numeric
+    roots = [Path(numeric.__file__).parent, Path(__file__).parent]
+    files = [p for r in roots for p in r.rglob("*.py")] + list(Path(derive.__file__).parent.glob("*.py"))
+    return files_digest(files)
+
+
+def point_key(argv: list[str], code: str) -> str:
+    return hashlib.sha256(("\0".join(argv) + "\0" + code).encode()).hexdigest()
+
+
+def _row(target: str, inputs: dict, res: dict | None, error: str = "") -> dict:
+    name = TARGETS[target]
+    row = dict(inputs)
+    rec = (res or {}).get("record") or {}
+    error = error or (res or {}).get("error", "")
+    row.update(quantity=name, value=rec.get(name), lower=rec.get(f"{name}_lower"),
+               upper=rec.get(f"{name}_upper"), method=rec.get("method", ""),
+               route=rec.get("route", rec.get("conversion", "")), guarantee=rec.get("guarantee"),
+               error=error)
+    return row
+
+
+def sweep(target: str, passthrough: list[str], *, workers: int = 1, scheduler: str | None = None,
+          cache: bool = True, progress: bool = True) -> tuple[list[Axis], list[dict], dict]:
+    """Run the grid; return (axes, rows in grid order, counts)."""
+    if target not in TARGETS:
+        raise SweepError(f"sweep: target={target!r} is not one of {', '.join(TARGETS)}")
+    axes, points = build_grid(target, passthrough)
+    store = DiskCache("sweep") if cache else None
+    code = _code_digest() if cache else ""
+    keys = [point_key(argv, code) for _, argv in points]
+    results: list[dict | None] = [store.get(k) if store else None for k in keys]
+    todo = [i for i, r in enumerate(results) if r is None]
+    counts = {"points": len(points), "cached": len(points) - len(todo), "computed": len(todo)}
+
+    def keep(r) -> None:
+        i = todo[r.index]
+        results[i] = r.value if r.ok else {"error": r.error}
+        if store is not None and r.ok and "record" in r.value:
+            store.put(keys[i], r.value)
+
+    run_tasks(run_point, [points[i][1] for i in todo], workers=workers, scheduler=scheduler,
+              progress=progress, desc=f"sweep {target}", names=[" ".join(points[i][1]) for i in todo],
+              on_result=keep)
+    rows = [_row(target, inputs, res) for (inputs, _), res in zip(points, results)]
+    counts["errors"] = sum(1 for r in rows if r["error"])
+    return axes, rows, counts
+
+
+# ----------------------------------------------------------------------------- outputs
+
+def _check_out(path: str | None) -> None:
+    if path is None:
+        return
+    ext = Path(path).suffix.lower()
+    if ext not in OUT_FORMATS:
+        raise SweepError(f"--out={path!r}: the extension must be one of {', '.join(OUT_FORMATS)}")
+    if ext == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise SweepError(f"--out={path!r}: Parquet needs pyarrow (pip install pyarrow); "
+                             "use .csv or .json") from None
+
+
+def write_rows(rows: list[dict], path: str) -> None:
+    ext = Path(path).suffix.lower()
+    cols = list(rows[0]) if rows else []
+    if ext == ".csv":
+        with open(path, "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=cols)
+            w.writeheader()
+            for r in rows:
+                w.writerow({k: ("" if v is None else repr(v) if isinstance(v, float) else v)
+                            for k, v in r.items()})
+    elif ext == ".json":
+        Path(path).write_text(json.dumps(rows, indent=1) + "\n")
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        pq.write_table(pa.Table.from_pylist(rows), path)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return "" if v is None else str(v)
+
+
+def print_table(rows: list[dict], axes: list[Axis]) -> None:
+    cols = list(dict.fromkeys([a.dest for a in axes if a.varies] + ["value", "lower", "upper", "method", "error"]))
+    cols = [c for c in cols if any(r.get(c) not in (None, "") for r in rows)] or ["value"]
+    cells = [[_fmt(r.get(c)) for c in cols] for r in rows]
+    width = [max([len(c)] + [len(x[j]) for x in cells]) for j, c in enumerate(cols)]
+    print("  ".join(c.ljust(w) for c, w in zip(cols, width)).rstrip())
+    for x in cells:
+        print("  ".join(v.ljust(w) for v, w in zip(x, width)).rstrip())
+
+
+def _log_axis(values: list) -> bool:
+    xs = [v for v in values if isinstance(v, (int, float))]
+    return len(xs) > 1 and min(xs) > 0 and max(xs) / min(xs) >= 20
+
+
+def plot_rows(rows: list[dict], axes: list[Axis], path: str, target: str) -> None:
+    """A curve over one varying input, a heat map over two, curves over more."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    quantity = TARGETS[target]
+    vary = [a for a in axes if a.varies]
+    fixed = ", ".join(f"{a.dest}={a.values[0]}" for a in axes if not a.varies and a.texts[0] is not None)
+    ok = [r for r in rows if not r["error"] and r["value"] is not None]
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    if len(vary) == 2:
+        a, b = vary
+        grid = np.full((len(a.values), len(b.values)), np.nan)
+        for r in ok:
+            grid[a.values.index(r[a.dest]), b.values.index(r[b.dest])] = r["value"]
+        im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
+        ax.set_xticks(range(len(b.values)), [_fmt(v) for v in b.values])
+        ax.set_yticks(range(len(a.values)), [_fmt(v) for v in a.values])
+        ax.set_xlabel(b.dest)
+        ax.set_ylabel(a.dest)
+        fig.colorbar(im, ax=ax, label=quantity)
+        lo, hi = np.nanmin(grid) if ok else 0, np.nanmax(grid) if ok else 1
+        for (i, j), v in np.ndenumerate(grid):
+            txt = "error" if np.isnan(v) else f"{v:.3g}"
+            dark = not np.isnan(v) and hi > lo and (v - lo) / (hi - lo) > 0.6
+            ax.text(j, i, txt, ha="center", va="center", fontsize=8, color="black" if dark else "white")
+    else:
+        x = max(vary, key=lambda ax_: len(ax_.values))
+        others = [a for a in vary if a is not x]
+        combos = list(itertools.product(*[a.values for a in others])) or [()]
+        for combo in combos:
+            sel = [r for r in ok if all(r[a.dest] == v for a, v in zip(others, combo))]
+            sel.sort(key=lambda r: r[x.dest])
+            label = ", ".join(f"{a.dest}={_fmt(v)}" for a, v in zip(others, combo)) or None
+            xs = [r[x.dest] for r in sel]
+            line, = ax.plot(xs, [r["value"] for r in sel], marker="o", label=label)
+            if any(r["lower"] is not None for r in sel):
+                ax.fill_between(xs, [r["lower"] for r in sel], [r["upper"] for r in sel],
+                                color=line.get_color(), alpha=0.2)
+        ax.set_xlabel(x.dest)
+        ax.set_ylabel(quantity)
+        if _log_axis(x.values):
+            ax.set_xscale("log")
+        if quantity == "delta" and _log_axis([r["value"] for r in ok]):
+            ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        if others:
+            ax.legend(fontsize=8, title=None)
+    n_err = sum(1 for r in rows if r["error"])
+    ax.set_title(f"dpderive sweep {target}: {quantity}" + (f" ({n_err} points failed)" if n_err else "")
+                 + (f"\n{fixed}" if fixed else ""), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+
+
+# ----------------------------------------------------------------------------- command line
+
+def _own_flags(p) -> None:
+    from .cli import add_execution_flags
+    p.add_argument("--out", metavar="FILE", help="write the rows: .csv, .json or .parquet")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the grid (matplotlib)")
+    add_execution_flags(p, cache_help="recompute every point (ignore the sweep cache)")
+
+
+def cmd_sweep(args) -> int:
+    own = argparse.ArgumentParser(prog="dpderive sweep", add_help=False, allow_abbrev=False)
+    _own_flags(own)
+    from .cli import CLIError
+    own.error = lambda message: (_ for _ in ()).throw(CLIError(f"dpderive sweep: {message}"))
+    if "-h" in args.rest or "--help" in args.rest:
+        print(f"dpderive sweep {args.target}: the flags of `dpderive {args.target}` below; a numeric "
+              "flag may take a list a,b,c or a log-spaced range lo:hi:n, a flag with choices a list "
+              "of choices; plus --out FILE, --plot FILE.png, --workers N, --scheduler ADDRESS, "
+              "--no-cache.\n")
+        from .cli import build_parser
+        sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.target].print_help()
+        return 0
+    ns, passthrough = own.parse_known_args(args.rest, namespace=argparse.Namespace(**{
+        k: getattr(args, k) for k in ("out", "plot", "workers", "scheduler", "no_cache")}))
+    _check_out(ns.out)
+    axes, points = build_grid(args.target, passthrough)
+    if ns.plot and not any(a.varies for a in axes):
+        raise SweepError("--plot needs at least one input with several values (--flag a,b or lo:hi:n)")
+    axes, rows, counts = sweep(args.target, passthrough, workers=ns.workers, scheduler=ns.scheduler,
+                               cache=not ns.no_cache, progress=True)
+    if rows and counts["errors"] == len(rows):
+        raise SweepError(f"every point failed; first: {rows[0]['error']}")
+    if ns.out:
+        write_rows(rows, ns.out)
+    if ns.plot:
+        plot_rows(rows, axes, ns.plot, args.target)
+    if not ns.out:
+        print_table(rows, axes)
+    print(f"{counts['points']} points: {counts['computed']} computed, {counts['cached']} from cache, "
+          f"{counts['errors']} failed" + (f"; wrote {ns.out}" if ns.out else "")
+          + (f" and {ns.plot}" if ns.plot and ns.out else f"; wrote {ns.plot}" if ns.plot else ""),
+          file=sys.stderr if not ns.out else sys.stdout)
+    return 0
+
+
+def add_commands(subparsers) -> None:
+    """Add ``dpderive sweep``."""
+    p = subparsers.add_parser(
+        "sweep", help="a grid of epsilon, delta or calibrate questions (lists a,b,c or ranges lo:hi:n)",
+        description="Run `dpderive TARGET` over a grid: any numeric flag of TARGET may take a "
+                    "comma-separated list (--sigma 0.8,1.0) or a log-spaced range lo:hi:n "
+                    "(--steps 1000:10000:4); the grid is their product.")
+    p.add_argument("target", choices=tuple(TARGETS))
+    _own_flags(p)
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="the flags of TARGET")
+    p.set_defaults(func=cmd_sweep)
