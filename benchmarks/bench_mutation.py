@@ -8,7 +8,8 @@ plant realistic typos mechanically, one per mutant:
   swap      two symbols swapped               const    a numeric constant changed (c -> c + 1)
   minmax    max <-> min
 
-A mutant is skipped as *equivalent* when SymPy proves mutant - original = 0.  Every
+A mutant is skipped as *equivalent* when SymPy proves mutant - original = 0 (and
+dropped when SymPy's own evaluation turns it into an infinity or NaN).  Every
 other mutant is checked with ``derive.checkers.check_identity(original, mutant)``
 (the claim "the printed formula equals its definition") and counts as *flagged*
 when the verdict is ``fails``.  A mutant the checker does not flag is looked at by an
@@ -172,7 +173,7 @@ def main(argv=None) -> int:
     if args.limit:
         items = items[:args.limit]
     stats = defaultdict(Counter)
-    misses, false_alarms = [], []
+    misses, false_alarms, on_domain = [], [], []
     t0 = time.perf_counter()
     for k, (name, expr, dom, params, conds) in enumerate(items, 1):
         # false alarms on the original (an equivalent rewriting, numeric stage only)
@@ -188,7 +189,7 @@ def main(argv=None) -> int:
                 m = mutate(expr, kind, rng)
             except Exception:  # noqa: BLE001 - a mutation that SymPy cannot build
                 m = None
-            if m is None or m == expr:
+            if m is None or m == expr or m.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
                 continue
             st = stats[kind]
             st["planted"] += 1
@@ -200,6 +201,8 @@ def main(argv=None) -> int:
                 st["flagged"] += 1
             elif not oracle_differs(expr, m, params, conds):
                 st["equivalent_on_domain"] += 1
+                on_domain.append({"formula": name, "kind": kind, "original": sp.sstr(expr),
+                                  "mutant": sp.sstr(m)})
             else:
                 st["missed"] += 1
                 misses.append({"formula": name, "kind": kind, "mutant": sp.sstr(m), "verdict": v.status,
@@ -216,6 +219,7 @@ def main(argv=None) -> int:
     result = {"formulas": len(items), "per_kind": table,
               "total": dict(tot, rate=tot["flagged"] / live if live else None),
               "originals": dict(stats["original"]), "false_alarms": false_alarms, "misses": misses,
+              "equivalent_on_domain": on_domain,
               "seconds": round(time.perf_counter() - t0, 1)}
     Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True, default=str) + "\n")
     print(f"{'kind':10s} {'planted':>8s} {'equiv':>6s} {'eq.dom':>6s} {'flagged':>8s} {'missed':>7s} {'rate':>6s}")

@@ -193,8 +193,46 @@ def check_identity(lhs, rhs, dom: Domain, *, truth_side: str | None = None) -> V
                              _method("SymPy simplification of lhs - rhs", res))
 
 
+def _one_side_real(fl, fr, dom: Domain):
+    """(point, which side is real) when one side is a real number somewhere on the domain and
+    the other side nowhere among the same points (the ends, the middle and 24 spread points);
+    None otherwise."""
+    import itertools
+    us = [v.special_coordinates() for v in dom.vars]
+    combos = list(itertools.islice(itertools.product(*us), 81))
+    combos += [tuple(-0.95 + 1.9 * ((k * (j + 1) * 0.618) % 1) for j in range(len(dom.vars))) for k in range(24)]
+    real_l, real_r = None, None
+    with mp.workdps(SEARCH_DPS):
+        for c in combos:
+            pt = {v.name: v.value(u * (0.999 if abs(u) == 1 else 1)) for v, u in zip(dom.vars, c)}
+            if not all(v.contains(pt[v.name]) for v in dom.vars) or not dom.where(pt):
+                continue
+            a, b = fl(pt), fr(pt)
+            if a is not None and real_l is None:
+                real_l = pt
+            if b is not None and real_r is None:
+                real_r = pt
+            if real_l is not None and real_r is not None:
+                return None
+    if real_l is not None and real_r is None:
+        return real_l, "lhs"
+    if real_r is not None and real_l is None:
+        return real_r, "rhs"
+    return None
+
+
 def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) -> Verdict:
     if res.point is None:
+        one = _one_side_real(fl, fr, dom)
+        if one is not None:
+            pt, side = one
+            with mp.workdps(CONFIRM_DPS):
+                val = (fl if side == "lhs" else fr)(pt)
+            other = "rhs" if side == "lhs" else "lhs"
+            ce = {"params": _params(pt), side: mp.nstr(val, 15), other: "not a real number",
+                  "relation": f"the {other} is not a real number anywhere on the domain", "precision": CONFIRM_DPS}
+            return Verdict("fails", method, points=res.tried, precision=CONFIRM_DPS, counterexample=ce,
+                           note=f"the {other} is undefined (not real) at every point tried where the {side} is real")
         return Verdict("inconclusive", method, note="no point of the domain gave real values on both sides")
     worst = _confirm(relerr, res.point)
     if worst is None or worst <= IDENTITY_RTOL:

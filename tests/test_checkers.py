@@ -151,3 +151,12 @@ def test_wrong_constant_is_named():
     assert v.status == "fails" and "constant factor 1/2" in v.note
     v = check_identity(a / (2 * s ** 2) + sp.log(2), a / (2 * s ** 2), dom, truth_side="lhs")
     assert v.status == "fails" and "constant term log(2)" in v.note
+
+
+def test_a_side_undefined_everywhere_on_the_domain_fails():
+    """sqrt(-e^x - 1) is not real for any real x: a printed form that is nowhere defined
+    where the truth is, is wrong (not inconclusive)."""
+    v = check_identity(sp.sqrt(sp.exp(x) - 1), sp.sqrt(-sp.exp(x) - 1), Domain([X]))
+    assert v.status == "fails" and v.counterexample["rhs"] == "not a real number"
+    xv = mp.mpf(v.counterexample["params"]["x"])
+    assert mp.sqrt(mp.e ** xv - 1).imag == 0 and mp.sqrt(-mp.e ** xv - 1).imag != 0
