@@ -83,6 +83,8 @@ TAIL_BOUND = 1e-18          # one-step tail mass beyond the range (each side) an
 SIGMA_MIN_SUBSAMPLED = 1.0 / 12.0   # numeric.cumulants' quadrature range (1/sigma <= 12)
 MAX_ONE_STEP_BINS = 2 ** 17        # cap on the default lattice of one step
 DEFAULT_RESOLUTION = 0.05  # default h = resolution * (std of one-step loss under Q)
+CHERNOFF_BLOCKS = 2 ** 18         # the Chernoff window uses the pmf itself up to this length
+MAX_WINDOW_BINS = 2 ** 22          # cap on the n-fold window (memory ~ 0.5 GB): coarser h beyond
 
 
 # ============================================================================= one-step loss models
@@ -303,15 +305,16 @@ class Composed:
 
 def _chernoff_end(pmf: DiscretePLD, n: int, ltail: float, sign: float) -> float:
     """min over lam > 0 of (n K(sign lam) - log tail)/lam: a loss t with
-    P[sign * S >= t] <= tail (Chernoff).  The pmf is first merged into <= 512 blocks
-    placed at their largest value of sign*loss (a valid bound), and any lam is valid:
-    a coarse search then a zoom."""
+    P[sign * S >= t] <= tail (Chernoff).  A pmf longer than ``CHERNOFF_BLOCKS`` is first
+    merged into blocks placed at their largest value of sign*loss (a valid bound; the
+    blocks are kept small because the shift of the mean, n times the block width, widens
+    the window), and any lam is valid: a coarse search then a zoom."""
     spread = max(pmf.w.size * pmf.h, pmf.h)
     ls = sign * pmf.losses
     w = pmf.w
     if sign < 0:
         ls, w = ls[::-1], w[::-1]
-    r = int(np.ceil(w.size / 512))
+    r = int(np.ceil(w.size / CHERNOFF_BLOCKS))
     wb = np.add.reduceat(w, np.arange(0, w.size, r))
     lb = ls[np.minimum(np.arange(0, w.size, r) + r - 1, w.size - 1)]
     keep = wb > 0
@@ -570,12 +573,30 @@ class PLDResult:
         self.name, self.models, self.steps, self.h = name, models, int(steps), float(h)
         self.tail, self.bounds = float(tail), bounds
         self._parts: dict = {}
+        self.h_used: dict = {}
 
     def part(self, direction: str, pessimistic: bool) -> Composed:
-        """The composed lattice PLD of one direction (cached)."""
+        """The composed lattice PLD of one direction (cached).  When the n-fold window
+        would exceed ``MAX_WINDOW_BINS`` lattice points the lattice step is coarsened
+        (a coarser lattice is still certified, only looser) so that memory stays
+        bounded at any number of steps; ``h_used`` records the step of each part."""
         key = (direction, bool(pessimistic))
         if key not in self._parts:
-            pmf = discretise(self.models[direction], self.h, pessimistic)
+            h = self.h
+            model = self.models[direction]
+            for _ in range(8):
+                pmf = discretise(model, h, pessimistic)
+                J_lo, J_hi, _ = _window(pmf, self.steps, self.tail)
+                width = max(J_hi - J_lo + 1, pmf.w.size)
+                if width <= MAX_WINDOW_BINS:
+                    break
+                h = h * 1.25 * width / MAX_WINDOW_BINS
+                if model.grid_anchor:
+                    h = model.grid_anchor / max(1.0, np.floor(model.grid_anchor / h))
+            else:
+                raise DomainError("steps", self.steps, "a composition whose PLD window fits "
+                                  f"{MAX_WINDOW_BINS} lattice points")
+            self.h_used[key] = h
             self._parts[key] = compose(pmf, self.steps, self.tail)
         return self._parts[key]
 
