@@ -268,34 +268,63 @@ def delta(curve: RDPCurve, eps: float, conversion: str = "optimal", steps: float
         raise K.DomainError("steps", steps, "[1, oo)")
 
     def value(A, G):
-        with np.errstate(divide="ignore"):
-            return np.log(delta_conversion(conversion if conversion != "optimal" else "lemma1",
-                                           A, G, e))
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            if conversion == "mironov":        # log delta in log space (no underflow)
+                return np.minimum(-(A - 1.0) * (e - G), 0.0)
+            # Balle et al. 2020 in log space: finite far below 1e-300
+            lb = np.minimum(K.log_zeta(A) + (A - 1.0) * (G - e), 0.0)
+            if conversion == "balle":
+                return lb
+            if conversion == "lemma1":
+                return np.log(delta_conversion("lemma1", A, G, e))
+            return np.minimum(lb, np.log(delta_conversion("lemma1", A, G, e)))
 
     a, v = _search_alpha(_rows_gamma(curve, T), value, 1, curve.alpha_max, curve.integer_only)
-    if conversion == "optimal":
-        if curve.integer_only:
-            cand = np.maximum(np.round(a[0]) + np.arange(-8, 9), 2.0)[None, :]
-        else:
-            cand = 1.0 + np.geomspace(max((a[0] - 1) / 8, _XMIN),
-                                      min((a[0] - 1) * 8, curve.alpha_max - 1), 24)[None, :]
-        for _ in range(8):
-            G = _rows_gamma(curve, T)(cand)
-            V = np.log(C.delta_exact(cand, G, e))
-            j = int(np.argmin(V[0]))
-            best_a, best_v = cand[0, j], V[0, j]
-            if curve.integer_only:
-                break
-            lo_a = cand[0, max(j - 1, 0)]
-            hi_a = cand[0, min(j + 1, cand.shape[1] - 1)]
-            if (hi_a - lo_a) <= 1e-6 * best_a:
-                break
-            cand = 1.0 + np.geomspace(lo_a - 1.0, hi_a - 1.0, 9)[None, :]
-        a, v = np.array([best_a]), np.array([best_v])
-    dval = float(min(round_up(np.exp(v[0])), 1.0))
+    if conversion == "optimal" and v[0] > LOG_TINY:
+        try:
+            a, v = _delta_optimal_refine(curve, T, e, a, v)
+        except (ConvergenceError, ArithmeticError):
+            pass                  # keep the (valid, looser) Lemma 1 / Balle et al. value
+    return _delta_result(curve, conversion, method, e, a, v)
+
+
+LOG_TINY = math.log(1e-280)   # below this the exact conversion's iteration is not attempted
+
+
+def _delta_result(curve, conversion, method, e, a, v) -> AccountingResult:
+    """delta = e^{v}, rounded up; below 1e-300 reported as 1e-300 (an upper bound), with
+    the natural log of the bound in ``log_delta``."""
+    lv = float(v[0])
+    dval = float(min(round_up(math.exp(lv)), 1.0)) if lv > math.log(1e-300) else 1e-300
+    extras = {"log_delta": lv + 1e-12 * abs(lv)} if lv <= math.log(1e-300) else {}
     return AccountingResult("delta", dval, method, conversion, float(a[0]),
                             CITATIONS[conversion] + "; RDP: " + curve.citation,
-                            epsilon=e, mechanism=curve.describe())
+                            epsilon=e, mechanism=curve.describe(), extras=extras)
+
+
+def _delta_optimal_refine(curve, T, e, a, v):
+    """Refine the order around the coarse optimum with the exact optimal conversion."""
+    if curve.integer_only:
+        cand = np.maximum(np.round(a[0]) + np.arange(-8, 9), 2.0)[None, :]
+    else:
+        cand = 1.0 + np.geomspace(max((a[0] - 1) / 8, _XMIN),
+                                  min((a[0] - 1) * 8, curve.alpha_max - 1), 24)[None, :]
+    for _ in range(8):
+        G = _rows_gamma(curve, T)(cand)
+        with np.errstate(divide="ignore"):
+            V = np.log(C.delta_exact(cand, G, e))
+        j = int(np.argmin(V[0]))
+        best_a, best_v = cand[0, j], V[0, j]
+        if curve.integer_only:
+            break
+        lo_a = cand[0, max(j - 1, 0)]
+        hi_a = cand[0, min(j + 1, cand.shape[1] - 1)]
+        if (hi_a - lo_a) <= 1e-6 * best_a:
+            break
+        cand = 1.0 + np.geomspace(lo_a - 1.0, hi_a - 1.0, 9)[None, :]
+    if best_v < v[0]:
+        a, v = np.array([best_a]), np.array([best_v])
+    return a, v
 
 
 # ----------------------------------------------------------------------------- calibration
