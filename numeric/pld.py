@@ -85,6 +85,7 @@ MAX_ONE_STEP_BINS = 2 ** 17        # cap on the default lattice of one step
 DEFAULT_RESOLUTION = 0.05  # default h = resolution * (std of one-step loss under Q)
 CHERNOFF_BLOCKS = 2 ** 18         # the Chernoff window uses the pmf itself up to this length
 MAX_WINDOW_BINS = 2 ** 22          # cap on the n-fold window (memory ~ 0.5 GB): coarser h beyond
+COMPOSITE_BINS = 2 ** 18           # lattice points of a heterogeneous composition's windows
 
 
 # ============================================================================= one-step loss models
@@ -904,8 +905,8 @@ def composite(factors, *, resolution=DEFAULT_RESOLUTION, tail_bound=TAIL_BOUND,
     """Heterogeneous composition of ``factors`` = [(models dict, count)], each models dict as
     built by ``gaussian_models`` / ``laplace_models`` / ``mixture_models`` / ``discrete_models``
     (keys "single" or "remove"/"add").  The lattice step is the finest default step of the
-    factors, coarsened until the sum of the factors' n-fold windows fits
-    ``MAX_WINDOW_BINS`` points."""
+    factors, coarsened until the sum of the factors' n-fold windows fits ``COMPOSITE_BINS``
+    points (a coarser lattice stays certified; it trades width of the bracket for time)."""
     if not factors:
         raise DomainError("events", "[]", "a non-empty list of events")
     dirs = sorted({d for m, _ in factors for d in m if d != "single"}) or ["single"]
@@ -917,9 +918,9 @@ def composite(factors, *, resolution=DEFAULT_RESOLUTION, tail_bound=TAIL_BOUND,
                 pmf = discretise(m[d], h, True)
                 lo, hi, _ = _window(pmf, int(count), tail_bound)
                 width += max(hi - lo + 1, pmf.w.size) / max(1, len(m))
-        if width <= MAX_WINDOW_BINS:
+        if width <= COMPOSITE_BINS:
             break
-        h *= 1.25 * width / MAX_WINDOW_BINS
+        h *= 1.25 * width / COMPOSITE_BINS
     models = {d: [(m.get(d, m.get("single")), int(c)) for m, c in factors] for d in dirs}
     steps = int(sum(c for _, c in factors))
     return CompositePLD("composition", models, steps, h, tail_bound, bounds)
