@@ -222,7 +222,7 @@ def _line(res) -> str:
         parts.append(f"(approximation by {res.method}, not a guarantee)")
     at = f"delta = {res.delta:g}" if name == "epsilon" else (
         f"epsilon = {res.epsilon:g}" if name == "delta" else "")
-    parts.append(f"[{res.mechanism}; {at}; method {res.method}]")
+    parts.append(f"[{res.mechanism}; " + (f"{at}; " if at else "") + f"method {res.method}]")
     if x.get("note"):
         parts.append(f"\n  note: {x['note']}")
     return " ".join(p for p in parts if p)
