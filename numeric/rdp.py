@@ -78,7 +78,8 @@ class Gaussian(RDPCurve):
     def __init__(self, sigma: float, sensitivity: float = 1.0):
         self.sigma = float(K.check_positive(sigma, "sigma"))
         self.sensitivity = float(K.check_positive(sensitivity, "sensitivity"))
-        self._k = K.compile_numpy("asoodeh2021.eq28")  # [alpha, sigma]
+        from ._kernels_generated import eq28       # registry formula asoodeh2021.eq28, generated
+        self._k = eq28                              # [alpha, sigma] (numeric.codegen)
 
     @property
     def rho(self) -> float:
