@@ -367,6 +367,12 @@ def _dft_accurate(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, fl
     (np.longdouble), twiddles as products of a block of powers and block steps.  Returns the
     values and a componentwise error bound."""
     Kw = w.size
+    nz = np.flatnonzero(w)
+    if nz.size * 8 <= Kw:                                       # sparse: sum over the atoms only
+        kj = (ks.astype(np.int64)[:, None] * nz[None, :].astype(np.int64)) % M   # exact (< 2^46)
+        ang = (-2 * np.pi / np.longdouble(M)) * kj.astype(np.longdouble)
+        out = (np.cos(ang) + 1j * np.sin(ang)) @ w[nz].astype(np.clongdouble)
+        return out, (nz.size + 16) * 8 * _ULD * float(w.sum())
     B = int(max(1, np.sqrt(Kw)))
     ang = (-2 * np.pi / np.longdouble(M)) * (ks.astype(np.longdouble) % M)
     base = np.cos(ang) + 1j * np.sin(ang)                      # omega_k (clongdouble)
@@ -417,7 +423,7 @@ def _power_spectrum(w: np.ndarray, n: int, M: int):
         order = np.argsort(-contrib)
         rest = np.cumsum(contrib[order][::-1])[::-1]
         need = order[rest > ACCURATE_TARGET]
-        if need.size and need.size * w.size <= 6e7:
+        if need.size and need.size * min(w.size, 8 * np.count_nonzero(w)) <= 6e7:
             z[need], e_k[need] = _dft_accurate(w, M, ks[need])
     z = z.astype(np.clongdouble)              # the power in extended precision (u_ld)
     r = np.abs(z)
@@ -949,8 +955,13 @@ def discrete_models(p, q, rate: float = 1.0) -> dict:
     mix = (1 - rate) * p + rate * q if rate < 1 else q
     out = {"remove": _discrete_model(p, mix, "discrete (remove)"),
            "add": _discrete_model(mix, p, "discrete (add)")}
-    for m in out.values():          # a few atoms off the lattice: ask for a fine lattice
-        m.std = min(m.std, DISCRETE_H / DEFAULT_RESOLUTION)
+    losses = {abs(l) for m in out.values() for l, _ in m.atoms}
+    for m in out.values():
+        if len(losses) == 1:        # +-l (randomized response): the lattice l Z holds every atom
+            m.std, m.grid_anchor = losses.pop() / DEFAULT_RESOLUTION, None
+            losses = {m.std * DEFAULT_RESOLUTION}
+        else:                       # a few atoms off the lattice: ask for a fine lattice
+            m.std = min(m.std, DISCRETE_H / DEFAULT_RESOLUTION)
     return out
 
 
