@@ -91,6 +91,8 @@ def _certified(events, name, at, method, neighbouring, conversion):
                 got["pld"] = (lo, hi, None)
         except EV.RouteError as exc:
             errors[r] = exc
+        except ArithmeticError as exc:           # a solver that did not converge: no answer
+            errors[r] = DomainError("method", r, f"a route whose solver converges here ({exc})")
     if method == "pld" and "pld" in got and not math.isfinite(got["pld"][1]):
         notes.append("the PLD upper bound is not finite here (its floating-point error bound "
                      "exceeds the target); the upper end is handed over to the rdp route")
@@ -181,6 +183,8 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
                        "guarantee": False}
         except EV.RouteError as exc:
             row = {"route": r, "error": exc.reason}
+        except ArithmeticError as exc:
+            row = {"route": r, "error": f"solver did not converge ({str(exc)[:80]})"}
         row["seconds"] = round(time.perf_counter() - t0, 4)
         rows.append(row)
     return rows
