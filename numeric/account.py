@@ -208,7 +208,21 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     d = float(check_open01(delta_, "delta"))
 
     def eps_at(x):
-        return epsilon(make_events(x), d, method, neighbouring).value
+        """the certified upper bound only (PLD's pessimistic side alone: half the work)"""
+        evs = EV._check_events(make_events(x), neighbouring)
+        best = math.inf
+        for r in (CERTIFIED if method == "best" else (method,)):
+            try:
+                if r == "rdp":
+                    v = _rdp(evs, "epsilon", d, neighbouring).value
+                else:
+                    v = float(np.max(EV.pld_accountant(evs, neighbouring, "upper").epsilon(d)[1]))
+            except (EV.RouteError, ArithmeticError):
+                continue
+            best = min(best, v)
+        if not math.isfinite(best):
+            return epsilon(evs, d, method, neighbouring).value    # raises the routes' reason
+        return best
 
     decreasing = param == "sigma"
     good, bad = (hi, lo) if decreasing else (lo, hi)
@@ -218,13 +232,14 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     e_bad = eps_at(bad)
     if e_bad <= e_t:
         good = bad
+    elif not integer:
+        good = _illinois(eps_at, e_t, good, bad, rtol)
     else:
-        while (abs(good - bad) > 1) if integer else (abs(good - bad) > rtol * max(good, bad)):
-            mid = (good + bad) / 2 if integer else math.sqrt(good * bad)
-            if integer:
-                mid = math.floor(mid) if good < bad else math.ceil(mid)
-                if mid in (good, bad):
-                    break
+        while abs(good - bad) > 1:
+            mid = (good + bad) / 2
+            mid = math.floor(mid) if good < bad else math.ceil(mid)
+            if mid in (good, bad):
+                break
             if eps_at(mid) <= e_t:
                 good = mid
             else:
@@ -234,3 +249,32 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     ex.update(target_epsilon=e_t, solved_for=param, epsilon_achieved=res.value, **{param: good})
     return AccountingResult(param, float(good), method, "", None, res.citation,
                             epsilon=res.value, delta=d, mechanism=res.mechanism, extras=ex)
+
+
+def _illinois(eps_at, e_t, good, bad, rtol):
+    """Regula falsi (Illinois) on log epsilon against log x for a continuous parameter; the
+    bracket [good, bad] keeps an end whose epsilon was computed and met the target, and that
+    end is returned once the bracket is narrower than ``rtol`` (relative)."""
+    fg = math.log(eps_at(good)) - math.log(e_t)          # <= 0
+    fb = math.log(max(eps_at(bad), 1e-300)) - math.log(e_t)   # > 0
+    lg, lb = math.log(good), math.log(bad)
+    side = 0
+    for _ in range(100):
+        if abs(lg - lb) <= rtol:
+            break
+        x = (lg * fb - lb * fg) / (fb - fg) if fb != fg else 0.5 * (lg + lb)
+        lo_, hi_ = min(lg, lb), max(lg, lb)
+        w = hi_ - lo_
+        x = min(max(x, lo_ + 0.01 * w), hi_ - 0.01 * w)     # stay strictly inside
+        fx = math.log(max(eps_at(math.exp(x)), 1e-300)) - math.log(e_t)
+        if fx <= 0:
+            lg, fg = x, fx
+            if side == -1:
+                fb /= 2
+            side = -1
+        else:
+            lb, fb = x, fx
+            if side == 1:
+                fg /= 2
+            side = 1
+    return math.exp(lg)
