@@ -123,7 +123,8 @@ def _certified(events, name, at, method, neighbouring, conversion):
         extra["alpha"] = got["rdp"][2].alpha
         extra["conversion"] = conversion
     if "pld" in got:
-        extra["pld_" + name + "_upper"] = got["pld"][1]
+        hi = got["pld"][1]
+        extra["pld_" + name + "_upper"] = hi if math.isfinite(hi) else None
     if notes:
         extra["note"] = " | ".join(notes)
     return lower, upper, route, "; ".join(cites), extra
@@ -179,8 +180,11 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
                     row["note"] = "upper bound not finite (floating-point error bound exceeds the target)"
             else:
                 res = _approx(events, name, at, r)
-                row = {"route": r, "lower": None, "upper": None, "approximation": res.value,
-                       "guarantee": False}
+                ok = math.isfinite(res.value)
+                row = {"route": r, "lower": None, "upper": None,
+                       "approximation": res.value if ok else None, "guarantee": False}
+                if not ok:
+                    row["note"] = "the approximation is not finite here"
         except EV.RouteError as exc:
             row = {"route": r, "error": exc.reason}
         except ArithmeticError as exc:

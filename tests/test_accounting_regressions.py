@@ -172,3 +172,20 @@ def test_no_warning_on_stderr():
         p = subprocess.run([sys.executable, "-W", "default", "-m", "dpderive.cli", *argv],
                            capture_output=True, text=True, cwd=str(ROOT), timeout=300)
         assert p.returncode == 0 and p.stderr == "", (argv, p.stderr)
+
+
+def test_infinite_pld_or_approximation_never_reaches_json(capsys):
+    """T = 1e9: PLD's upper end is infinite at delta = 1e-8 (FFT error bound) and Edgeworth is
+    not finite; the record held pld_epsilon_upper = inf and the table Infinity."""
+    _strict = dict(parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
+    code, out, err = _cli(capsys, "epsilon", "--sigma", "5", "--steps", "1e9", "--sampling-rate",
+                          "1e-4", "--delta", "1e-8", "--method", "pld", "--json")
+    assert code == 0 and err == ""
+    rec = json.loads(out, **_strict)
+    assert rec["route"] == "rdp" and "handed over" in rec["note"] and math.isfinite(rec["epsilon"])
+    code, out, err = _cli(capsys, "epsilon", "--sigma", "1", "--steps", "1e9", "--sampling-rate",
+                          "0.001", "--delta", "1e-5", "--method", "all", "--json")
+    assert code == 0 and err == ""
+    rows = {r["route"]: r for r in json.loads(out, **_strict)}
+    assert rows["edgeworth"]["approximation"] is None and "not finite" in rows["edgeworth"]["note"]
+    assert rows["rdp"]["upper"] > 0 and rows["pld"]["upper"] > 0
