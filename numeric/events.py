@@ -33,9 +33,8 @@ Routes:
             other Poisson-subsampled mechanisms: Zhu and Wang 2019 Thm. 6; fixed
             batches: Wang, Balle, Kasiviswanathan 2019 Thm. 9.  Upper bound only.
 * ``pld``   certified bracket by privacy-loss distributions (``numeric.pld``):
-            Gaussian, Laplace and RR without sampling, Gaussian and RR with Poisson
-            subsampling (add/remove dominating pairs, Zhu, Dong, Wang 2022).  It does
-            not account fixed batches or Poisson-subsampled Laplace.
+            Gaussian, Laplace and RR, without or with Poisson subsampling (add/remove
+            dominating pairs, Zhu, Dong, Wang 2022).  It does not account fixed batches.
 * ``clt``, ``edgeworth``  approximations (``numeric.methods``), one homogeneous
             Gaussian event only; labelled ``guarantee: false``.
 * ``best``  (default) the smallest certified upper bound among rdp and pld, with
@@ -321,8 +320,7 @@ def _pld_models(e: Event):
         return pld.mixture_models(1.0 / s, q)
     if isinstance(m, Laplace):
         if q < 1:
-            raise RouteError("pld", e, "Poisson-subsampled Laplace is not implemented in the PLD "
-                             "route; use --method rdp")
+            return pld.subsampled_laplace_models(m.sensitivity / m.scale, q)
         return pld.laplace_models(m.sensitivity / m.scale)
     ee = m.epsilon
     p = np.array([1.0, math.exp(-ee)]) / (1.0 + math.exp(-ee))       # true bit 0 reported

@@ -966,3 +966,74 @@ def discrete_models(p, q, rate: float = 1.0) -> dict:
 
 
 DISCRETE_H = 1e-4
+
+
+def _std_of(values, weights) -> float:
+    w = np.asarray(weights, float)
+    v = np.asarray(values, float)
+    m = np.sum(w * v) / np.sum(w)
+    return float(np.sqrt(max(np.sum(w * (v - m) ** 2) / np.sum(w), 1e-300)))
+
+
+def subsampled_laplace_models(t: float, q: float) -> dict:
+    """Poisson-subsampled Laplace, Lap(0,1) vs Lap(t,1) (t = sensitivity/scale), rate q < 1:
+    the add/remove dominating pairs (P, M) and (M, P) with M = (1-q) P + q Q (Zhu, Dong, Wang
+    2022, Poisson subsampling).  With l(x) = |x| - |x-t| the base loss, the loss of (P, M) is
+    L = log(1 - q + q e^{l(x)}) under M: atoms at x <= 0 and x >= t, increasing on (0, t)."""
+    t = float(K.check_positive(t, "theta"))
+    lq, l1q = np.log(q), np.log1p(-q)
+
+    def Lmix(l):                                   # log(1 - q + q e^l)
+        return np.logaddexp(l1q, lq + l)
+
+    lo_atom, hi_atom = float(Lmix(-t)), float(Lmix(t))
+    xs = np.linspace(0.0, t, 2001)[1:-1]
+
+    # remove: (P, M), law under M
+    def L_r(x):
+        return Lmix(2 * x - t)
+
+    def dL_r(x):
+        return 2 * expit(lq - l1q + 2 * x - t)
+
+    def x_r(l):
+        l = np.asarray(l, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = (np.log(np.maximum(np.expm1(l) + q, 1e-300)) - lq + t) / 2
+        return np.clip(np.where(np.expm1(l) + q > 0, x, 0.0), 0.0, t)
+
+    def logm(x):                                   # density of M on (0, t)
+        return np.logaddexp(l1q - x, lq - (t - x)) + np.log(0.5)
+
+    m_lo = 0.5 * (1 - q) + 0.5 * q * np.exp(-t)
+    m_hi = 0.5 * (1 - q) * np.exp(-t) + 0.5 * q
+    dens = np.exp(logm(xs)) * (t / 2000)
+    remove = LossModel(
+        name=f"subsampled-laplace(t={t:g}, q={q:g})",
+        std=_std_of(np.concatenate(([lo_atom, hi_atom], L_r(xs))),
+                    np.concatenate(([m_lo, m_hi], dens))),
+        L=L_r, dL=dL_r, x_of=x_r, log_q=logm,
+        mass_below=lambda x: 0.0 * x, mass_above=lambda x: 0.0 * x,
+        x_tail=(0.0, t), atoms=[(lo_atom, m_lo), (hi_atom, m_hi)], dx_max=0.25)
+
+    # add: (M, P), loss -L(x) under P; in y = -x it is increasing, y in (-t, 0)
+    def L_a(y):
+        return -Lmix(2 * (-y) - t)
+
+    def x_a(l):
+        return -x_r(-np.asarray(l, dtype=float))
+
+    def logp(y):                                   # density of P at x = -y in (0, t)
+        return np.log(0.5) + y
+
+    p_lo = 0.5 * np.exp(-t)                        # x >= t: loss -hi_atom
+    p_hi = 0.5                                     # x <= 0: loss -lo_atom
+    densp = np.exp(logp(-xs)) * (t / 2000)
+    add = LossModel(
+        name=f"subsampled-laplace(t={t:g}, q={q:g}) (reversed)",
+        std=_std_of(np.concatenate(([-hi_atom, -lo_atom], -L_r(xs))),
+                    np.concatenate(([p_lo, p_hi], densp))),
+        L=L_a, dL=lambda y: dL_r(-y), x_of=x_a, log_q=logp,
+        mass_below=lambda y: 0.0 * y, mass_above=lambda y: 0.0 * y,
+        x_tail=(-t, 0.0), atoms=[(-hi_atom, p_lo), (-lo_atom, p_hi)], dx_max=0.25)
+    return {"remove": remove, "add": add}

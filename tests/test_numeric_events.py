@@ -129,3 +129,28 @@ def test_calibrate_sigma_meets_target(capsys):
     s = rec["sigma"]
     ev = lambda x: [EV.Event(EV.Gaussian(x), EV.Poisson(0.01), 1000)]       # noqa: E731
     assert account.epsilon(ev(s), 1e-5).value <= 2.0 < account.epsilon(ev(s * 0.999), 1e-5).value
+
+
+@pytest.mark.parametrize("t,q", [(0.7, 0.2), (2.0, 0.01)])
+def test_subsampled_laplace_pld_brackets_quadrature(t, q):
+    """One step of Poisson-subsampled Laplace: the PLD bracket holds delta(eps) computed by
+    mpmath quadrature of (m - e^eps p)_+ and (p - e^eps m)_+, m = (1-q) p + q p(. - t)."""
+    from numeric import pld
+    acc = pld.composite([(pld.subsampled_laplace_models(t, q), 1)])
+    mp.mp.dps = 30
+    p = lambda x: mp.exp(-abs(x)) / 2                                   # noqa: E731
+    m = lambda x: (1 - q) * p(x) + q * mp.exp(-abs(x - t)) / 2          # noqa: E731
+    for eps in (0.0, 0.3 * t * q, t * q):
+        ex = max(mp.quad(lambda x: max(m(x) - mp.e ** eps * p(x), 0), [-mp.inf, 0, t, mp.inf]),
+                 mp.quad(lambda x: max(p(x) - mp.e ** eps * m(x), 0), [-mp.inf, 0, t, mp.inf]))
+        lo, hi = acc.delta(eps)
+        assert float(lo) <= float(ex) * (1 + 1e-9) and float(ex) <= float(hi) * (1 + 1e-12)
+        assert float(hi) <= float(ex) * (1 + 1e-3) + 1e-15
+
+
+def test_subsampled_laplace_routes_agree():
+    ev = [EV.Event(EV.Laplace(2.0), EV.Poisson(0.05), 400)]
+    r = account.epsilon(ev, 1e-6, "best")
+    rdp = account.epsilon(ev, 1e-6, "rdp").value
+    assert "routes" in r.extras and r.extras["routes"] == "pld,rdp"
+    assert r.extras["epsilon_lower"] <= min(r.value, rdp) and r.value <= rdp
