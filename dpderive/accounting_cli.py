@@ -1,22 +1,40 @@
-"""``dpderive epsilon | delta | calibrate``: the RDP accountant on the command line.
+"""``dpderive epsilon | delta | calibrate``: the accountant on the command line.
 
-The mechanism is the (Poisson-subsampled, when --sampling-rate < 1) Gaussian
-mechanism with noise multiplier --sigma and L2 sensitivity --sensitivity,
-composed --steps times.  --conversion picks the RDP-to-DP conversion
-(numeric.accountant.CONVERSIONS); --method picks the accounting method: ``rdp``
-(default), ``pld`` (certified bracket, numeric.pld), ``clt`` or ``edgeworth``
-(approximations, labelled so; numeric.methods).  Invalid input raises ``DomainError``; the main command line
-turns it into a one-line message and exit status 2.
+What is accounted (one of):
+
+* flags: ``--mechanism gaussian|laplace|rr`` (default gaussian) with ``--sigma`` /
+  ``--scale`` / ``--rr-epsilon`` and ``--sensitivity``; sampled by ``--sampling-rate q``
+  (Poisson) or given as a training run ``--epochs E --batch-size B --dataset-size N``
+  (q = B/N, T = ceil(E N / B), ``--sampling poisson|fixed``); composed ``--steps`` times;
+* ``--spec FILE.json``: a JSON list of events (``numeric.events.events_from_spec``), e.g.
+  ``[{"mechanism": "gaussian", "sigma": 1.1, "sampling": {"kind": "poisson", "rate": 0.004267},
+  "count": 14063}, {"mechanism": "laplace", "scale": 2, "count": 10}]``.
+
+``--method`` picks the route: ``best`` (default: the smallest certified upper bound among
+rdp and pld, with PLD's certified lower bound), ``rdp`` (optimal conversion; ``--conversion``
+picks another), ``pld`` (certified bracket), ``clt`` / ``edgeworth`` (approximations,
+labelled so), ``all`` (one table of every route).  ``epsilon --delta`` and ``delta --epsilon``
+take comma-separated lists; ``--plot FILE.png`` draws the privacy profile delta(eps) with
+its certified band.  ``calibrate --solve sigma|steps|epochs|batch-size`` finds the noise
+(smallest) or the steps / epochs / batch size (largest) meeting ``--epsilon`` at ``--delta``.
+
+``--json`` prints one flat JSON object per answer (keys ``epsilon``/``delta``/``sigma``,
+``epsilon_lower``, ``epsilon_upper``, ``route``, ``method``, ``guarantee``, ...).  Invalid
+input raises ``DomainError``; the main command line prints one line and exits 2.
 """
 from __future__ import annotations
 
 import json
 import math
+import re
 
 from derive.core import DomainError
 
 CONVERSION_CHOICES = ("mironov", "balle", "lemma1", "optimal")
-METHOD_CHOICES = ("rdp", "pld", "edgeworth", "clt")
+METHOD_CHOICES = ("best", "rdp", "pld", "edgeworth", "clt", "all")
+MAX_STEPS = 1e9
+# argparse takes "-1e-5" for an option; numbers (with exponents, inf, nan) are values here
+_NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^-(inf|nan)$", re.I)
 
 
 def _finite(name, v, allowed):
@@ -25,20 +43,43 @@ def _finite(name, v, allowed):
     return v
 
 
+def _positive(name, v, allowed="(0, oo)"):
+    if _finite(name, v, allowed) <= 0:
+        raise DomainError(name, v, allowed)
+    return v
+
+
+def _integer(name, v, lo=1, hi=MAX_STEPS):
+    allowed = f"integers in [{lo:g}, {hi:.0e}]"
+    _finite(name, v, allowed)
+    if v != int(v) or not (lo <= v <= hi):
+        raise DomainError(name, v, allowed)
+    return int(v)
+
+
 def _check_common(args):
+    """Validate --sigma, --sampling-rate, --steps, --sensitivity of a plain Gaussian
+    command (``tradeoff``): steps are integers in [1, MAX_STEPS] on every route."""
     if args.sigma is not None:
-        _finite("sigma", args.sigma, "(0, oo)")
-        if args.sigma <= 0:
-            raise DomainError("sigma", args.sigma, "(0, oo)")
+        _positive("sigma", args.sigma)
     q = _finite("sampling_rate", args.sampling_rate, "(0, 1]")
     if not (0 < q <= 1):
         raise DomainError("sampling_rate", q, "(0, 1]")
-    t = _finite("steps", args.steps, "[1, oo)")
-    if t < 1:
-        raise DomainError("steps", t, "[1, oo)")
-    s = _finite("sensitivity", args.sensitivity, "(0, oo)")
-    if s <= 0:
-        raise DomainError("sensitivity", s, "(0, oo)")
+    _integer("steps", args.steps)
+    _positive("sensitivity", args.sensitivity)
+
+
+def _floats(name, text, allowed, check):
+    vals = []
+    for part in str(text).split(","):
+        try:
+            x = float(part)
+        except ValueError:
+            raise DomainError(name, part.strip(), allowed) from None
+        vals.append(check(x))
+    if not vals:
+        raise DomainError(name, text, allowed)
+    return vals
 
 
 def _check_delta(d):
@@ -49,42 +90,200 @@ def _check_delta(d):
 
 
 def _check_eps(e, strict=False):
-    _finite("epsilon", e, "(0, oo)" if strict else "[0, oo)")
+    allowed = "(0, oo)" if strict else "[0, oo)"
+    _finite("epsilon", e, allowed)
     if e < 0 or (strict and e == 0):
-        raise DomainError("epsilon", e, "(0, oo)" if strict else "[0, oo)")
+        raise DomainError("epsilon", e, allowed)
     return e
 
 
-def _curve(args):
-    from numeric.rdp import Gaussian, SubsampledGaussian
-    if args.sampling_rate == 1:
-        return Gaussian(args.sigma, args.sensitivity)
-    return SubsampledGaussian(args.sampling_rate, args.sigma, args.sensitivity)
+# ----------------------------------------------------------------------------- the events
+def _given(args, *names):
+    return [n for n in names if getattr(args, n, None) is not None]
 
 
-def _emit(args, res) -> int:
+def _conflict(a, b, why=""):
+    raise DomainError(a, f"given with --{b.replace('_', '-')}",
+                      f"one of --{a.replace('_', '-')} and --{b.replace('_', '-')}" + why)
+
+
+def _mechanism(args, sigma=None):
+    from numeric import events as EV
+    kind = args.mechanism or "gaussian"
+    params = {"gaussian": "sigma", "laplace": "scale", "rr": "rr_epsilon"}
+    for k, p in params.items():
+        if k != kind and getattr(args, p, None) is not None and not (p == "sigma" and sigma):
+            raise DomainError(p, getattr(args, p), f"absent with --mechanism {kind} "
+                              f"(which takes --{params[kind].replace('_', '-')})")
+    if kind == "gaussian":
+        s = args.sigma if sigma is None else sigma
+        if s is None:
+            raise DomainError("sigma", None, "(0, oo) (required for the Gaussian mechanism)")
+        return EV.Gaussian(_positive("sigma", s), _positive("sensitivity", args.sensitivity))
+    if kind == "laplace":
+        if args.scale is None:
+            raise DomainError("scale", None, "(0, oo) (required for --mechanism laplace)")
+        return EV.Laplace(_positive("scale", args.scale), _positive("sensitivity", args.sensitivity))
+    if args.rr_epsilon is None:
+        raise DomainError("rr_epsilon", None, "(0, oo) (required for --mechanism rr)")
+    if args.sensitivity != 1.0:
+        raise DomainError("sensitivity", args.sensitivity, "1 for --mechanism rr")
+    return EV.RandomizedResponse(_positive("rr_epsilon", args.rr_epsilon))
+
+
+def _run_shape(args, steps=None, epochs=None, batch=None):
+    """(sampling, count) from the flags (overrides for calibration)."""
+    from numeric import events as EV
+    epochs = args.epochs if epochs is None else epochs
+    batch = args.batch_size if batch is None else batch
+    run = [n for n, v in (("epochs", epochs), ("batch_size", batch),
+                          ("dataset_size", args.dataset_size)) if v is not None]
+    if run:
+        if args.sampling_rate is not None:
+            _conflict("sampling_rate", "batch_size", " (a training run sets q = B/N)")
+        if args.steps is not None and steps is None and epochs is not None:
+            _conflict("steps", "epochs", " (a training run sets T = ceil(E N / B))")
+        for n in ("batch_size", "dataset_size"):
+            if n not in run:
+                raise DomainError(n, None, "required with --epochs/--batch-size/--dataset-size")
+        n_data = _integer("dataset_size", args.dataset_size, 1, 1e12)
+        b = _integer("batch_size", batch, 1, n_data)
+        if steps is None:
+            if epochs is None:
+                steps = args.steps if args.steps is not None else 1
+            else:
+                e = _positive("epochs", epochs)
+                steps = math.ceil(e * n_data / b - 1e-9)
+        t = _integer("steps", steps)
+        kind = args.sampling or "poisson"
+        samp = (EV.WithoutReplacement(b, n_data) if kind == "fixed"
+                else EV.Poisson(b / n_data))
+        return samp, t
+    if args.sampling == "fixed":
+        raise DomainError("sampling", "fixed", "poisson unless --batch-size and --dataset-size "
+                          "are given (a fixed batch needs both)")
+    q = 1.0 if args.sampling_rate is None else args.sampling_rate
+    _finite("sampling_rate", q, "(0, 1]")
+    if not (0 < q <= 1):
+        raise DomainError("sampling_rate", q, "(0, 1]")
+    if steps is None:
+        steps = 1 if args.steps is None else args.steps
+    t = _integer("steps", steps)
+    return (None if q == 1 else EV.Poisson(q)), t
+
+
+def _neighbouring(args, events):
+    from numeric import events as EV
+    if args.neighbouring:
+        return args.neighbouring.replace("-", "_")
+    fixed = any(isinstance(e.sampling, EV.WithoutReplacement) for e in events)
+    return "replace_one" if fixed else "add_remove"
+
+
+def build_events(args, sigma=None, steps=None, epochs=None, batch=None):
+    """The list of ``numeric.events.Event`` the arguments describe."""
+    from numeric import events as EV
+    if args.spec is not None:
+        flags = _given(args, "sigma", "scale", "rr_epsilon", "mechanism", "sampling_rate",
+                       "epochs", "batch_size", "dataset_size", "steps", "sampling")
+        if flags:
+            _conflict(flags[0], "spec", " (the spec file lists the events)")
+        if args.sensitivity != 1.0:
+            _conflict("sensitivity", "spec", " (give \"sensitivity\" in the spec)")
+        try:
+            with open(args.spec, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise DomainError("spec", args.spec, f"a readable JSON file ({exc.strerror})") from None
+        return EV.events_from_spec(text)
+    mech = _mechanism(args, sigma)
+    samp, t = _run_shape(args, steps, epochs, batch)
+    return [EV.Event(mech, samp, t)]
+
+
+# ----------------------------------------------------------------------------- output
+def _check_finite_record(rec):
+    for k, v in rec.items():
+        if isinstance(v, float) and not math.isfinite(v):
+            raise DomainError(k, v, "a finite value (no route gave a finite answer here)")
+    return rec
+
+
+def _line(res) -> str:
+    name, x = res.name, res.extras
+    parts = [f"{name} = {res.value:.6g}"]
+    if name not in ("epsilon", "delta") and res.epsilon is not None:
+        parts.append(f"(achieved epsilon = {res.epsilon:.6g} at delta = {res.delta:g})")
+    q = name if name in ("epsilon", "delta") else "epsilon"
+    if f"{q}_lower" in x and x.get("guarantee", True):
+        parts.append(f"(certified: {x[q + '_lower']:.6g} <= {q} <= {x[q + '_upper']:.6g}; "
+                     f"route {x.get('route', res.method)})")
+    if x.get("approximation"):
+        parts.append(f"(approximation by {res.method}, not a guarantee)")
+    at = f"delta = {res.delta:g}" if name == "epsilon" else (
+        f"epsilon = {res.epsilon:g}" if name == "delta" else "")
+    parts.append(f"[{res.mechanism}; " + (f"{at}; " if at else "") + f"method {res.method}]")
+    if x.get("note"):
+        parts.append(f"\n  note: {x['note']}")
+    return " ".join(p for p in parts if p)
+
+
+def _emit(args, results) -> int:
+    recs = [_check_finite_record(r.to_dict()) for r in results]
     if args.json:
-        print(json.dumps(res.to_dict(), sort_keys=True))
+        print(json.dumps(recs[0] if len(recs) == 1 else recs, sort_keys=True))
     else:
-        print(res.line())
+        for r in results:
+            print(_line(r))
+    return 0
+
+
+def _table(args, events, name, at, neighbouring) -> int:
+    from numeric import account
+    rows = account.table(events, name, at, neighbouring)
+    if args.json:
+        print(json.dumps([dict(r, quantity=name, at=at) for r in rows], sort_keys=True))
+        return 0
+    from numeric.events import describe
+    print(f"# {name} of {describe(events)} at {'delta' if name == 'epsilon' else 'epsilon'} = {at:g}")
+    print(f"{'route':10s} {'lower':>12s} {'upper':>12s} {'approximation':>14s} {'seconds':>8s}")
+    fmt = lambda v: f"{v:12.6g}" if v is not None else f"{'-':>12s}"   # noqa: E731
+    for r in rows:
+        if "error" in r:
+            print(f"{r['route']:10s} cannot: {r['error']}")
+            continue
+        ap = f"{r['approximation']:14.6g}" if r["approximation"] is not None else f"{'-':>14s}"
+        print(f"{r['route']:10s} {fmt(r['lower'])} {fmt(r['upper'])} {ap} {r['seconds']:8.3f}"
+              + (f"  ({r['note']})" if r.get("note") else ""))
     return 0
 
 
 def _profile(args, name: str) -> int:
     """``epsilon`` at --delta or ``delta`` at --epsilon, by the chosen method."""
-    _check_common(args)
-    if args.sigma is None:
-        raise DomainError("sigma", None, "(0, oo) (required)")
-    at = _check_delta(args.delta) if name == "epsilon" else _check_eps(args.epsilon)
-    if args.method != "rdp":
-        from numeric import methods
-        res = getattr(methods, name)(args.sigma, args.sampling_rate, args.steps, at,
-                                     args.sensitivity, args.method)
-    else:
-        from numeric import accountant
-        res = getattr(accountant, name)(_curve(args), at, args.conversion, steps=args.steps,
-                                        method=args.method)
-    return _emit(args, res)
+    import numpy as np
+
+    from numeric import account
+    text = args.delta if name == "epsilon" else args.epsilon
+    ats = (_floats("delta", text, "(0, 1) (comma-separated)", _check_delta) if name == "epsilon"
+           else _floats("epsilon", text, "[0, oo) (comma-separated)", _check_eps))
+    events = build_events(args)
+    nb = _neighbouring(args, events)
+    if args.conversion != "optimal" and args.method == "best":
+        args.method = "rdp"                       # a conversion names the RDP route
+    if args.method != "rdp" and args.conversion != "optimal":
+        raise DomainError("conversion", args.conversion, "optimal unless --method rdp")
+    with np.errstate(all="ignore"):
+        if args.method == "all":
+            for at in ats:
+                _table(args, events, name, at, nb)
+            out = 0
+        else:
+            res = [account.profile(events, name, at, args.method, nb, args.conversion)
+                   for at in ats]
+            out = _emit(args, res)
+        if args.plot:
+            _plot(args.plot, events, nb)
+    return out
 
 
 def cmd_epsilon(args) -> int:
@@ -96,48 +295,154 @@ def cmd_delta(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    _check_common(args)
+    import numpy as np
+
+    from numeric import account
     e = _check_eps(args.epsilon, strict=True)
     d = _check_delta(args.delta)
-    if args.method != "rdp":
-        from numeric import methods
-        return _emit(args, methods.calibrate_sigma(e, d, args.sampling_rate, args.steps,
-                                                   args.sensitivity, args.method))
-    from numeric import accountant
-    res = accountant.calibrate_sigma(e, d, args.sampling_rate, args.steps, args.sensitivity,
-                                     args.conversion, method=args.method)
-    return _emit(args, res)
+    method = "best" if args.method == "all" else args.method
+    if method not in ("best", "rdp", "pld"):
+        raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
+    solve = args.solve.replace("-", "_")
+    if args.spec is not None:
+        raise DomainError("spec", args.spec, "absent for calibrate (it solves for a flag)")
+    if solve == "sigma":
+        if (args.mechanism or "gaussian") != "gaussian":
+            raise DomainError("solve", "sigma", "steps, epochs or batch-size for --mechanism "
+                              f"{args.mechanism}")
+        if args.sigma is not None:
+            _conflict("sigma", "solve sigma")
+        make, lo, hi, integer = (lambda s: build_events(args, sigma=s)), 0.05, 1e4, False
+        make(1.0)                                   # validates the other flags
+    elif solve == "steps":
+        if args.epochs is not None:
+            _conflict("epochs", "solve steps")
+        make, lo, hi, integer = (lambda t: build_events(args, steps=t)), 1, int(MAX_STEPS), True
+        make(1)
+    elif solve == "epochs":
+        if args.batch_size is None or args.dataset_size is None:
+            raise DomainError("solve", "epochs", "a training run: --batch-size and --dataset-size")
+        n, b = args.dataset_size, args.batch_size
+        make = lambda t: build_events(args, steps=int(t))                 # noqa: E731
+        lo, hi, integer = 1, int(MAX_STEPS), True
+        make(1)
+    elif solve == "batch_size":
+        if args.epochs is None or args.dataset_size is None:
+            raise DomainError("solve", "batch-size", "a training run: --epochs and --dataset-size")
+        make = lambda b: build_events(args, batch=int(b))                 # noqa: E731
+        lo, hi, integer = 1, int(args.dataset_size), True
+        make(1)
+    else:
+        raise DomainError("solve", args.solve, "sigma, steps, epochs or batch-size")
+    events = make(hi if solve == "sigma" else lo)
+    nb = _neighbouring(args, events)
+    with np.errstate(all="ignore"):
+        res = account.calibrate(make, e, d, solve if solve != "epochs" else "steps", lo, hi,
+                                method, nb, integer)
+    if solve == "epochs":                       # whole steps -> the epochs they cover
+        steps = int(res.value)
+        ep = steps * b / n
+        ex = dict(res.extras, epochs=ep, steps=steps, solved_for="epochs")
+        res = type(res)("epochs", ep, res.method, "", None, res.citation, epsilon=res.epsilon,
+                        delta=res.delta, mechanism=res.mechanism, extras=ex)
+    return _emit(args, [res])
 
 
-def _common(p, need_sigma=True):
-    if need_sigma:
-        p.add_argument("--sigma", type=float, required=True, help="noise multiplier sigma (> 0)")
-    p.add_argument("--sampling-rate", dest="sampling_rate", type=float, default=1.0,
+# ----------------------------------------------------------------------------- plot
+def _plot(path, events, neighbouring):
+    """delta(eps) with its certified band (PLD lower/upper) and the RDP upper bound."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from numeric import account
+    from numeric import events as EV
+    eps_hi = None
+    try:
+        eps_hi = account.epsilon(events, 1e-10, "best", neighbouring).value
+    except ValueError:
+        eps_hi = 10.0
+    grid = np.linspace(0.0, max(eps_hi, 0.1) * 1.05, 60)
+    fig, ax = plt.subplots(figsize=(4.6, 3.4))
+    try:
+        acc = EV.pld_accountant(events, neighbouring)
+        lo, hi = acc.delta(grid)
+        ax.fill_between(grid, np.maximum(lo, 1e-300), np.maximum(hi, 1e-300), color="C0",
+                        alpha=0.35, label="PLD certified band")
+        ax.plot(grid, hi, color="C0", lw=1)
+    except EV.RouteError:
+        pass
+    try:
+        rd = [account.delta(events, float(x), "rdp", neighbouring).value for x in grid[::3]]
+        ax.plot(grid[::3], rd, color="C3", lw=1, ls="--", label="RDP upper bound")
+    except EV.RouteError:
+        pass
+    ax.set_yscale("log")
+    ax.set_ylim(1e-12, 1.0)
+    ax.set_xlabel(r"$\varepsilon$")
+    ax.set_ylabel(r"$\delta(\varepsilon)$")
+    ax.set_title(EV.describe(events)[:70], fontsize=7)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# ----------------------------------------------------------------------------- parser
+def _common(p, calibrate=False):
+    if not calibrate:
+        p.add_argument("--sigma", type=float, help="Gaussian noise multiplier sigma (> 0)")
+    else:
+        p.add_argument("--sigma", type=float, help="Gaussian noise multiplier (with --solve steps, "
+                       "epochs or batch-size)")
+    p.add_argument("--mechanism", choices=("gaussian", "laplace", "rr"), default=None,
+                   help="gaussian (default; --sigma), laplace (--scale) or rr (--rr-epsilon)")
+    p.add_argument("--scale", type=float, help="Laplace noise scale b (> 0)")
+    p.add_argument("--rr-epsilon", dest="rr_epsilon", type=float,
+                   help="randomized response epsilon (> 0)")
+    p.add_argument("--sampling-rate", dest="sampling_rate", type=float, default=None,
                    help="Poisson sampling rate q in (0, 1] (default 1: no subsampling)")
-    p.add_argument("--steps", type=float, default=1, help="number of compositions T >= 1")
-    p.add_argument("--sensitivity", type=float, default=1.0, help="L2 sensitivity (default 1)")
+    p.add_argument("--steps", type=float, default=None,
+                   help=f"number of compositions T, an integer in [1, {MAX_STEPS:.0e}] (default 1)")
+    p.add_argument("--epochs", type=float, help="training epochs E (with --batch-size, --dataset-size)")
+    p.add_argument("--batch-size", dest="batch_size", type=float, help="batch size B")
+    p.add_argument("--dataset-size", dest="dataset_size", type=float, help="data set size N")
+    p.add_argument("--sampling", choices=("poisson", "fixed"), default=None,
+                   help="batches by Poisson sampling (default) or fixed size without replacement")
+    p.add_argument("--neighbouring", choices=("add-remove", "replace-one"), default=None,
+                   help="neighbouring relation (default add-remove; replace-one for fixed batches)")
+    p.add_argument("--sensitivity", type=float, default=1.0,
+                   help="sensitivity under the neighbouring relation (default 1)")
+    p.add_argument("--spec", metavar="FILE.json", help="a JSON list of events to compose")
     p.add_argument("--conversion", choices=CONVERSION_CHOICES, default="optimal",
-                   help="RDP-to-DP conversion (default: optimal, 002 Theorem 3)")
-    p.add_argument("--method", choices=METHOD_CHOICES, default="rdp",
-                   help="rdp (default), pld (certified bracket), clt or edgeworth (approximations)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+                   help="RDP-to-DP conversion of --method rdp (default: optimal, 002 Theorem 3)")
+    p.add_argument("--method", choices=METHOD_CHOICES, default="best",
+                   help="best (default: tightest certified of rdp, pld), rdp, pld, clt or edgeworth "
+                        "(approximations), all (a table of every route)")
+    p.add_argument("--json", action="store_true", help="print one flat JSON object per answer")
+    p._negative_number_matcher = _NEGATIVE_NUMBER
 
 
 def add_commands(subparsers) -> None:
     """Add the ``epsilon``, ``delta`` and ``calibrate`` subcommands."""
-    p = subparsers.add_parser("epsilon", help="epsilon(delta) of the (subsampled) Gaussian mechanism")
+    p = subparsers.add_parser("epsilon", help="epsilon(delta) of a mechanism or a composition")
     _common(p)
-    p.add_argument("--delta", type=float, required=True, help="delta in (0, 1)")
+    p.add_argument("--delta", required=True, help="delta in (0, 1); several: comma-separated")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the privacy profile delta(eps)")
     p.set_defaults(func=cmd_epsilon)
 
-    p = subparsers.add_parser("delta", help="delta(epsilon) of the (subsampled) Gaussian mechanism")
+    p = subparsers.add_parser("delta", help="delta(epsilon) of a mechanism or a composition")
     _common(p)
-    p.add_argument("--epsilon", type=float, required=True, help="epsilon >= 0")
+    p.add_argument("--epsilon", required=True, help="epsilon >= 0; several: comma-separated")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the privacy profile delta(eps)")
     p.set_defaults(func=cmd_delta)
 
-    p = subparsers.add_parser("calibrate", help="smallest sigma meeting a target (epsilon, delta)")
-    _common(p, need_sigma=False)
-    p.set_defaults(sigma=None)
+    p = subparsers.add_parser("calibrate", help="noise, steps, epochs or batch size meeting "
+                                                "a target (epsilon, delta)")
+    _common(p, calibrate=True)
+    p.add_argument("--solve", choices=("sigma", "steps", "epochs", "batch-size"), default="sigma",
+                   help="what to solve for (default sigma)")
     p.add_argument("--epsilon", type=float, required=True, help="target epsilon > 0")
     p.add_argument("--delta", type=float, required=True, help="delta in (0, 1)")
     p.set_defaults(func=cmd_calibrate)

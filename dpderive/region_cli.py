@@ -45,6 +45,11 @@ def build_curve(args):
         if args.orders is None or args.gammas is None:
             raise DomainError("gammas" if args.gammas is None else "orders", None,
                               "--orders and --gammas together (one gamma per order)")
+        for name, val, default in (("sigma", args.sigma, None), ("sampling_rate", args.sampling_rate, 1.0),
+                                   ("rdp", args.rdp, "exact")):
+            if val != default:
+                raise DomainError(name, val, "absent with --orders/--gammas (an explicit RDP curve "
+                                  "replaces the mechanism)")
         orders = _floats("orders", args.orders, "comma-separated orders alpha > 1")
         gammas = _floats("gammas", args.gammas, "comma-separated gamma >= 0, one per order")
         return R.RDPRegion(R.TabulatedRDP(orders, gammas), steps)
@@ -120,7 +125,9 @@ def _plot(f, path):
 
 
 def add_commands(subparsers) -> None:
+    import re
     s = subparsers.add_parser("region", help="privacy-region outer bound (trade-off curve) from RDP")
+    s._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^-(inf|nan)$", re.I)
     s.add_argument("--sigma", type=float, help="noise multiplier of the Gaussian mechanism")
     s.add_argument("--sampling-rate", type=float, default=1.0, help="Poisson sampling rate q in (0, 1]")
     s.add_argument("--steps", type=float, default=1.0, help="number of compositions T >= 1")

@@ -102,7 +102,9 @@ def _plot(path: str, a, b, info) -> None:
 
 
 def add_commands(subparsers) -> None:
+    from .accounting_cli import _NEGATIVE_NUMBER
     p = subparsers.add_parser("tradeoff", help="f-DP trade-off curve of the (subsampled) Gaussian mechanism")
+    p._negative_number_matcher = _NEGATIVE_NUMBER     # "-1e-5" is a value (then a range error)
     p.add_argument("--sigma", type=float, required=True, help="noise multiplier sigma (> 0)")
     p.add_argument("--sampling-rate", dest="sampling_rate", type=float, default=1.0,
                    help="Poisson sampling rate q in (0, 1] (default 1)")

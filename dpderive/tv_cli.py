@@ -25,6 +25,12 @@ def _finite(name, v, allowed, ok):
     return v
 
 
+def plain_composition(k: int, eps: float, delta: float, at: float) -> float:
+    """Basic composition (Dwork, Roth 2014, Th. 3.16): k (eps, delta)-DP mechanisms are
+    (k eps, k delta)-DP, so epsilon(at) <= k eps when k delta <= at (inf otherwise)."""
+    return k * eps if k * delta <= at else math.inf
+
+
 def cmd_tv(args) -> int:
     from numeric import tv
     e = _finite("epsilon", args.epsilon, "(0, oo)", lambda x: x > 0)
@@ -43,9 +49,19 @@ def cmd_tv(args) -> int:
     seconds = time.perf_counter() - t0
     kair = tv.KairouzComposition(int(k), e, d)
     pr = curve.profile
+    e_thm2, e_kair = float(curve.epsilon(at)), float(kair.epsilon(at))
+    e_plain = plain_composition(int(k), e, d, at)
+    best = min((v, src) for v, src in ((e_thm2, "theorem2"), (e_kair, "kairouz"),
+                                       (e_plain, "plain composition")))
+    if not math.isfinite(best[0]):
+        raise DomainError("at_delta", at, f"(k delta, 1) = ({int(k) * d:.6g}, 1): no finite "
+                          "epsilon at a delta below the composed mechanisms' k delta")
     out = {"k": int(k), "epsilon_step": e, "delta_step": d, "eta_step": n, "alpha": pr.alpha,
            "sampling_rate": p, "tv_composed": pr.tv, "at_delta": at,
-           "epsilon_theorem2": float(curve.epsilon(at)), "epsilon_kairouz": float(kair.epsilon(at)),
+           "epsilon": best[0], "epsilon_source": best[1],
+           "epsilon_theorem2": e_thm2 if math.isfinite(e_thm2) else None,
+           "epsilon_kairouz": e_kair if math.isfinite(e_kair) else None,
+           "epsilon_plain": e_plain if math.isfinite(e_plain) else None,
            "area_theorem2": curve.area(), "area_kairouz": kair.area(), "seconds": seconds,
            "profile": [{"j": j, "eps_j": float(pr.eps_j[j]), "delta_j": float(pr.delta_prime[j])}
                        for j in range(min(pr.k + 1, args.lines))]}
@@ -58,7 +74,10 @@ def cmd_tv(args) -> int:
     print(f"Theorem 2: {out['k']}-fold composition of ({e:.6g}, {d:.3g})-DP, eta={n:.6g}-TV mechanisms "
           f"(alpha={pr.alpha:.6g}{', subsampled p=%g' % p if p < 1 else ''})")
     print(f"  composed TV      {out['tv_composed']:.6g}")
-    print(f"  eps at delta={at:g}: {out['epsilon_theorem2']:.6g} (Kairouz et al., no TV: {out['epsilon_kairouz']:.6g})")
+    fmt = lambda v: "not finite" if v is None else f"{v:.6g}"   # noqa: E731
+    print(f"  eps at delta={at:g}: {best[0]:.6g} (from {best[1]}; Theorem 2: "
+          f"{fmt(out['epsilon_theorem2'])}, Kairouz et al., no TV: {fmt(out['epsilon_kairouz'])}, "
+          f"plain composition: {fmt(out['epsilon_plain'])})")
     print(f"  area to 1-alpha  {out['area_theorem2']:.6g} (Kairouz et al.: {out['area_kairouz']:.6g})")
     for row in out["profile"]:
         print(f"  j={row['j']:<6d} eps_j={row['eps_j']:<12.6g} delta'_j={row['delta_j']:.6g}")
@@ -88,7 +107,9 @@ def _plot(path, curve, kair, out):
 
 def add_commands(subparsers) -> None:
     """Add the ``tv`` subcommand."""
+    import re
     p = subparsers.add_parser("tv", help="total-variation-aware k-fold composition (Ghazi-Issa Theorem 2)")
+    p._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^-(inf|nan)$", re.I)
     p.add_argument("--epsilon", type=float, required=True, help="per-mechanism epsilon > 0")
     p.add_argument("--delta", type=float, default=0.0, help="per-mechanism delta in [0, 1) (default 0)")
     p.add_argument("--eta", type=float, default=None,

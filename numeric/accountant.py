@@ -160,7 +160,8 @@ def delta_conversion(conversion: str, alpha, gamma, eps) -> np.ndarray:
 _XMIN, _XMAX = 1e-4, 1e6      # search range of alpha - 1
 
 
-def _search_alpha(gamma_rows, value_fn, m: int, alpha_max: float, integer: bool):
+def _search_alpha(gamma_rows, value_fn, m: int, alpha_max: float, integer: bool,
+                  rtol: float = 1e-6):
     """Minimise value_fn(alpha, gamma) over alpha for m problems at once.
 
     ``gamma_rows(A)`` gives gamma for an (m, k) array of orders.  Returns
@@ -176,7 +177,7 @@ def _search_alpha(gamma_rows, value_fn, m: int, alpha_max: float, integer: bool)
 
     if not integer:
         x, v = zoom_minimize(F, np.full(m, _XMIN), np.full(m, xmax), n_grid=40, n_zoom=12,
-                             rtol=1e-6, log=True)
+                             rtol=rtol, log=True)
         return 1.0 + x, v
     # integer orders: a geometric grid of integers, then every integer between the
     # neighbours of the best one
@@ -214,7 +215,7 @@ def epsilon_many(curve: RDPCurve, steps, delta: float, conversion: str = "optima
     if conversion == "optimal":
         # coarse continuous search with the Lemma 1 bound, then the exact conversion near it
         a1, _ = _search_alpha(_rows_gamma(curve, T), lambda A, G: K.lemma1(A, G, d), m,
-                              curve.alpha_max, curve.integer_only)
+                              curve.alpha_max, curve.integer_only, rtol=1e-3)
         if curve.integer_only:
             base = np.maximum(np.round(a1), 2.0)
             cand = np.maximum(base[:, None] + np.arange(-8, 9)[None, :], 2.0)
@@ -231,7 +232,9 @@ def epsilon_many(curve: RDPCurve, steps, delta: float, conversion: str = "optima
             G = _rows_gamma(curve, T)(A)
             return C.eps_exact(A, G, d)
 
-        x, v = zoom_minimize(F, lo, hi, n_grid=10, n_zoom=6, rtol=1e-4, max_rounds=4, log=True,
+        # the exact objective is flat at its optimum: one grid around the Lemma 1 optimum and
+        # a parabolic step (two vectorised calls of the exact conversion) reach 1e-5 relative
+        x, v = zoom_minimize(F, lo, hi, n_grid=9, n_zoom=5, rtol=0.3, max_rounds=1, log=True,
                              parabolic=True)
         # the Lemma 1 optimum is a candidate too (RDP curves can have a cliff near the optimum,
         # e.g. the subsampled Gaussian, where the coarse exact search may land beside it)
@@ -268,34 +271,63 @@ def delta(curve: RDPCurve, eps: float, conversion: str = "optimal", steps: float
         raise K.DomainError("steps", steps, "[1, oo)")
 
     def value(A, G):
-        with np.errstate(divide="ignore"):
-            return np.log(delta_conversion(conversion if conversion != "optimal" else "lemma1",
-                                           A, G, e))
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            if conversion == "mironov":        # log delta in log space (no underflow)
+                return np.minimum(-(A - 1.0) * (e - G), 0.0)
+            # Balle et al. 2020 in log space: finite far below 1e-300
+            lb = np.minimum(K.log_zeta(A) + (A - 1.0) * (G - e), 0.0)
+            if conversion == "balle":
+                return lb
+            if conversion == "lemma1":
+                return np.log(delta_conversion("lemma1", A, G, e))
+            return np.minimum(lb, np.log(delta_conversion("lemma1", A, G, e)))
 
     a, v = _search_alpha(_rows_gamma(curve, T), value, 1, curve.alpha_max, curve.integer_only)
-    if conversion == "optimal":
-        if curve.integer_only:
-            cand = np.maximum(np.round(a[0]) + np.arange(-8, 9), 2.0)[None, :]
-        else:
-            cand = 1.0 + np.geomspace(max((a[0] - 1) / 8, _XMIN),
-                                      min((a[0] - 1) * 8, curve.alpha_max - 1), 24)[None, :]
-        for _ in range(8):
-            G = _rows_gamma(curve, T)(cand)
-            V = np.log(C.delta_exact(cand, G, e))
-            j = int(np.argmin(V[0]))
-            best_a, best_v = cand[0, j], V[0, j]
-            if curve.integer_only:
-                break
-            lo_a = cand[0, max(j - 1, 0)]
-            hi_a = cand[0, min(j + 1, cand.shape[1] - 1)]
-            if (hi_a - lo_a) <= 1e-6 * best_a:
-                break
-            cand = 1.0 + np.geomspace(lo_a - 1.0, hi_a - 1.0, 9)[None, :]
-        a, v = np.array([best_a]), np.array([best_v])
-    dval = float(min(round_up(np.exp(v[0])), 1.0))
+    if conversion == "optimal" and v[0] > LOG_TINY:
+        try:
+            a, v = _delta_optimal_refine(curve, T, e, a, v)
+        except (ConvergenceError, ArithmeticError):
+            pass                  # keep the (valid, looser) Lemma 1 / Balle et al. value
+    return _delta_result(curve, conversion, method, e, a, v)
+
+
+LOG_TINY = math.log(1e-280)   # below this the exact conversion's iteration is not attempted
+
+
+def _delta_result(curve, conversion, method, e, a, v) -> AccountingResult:
+    """delta = e^{v}, rounded up; below 1e-300 reported as 1e-300 (an upper bound), with
+    the natural log of the bound in ``log_delta``."""
+    lv = float(v[0])
+    dval = float(min(round_up(math.exp(lv)), 1.0)) if lv > math.log(1e-300) else 1e-300
+    extras = {"log_delta": lv + 1e-12 * abs(lv)} if lv <= math.log(1e-300) else {}
     return AccountingResult("delta", dval, method, conversion, float(a[0]),
                             CITATIONS[conversion] + "; RDP: " + curve.citation,
-                            epsilon=e, mechanism=curve.describe())
+                            epsilon=e, mechanism=curve.describe(), extras=extras)
+
+
+def _delta_optimal_refine(curve, T, e, a, v):
+    """Refine the order around the coarse optimum with the exact optimal conversion."""
+    if curve.integer_only:
+        cand = np.maximum(np.round(a[0]) + np.arange(-8, 9), 2.0)[None, :]
+    else:
+        cand = 1.0 + np.geomspace(max((a[0] - 1) / 8, _XMIN),
+                                  min((a[0] - 1) * 8, curve.alpha_max - 1), 24)[None, :]
+    for _ in range(8):
+        G = _rows_gamma(curve, T)(cand)
+        with np.errstate(divide="ignore"):
+            V = np.log(C.delta_exact(cand, G, e))
+        j = int(np.argmin(V[0]))
+        best_a, best_v = cand[0, j], V[0, j]
+        if curve.integer_only:
+            break
+        lo_a = cand[0, max(j - 1, 0)]
+        hi_a = cand[0, min(j + 1, cand.shape[1] - 1)]
+        if (hi_a - lo_a) <= 1e-6 * best_a:
+            break
+        cand = 1.0 + np.geomspace(lo_a - 1.0, hi_a - 1.0, 9)[None, :]
+    if best_v < v[0]:
+        a, v = np.array([best_a]), np.array([best_v])
+    return a, v
 
 
 # ----------------------------------------------------------------------------- calibration

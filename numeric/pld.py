@@ -83,6 +83,9 @@ TAIL_BOUND = 1e-18          # one-step tail mass beyond the range (each side) an
 SIGMA_MIN_SUBSAMPLED = 1.0 / 12.0   # numeric.cumulants' quadrature range (1/sigma <= 12)
 MAX_ONE_STEP_BINS = 2 ** 17        # cap on the default lattice of one step
 DEFAULT_RESOLUTION = 0.05  # default h = resolution * (std of one-step loss under Q)
+CHERNOFF_BLOCKS = 2 ** 18         # the Chernoff window uses the pmf itself up to this length
+MAX_WINDOW_BINS = 2 ** 22          # cap on the n-fold window (memory ~ 0.5 GB): coarser h beyond
+COMPOSITE_BINS = 2 ** 18           # lattice points of a heterogeneous composition's windows
 
 
 # ============================================================================= one-step loss models
@@ -303,15 +306,16 @@ class Composed:
 
 def _chernoff_end(pmf: DiscretePLD, n: int, ltail: float, sign: float) -> float:
     """min over lam > 0 of (n K(sign lam) - log tail)/lam: a loss t with
-    P[sign * S >= t] <= tail (Chernoff).  The pmf is first merged into <= 512 blocks
-    placed at their largest value of sign*loss (a valid bound), and any lam is valid:
-    a coarse search then a zoom."""
+    P[sign * S >= t] <= tail (Chernoff).  A pmf longer than ``CHERNOFF_BLOCKS`` is first
+    merged into blocks placed at their largest value of sign*loss (a valid bound; the
+    blocks are kept small because the shift of the mean, n times the block width, widens
+    the window), and any lam is valid: a coarse search then a zoom."""
     spread = max(pmf.w.size * pmf.h, pmf.h)
     ls = sign * pmf.losses
     w = pmf.w
     if sign < 0:
         ls, w = ls[::-1], w[::-1]
-    r = int(np.ceil(w.size / 512))
+    r = int(np.ceil(w.size / CHERNOFF_BLOCKS))
     wb = np.add.reduceat(w, np.arange(0, w.size, r))
     lb = ls[np.minimum(np.arange(0, w.size, r) + r - 1, w.size - 1)]
     keep = wb > 0
@@ -363,6 +367,12 @@ def _dft_accurate(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, fl
     (np.longdouble), twiddles as products of a block of powers and block steps.  Returns the
     values and a componentwise error bound."""
     Kw = w.size
+    nz = np.flatnonzero(w)
+    if nz.size * 8 <= Kw:                                       # sparse: sum over the atoms only
+        kj = (ks.astype(np.int64)[:, None] * nz[None, :].astype(np.int64)) % M   # exact (< 2^46)
+        ang = (-2 * np.pi / np.longdouble(M)) * kj.astype(np.longdouble)
+        out = (np.cos(ang) + 1j * np.sin(ang)) @ w[nz].astype(np.clongdouble)
+        return out, (nz.size + 16) * 8 * _ULD * float(w.sum())
     B = int(max(1, np.sqrt(Kw)))
     ang = (-2 * np.pi / np.longdouble(M)) * (ks.astype(np.longdouble) % M)
     base = np.cos(ang) + 1j * np.sin(ang)                      # omega_k (clongdouble)
@@ -413,7 +423,7 @@ def _power_spectrum(w: np.ndarray, n: int, M: int):
         order = np.argsort(-contrib)
         rest = np.cumsum(contrib[order][::-1])[::-1]
         need = order[rest > ACCURATE_TARGET]
-        if need.size and need.size * w.size <= 6e7:
+        if need.size and need.size * min(w.size, 8 * np.count_nonzero(w)) <= 6e7:
             z[need], e_k[need] = _dft_accurate(w, M, ks[need])
     z = z.astype(np.clongdouble)              # the power in extended precision (u_ld)
     r = np.abs(z)
@@ -570,12 +580,30 @@ class PLDResult:
         self.name, self.models, self.steps, self.h = name, models, int(steps), float(h)
         self.tail, self.bounds = float(tail), bounds
         self._parts: dict = {}
+        self.h_used: dict = {}
 
     def part(self, direction: str, pessimistic: bool) -> Composed:
-        """The composed lattice PLD of one direction (cached)."""
+        """The composed lattice PLD of one direction (cached).  When the n-fold window
+        would exceed ``MAX_WINDOW_BINS`` lattice points the lattice step is coarsened
+        (a coarser lattice is still certified, only looser) so that memory stays
+        bounded at any number of steps; ``h_used`` records the step of each part."""
         key = (direction, bool(pessimistic))
         if key not in self._parts:
-            pmf = discretise(self.models[direction], self.h, pessimistic)
+            h = self.h
+            model = self.models[direction]
+            for _ in range(8):
+                pmf = discretise(model, h, pessimistic)
+                J_lo, J_hi, _ = _window(pmf, self.steps, self.tail)
+                width = max(J_hi - J_lo + 1, pmf.w.size)
+                if width <= MAX_WINDOW_BINS:
+                    break
+                h = h * 1.25 * width / MAX_WINDOW_BINS
+                if model.grid_anchor:
+                    h = model.grid_anchor / max(1.0, np.floor(model.grid_anchor / h))
+            else:
+                raise DomainError("steps", self.steps, "a composition whose PLD window fits "
+                                  f"{MAX_WINDOW_BINS} lattice points")
+            self.h_used[key] = h
             self._parts[key] = compose(pmf, self.steps, self.tail)
         return self._parts[key]
 
@@ -832,3 +860,180 @@ def discrete(p, q, steps=1, *, value_discretization=1e-4, tail_bound=TAIL_BOUND,
     models = {"single": _discrete_model(p, q, "discrete")}
     h = _choose_h(models, value_discretization, DEFAULT_RESOLUTION)
     return PLDResult("discrete", models, _steps(steps), h, tail_bound, bounds)
+
+
+# ============================================================================= heterogeneous composition
+def convolve(a: Composed, b: Composed) -> Composed:
+    """The lattice PLD of the composition of two composed PLDs on the same lattice h Z.
+
+    With c = (true window mass) + (aliased mass, >= 0, <= t_out) + (float error, sum <= fft_err)
+    for each factor, the product keeps that form with t_out = t_a + t_b and
+    fft_err = E_a |c_b|_1 + E_b (|c_a|_1 + E_a) + E_conv, where E_conv bounds the error of
+    the FFT convolution: |error|_1 <= sqrt(M) |error|_2 <= 10 u log2(M) sqrt(M)
+    (|c_a|_2 + |c_b|_2 + 2 |c|_2) (Higham, Accuracy and Stability, Thm. 24.2, applied to
+    the forward transforms, the product and the inverse transform)."""
+    if not np.isclose(a.h, b.h, rtol=1e-12, atol=0.0):
+        raise DomainError("h", b.h, f"the lattice step of the other factor ({a.h!r})")
+    ca, cb = np.clip(a.c, 0.0, None), np.clip(b.c, 0.0, None)
+    n = ca.size + cb.size - 1
+    M = next_fast_len(n, real=True)
+    c = irfft(rfft(ca, M) * rfft(cb, M), n=M)[:n]
+    l2 = np.linalg.norm
+    e_conv = 10 * _EPS * np.log2(max(M, 2)) * np.sqrt(M) * (l2(ca) + l2(cb) + 2 * l2(c))
+    e = a.fft_err * ca.sum() + b.fft_err * (cb.sum() + a.fft_err) + e_conv
+    inf = float(-np.expm1(np.log1p(-a.inf_mass) + np.log1p(-b.inf_mass)))
+    return Composed(a.h, a.j0 + b.j0, c, a.t_out + b.t_out, float(e), inf)
+
+
+class CompositePLD(PLDResult):
+    """Certified bounds for a heterogeneous composition: ``models`` maps each direction
+    ("remove", "add" or "single") to a list of (LossModel, count); every factor is
+    discretised on one lattice h Z, self-composed by ``compose`` and the factors are
+    multiplied by ``convolve``.  Under add/remove neighbours the whole composition faces
+    one fixed pair of data sets, so each direction is composed on its own and the worse
+    direction is reported (symmetric mechanisms contribute their single model to both)."""
+
+    def part(self, direction: str, pessimistic: bool) -> Composed:
+        key = (direction, bool(pessimistic))
+        if key not in self._parts:
+            out = None
+            for model, count in self.models[direction]:
+                pmf = discretise(model, self.h, pessimistic)
+                comp = compose(pmf, int(count), self.tail)
+                out = comp if out is None else convolve(out, comp)
+            self.h_used[key] = self.h
+            self._parts[key] = out
+        return self._parts[key]
+
+
+def composite(factors, *, resolution=DEFAULT_RESOLUTION, tail_bound=TAIL_BOUND,
+              bounds="both") -> CompositePLD:
+    """Heterogeneous composition of ``factors`` = [(models dict, count)], each models dict as
+    built by ``gaussian_models`` / ``laplace_models`` / ``mixture_models`` / ``discrete_models``
+    (keys "single" or "remove"/"add").  The lattice step is the finest default step of the
+    factors, coarsened until the sum of the factors' n-fold windows fits ``COMPOSITE_BINS``
+    points (a coarser lattice stays certified; it trades width of the bracket for time)."""
+    if not factors:
+        raise DomainError("events", "[]", "a non-empty list of events")
+    dirs = sorted({d for m, _ in factors for d in m if d != "single"}) or ["single"]
+    h = min(_choose_h(m, None, resolution) for m, _ in factors)
+    for _ in range(12):
+        width = 0
+        for m, count in factors:
+            for d in m:
+                pmf = discretise(m[d], h, True)
+                lo, hi, _ = _window(pmf, int(count), tail_bound)
+                width += max(hi - lo + 1, pmf.w.size) / max(1, len(m))
+        if width <= COMPOSITE_BINS:
+            break
+        h *= 1.25 * width / COMPOSITE_BINS
+    models = {d: [(m.get(d, m.get("single")), int(c)) for m, c in factors] for d in dirs}
+    steps = int(sum(c for _, c in factors))
+    return CompositePLD("composition", models, steps, h, tail_bound, bounds)
+
+
+def gaussian_models(mu: float) -> dict:
+    """One-step loss models of N(0,1) vs N(mu,1) (symmetric: one direction)."""
+    return {"single": _gauss_model(float(K.check_positive(mu, "mu")))}
+
+
+def laplace_models(t: float) -> dict:
+    """One-step loss models of Lap(0,1) vs Lap(t,1) (symmetric: one direction)."""
+    return {"single": _laplace_model(float(K.check_positive(t, "theta")))}
+
+
+def mixture_models(mu: float, q: float) -> dict:
+    """Poisson-subsampled Gaussian (rate q < 1), both add/remove directions."""
+    return _mixture_models(float(mu), float(q))
+
+
+def discrete_models(p, q, rate: float = 1.0) -> dict:
+    """A pair of pmfs; with Poisson subsampling at ``rate`` < 1 the add/remove pairs
+    (p, (1-rate) p + rate q) and ((1-rate) p + rate q, p) (Zhu, Dong, Wang 2022,
+    Poisson subsampling dominating pairs); without, the pair in both orders."""
+    p, q = (np.asarray(v, dtype=float) for v in (p, q))
+    mix = (1 - rate) * p + rate * q if rate < 1 else q
+    out = {"remove": _discrete_model(p, mix, "discrete (remove)"),
+           "add": _discrete_model(mix, p, "discrete (add)")}
+    losses = {abs(l) for m in out.values() for l, _ in m.atoms}
+    for m in out.values():
+        if len(losses) == 1:        # +-l (randomized response): the lattice l Z holds every atom
+            m.std, m.grid_anchor = losses.pop() / DEFAULT_RESOLUTION, None
+            losses = {m.std * DEFAULT_RESOLUTION}
+        else:                       # a few atoms off the lattice: ask for a fine lattice
+            m.std = min(m.std, DISCRETE_H / DEFAULT_RESOLUTION)
+    return out
+
+
+DISCRETE_H = 1e-4
+
+
+def _std_of(values, weights) -> float:
+    w = np.asarray(weights, float)
+    v = np.asarray(values, float)
+    m = np.sum(w * v) / np.sum(w)
+    return float(np.sqrt(max(np.sum(w * (v - m) ** 2) / np.sum(w), 1e-300)))
+
+
+def subsampled_laplace_models(t: float, q: float) -> dict:
+    """Poisson-subsampled Laplace, Lap(0,1) vs Lap(t,1) (t = sensitivity/scale), rate q < 1:
+    the add/remove dominating pairs (P, M) and (M, P) with M = (1-q) P + q Q (Zhu, Dong, Wang
+    2022, Poisson subsampling).  With l(x) = |x| - |x-t| the base loss, the loss of (P, M) is
+    L = log(1 - q + q e^{l(x)}) under M: atoms at x <= 0 and x >= t, increasing on (0, t)."""
+    t = float(K.check_positive(t, "theta"))
+    lq, l1q = np.log(q), np.log1p(-q)
+
+    def Lmix(l):                                   # log(1 - q + q e^l)
+        return np.logaddexp(l1q, lq + l)
+
+    lo_atom, hi_atom = float(Lmix(-t)), float(Lmix(t))
+    xs = np.linspace(0.0, t, 2001)[1:-1]
+
+    # remove: (P, M), law under M
+    def L_r(x):
+        return Lmix(2 * x - t)
+
+    def dL_r(x):
+        return 2 * expit(lq - l1q + 2 * x - t)
+
+    def x_r(l):
+        l = np.asarray(l, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = (np.log(np.maximum(np.expm1(l) + q, 1e-300)) - lq + t) / 2
+        return np.clip(np.where(np.expm1(l) + q > 0, x, 0.0), 0.0, t)
+
+    def logm(x):                                   # density of M on (0, t)
+        return np.logaddexp(l1q - x, lq - (t - x)) + np.log(0.5)
+
+    m_lo = 0.5 * (1 - q) + 0.5 * q * np.exp(-t)
+    m_hi = 0.5 * (1 - q) * np.exp(-t) + 0.5 * q
+    dens = np.exp(logm(xs)) * (t / 2000)
+    remove = LossModel(
+        name=f"subsampled-laplace(t={t:g}, q={q:g})",
+        std=_std_of(np.concatenate(([lo_atom, hi_atom], L_r(xs))),
+                    np.concatenate(([m_lo, m_hi], dens))),
+        L=L_r, dL=dL_r, x_of=x_r, log_q=logm,
+        mass_below=lambda x: 0.0 * x, mass_above=lambda x: 0.0 * x,
+        x_tail=(0.0, t), atoms=[(lo_atom, m_lo), (hi_atom, m_hi)], dx_max=0.25)
+
+    # add: (M, P), loss -L(x) under P; in y = -x it is increasing, y in (-t, 0)
+    def L_a(y):
+        return -Lmix(2 * (-y) - t)
+
+    def x_a(l):
+        return -x_r(-np.asarray(l, dtype=float))
+
+    def logp(y):                                   # density of P at x = -y in (0, t)
+        return np.log(0.5) + y
+
+    p_lo = 0.5 * np.exp(-t)                        # x >= t: loss -hi_atom
+    p_hi = 0.5                                     # x <= 0: loss -lo_atom
+    densp = np.exp(logp(-xs)) * (t / 2000)
+    add = LossModel(
+        name=f"subsampled-laplace(t={t:g}, q={q:g}) (reversed)",
+        std=_std_of(np.concatenate(([-hi_atom, -lo_atom], -L_r(xs))),
+                    np.concatenate(([p_lo, p_hi], densp))),
+        L=L_a, dL=lambda y: dL_r(-y), x_of=x_a, log_q=logp,
+        mass_below=lambda y: 0.0 * y, mass_above=lambda y: 0.0 * y,
+        x_tail=(-t, 0.0), atoms=[(-hi_atom, p_lo), (-lo_atom, p_hi)], dx_max=0.25)
+    return {"remove": remove, "add": add}

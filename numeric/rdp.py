@@ -78,7 +78,8 @@ class Gaussian(RDPCurve):
     def __init__(self, sigma: float, sensitivity: float = 1.0):
         self.sigma = float(K.check_positive(sigma, "sigma"))
         self.sensitivity = float(K.check_positive(sensitivity, "sensitivity"))
-        self._k = K.compile_numpy("asoodeh2021.eq28")  # [alpha, sigma]
+        from ._kernels_generated import eq28       # registry formula asoodeh2021.eq28, generated
+        self._k = eq28                              # [alpha, sigma] (numeric.codegen)
 
     @property
     def rho(self) -> float:
@@ -294,3 +295,131 @@ class Composition(RDPCurve):
 
     def describe(self):
         return " + ".join(f"{w:g} x {c.describe()}" for c, w in zip(self.curves, self.weights))
+
+
+# ----------------------------------------------------------------------------- other mechanisms
+class Laplace(RDPCurve):
+    """Laplace mechanism Lap(b) with L1 sensitivity Delta, lambda = b/Delta (Mironov 2017,
+    Prop. 6): gamma(alpha) = log(alpha/(2alpha-1) e^{(alpha-1)/lambda}
+    + (alpha-1)/(2alpha-1) e^{-alpha/lambda}) / (alpha-1), in log space."""
+
+    citation = "Mironov 2017 (Renyi differential privacy) Prop. 6"
+
+    def __init__(self, scale: float, sensitivity: float = 1.0):
+        self.scale = float(K.check_positive(scale, "scale"))
+        self.sensitivity = float(K.check_positive(sensitivity, "sensitivity"))
+        self.eps_inf = self.sensitivity / self.scale       # pure-DP level (gamma at alpha = oo)
+
+    def _gamma(self, a):
+        e = self.eps_inf
+        v = np.logaddexp(np.log(a / (2 * a - 1)) + (a - 1) * e,
+                         np.log((a - 1) / (2 * a - 1)) - a * e) / (a - 1)
+        return np.clip(v, 0.0, e)
+
+    def describe(self):
+        return f"Laplace(scale={self.scale:g}, sensitivity={self.sensitivity:g})"
+
+
+class RandomizedResponse(RDPCurve):
+    """Binary randomized response reporting the true bit with p = e^eps/(1+e^eps)
+    (Mironov 2017, Prop. 5): gamma(alpha) = log(p^alpha (1-p)^{1-alpha}
+    + (1-p)^alpha p^{1-alpha}) / (alpha-1), in log space."""
+
+    citation = "Mironov 2017 (Renyi differential privacy) Prop. 5"
+
+    def __init__(self, epsilon: float):
+        self.eps_inf = float(K.check_positive(epsilon, "rr_epsilon"))
+
+    def _gamma(self, a):
+        e = self.eps_inf
+        lp, l1p = -np.logaddexp(0.0, -e), -np.logaddexp(0.0, e)    # log p, log(1-p)
+        v = np.logaddexp(a * lp + (1 - a) * l1p, a * l1p + (1 - a) * lp) / (a - 1)
+        return np.clip(v, 0.0, e)
+
+    def describe(self):
+        return f"RandomizedResponse(epsilon={self.eps_inf:g})"
+
+
+def _log_binom(n, k):
+    return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+
+
+class _GenericSubsampled(RDPCurve):
+    """Common part of the integer-order amplification bounds: ``base`` is an RDP curve
+    with attribute ``eps_inf`` (its pure-DP level, inf for the Gaussian)."""
+
+    integer_only = True
+    alpha_max = 256.0
+
+    def __init__(self, base: RDPCurve, rate: float):
+        r = float(rate)
+        if not (0 < r <= 1):
+            raise K.DomainError("sampling_rate", rate, "(0, 1]")
+        self.base, self.rate = base, r
+        self.eps_inf = float(getattr(base, "eps_inf", np.inf))
+
+    def _gamma(self, a):
+        out = np.empty(a.shape)
+        flat, res = a.ravel(), out.ravel()
+        for val in np.unique(flat):
+            n = int(val)
+            g = float(self.base._gamma(np.array([float(n)]))[0])
+            if self.rate < 1:
+                g = min(g, self._log_moment(n) / (n - 1) * (1 + 1e-12))   # rounded up
+            res[flat == val] = max(g, 0.0)
+        return out
+
+
+class PoissonSubsampledRDP(_GenericSubsampled):
+    """Poisson subsampling (rate gamma) of any mechanism with RDP eps(.), add/remove
+    neighbours, integer alpha >= 2 (Zhu and Wang 2019, "Poisson subsampled Renyi
+    differential privacy", Theorem 6, general upper bound):
+
+      eps'(alpha) <= log{ (1-g)^{alpha-1}(alpha g - g + 1) + C(alpha,2) g^2 (1-g)^{alpha-2} e^{eps(2)}
+                        + 3 sum_{l=3}^alpha C(alpha,l) (1-g)^{alpha-l} g^l e^{(l-1) eps(l)} } / (alpha-1);
+
+    the smaller of this and eps(alpha) (subsampling never hurts) is reported."""
+
+    citation = "Zhu and Wang 2019 (Poisson subsampled RDP) Theorem 6"
+
+    def _log_moment(self, n):
+        g = self.rate
+        lg, l1g = np.log(g), np.log1p(-g)
+        ls = np.arange(3, n + 1, dtype=float)
+        eb = self.base._gamma(np.arange(2, n + 1, dtype=float))      # eps(l), l = 2..n
+        t0 = (n - 1) * l1g + np.log1p((n - 1) * g)
+        t2 = _log_binom(n, 2.0) + 2 * lg + (n - 2) * l1g + eb[0]
+        tl = np.log(3.0) + _log_binom(n, ls) + (n - ls) * l1g + ls * lg + (ls - 1) * eb[1:]
+        return float(K.logsumexp(np.concatenate(([t0, t2], tl))))
+
+    def describe(self):
+        return f"Poisson(q={self.rate:g}) o {self.base.describe()}"
+
+
+class WithoutReplacementRDP(_GenericSubsampled):
+    """Subsampling without replacement (a fixed batch, ratio gamma = B/N) of any mechanism
+    with RDP eps(.), replace-one neighbours, integer alpha >= 2 (Wang, Balle,
+    Kasiviswanathan 2019, "Subsampled Renyi differential privacy and analytical moments
+    accountant", Theorem 9):
+
+      eps'(alpha) <= log(1 + g^2 C(alpha,2) min{4(e^{eps(2)}-1), e^{eps(2)} min{2, (e^{eps(oo)}-1)^2}}
+                     + sum_{j=3}^alpha g^j C(alpha,j) e^{(j-1)eps(j)} min{2, (e^{eps(oo)}-1)^j}) / (alpha-1)."""
+
+    citation = ("Wang, Balle, Kasiviswanathan 2019 (Subsampled RDP and analytical moments "
+                "accountant) Theorem 9")
+
+    def _log_moment(self, n):
+        g = self.rate
+        lg = np.log(g)
+        eb = self.base._gamma(np.arange(2, n + 1, dtype=float))
+        with np.errstate(over="ignore"):
+            lcap = np.log(np.expm1(self.eps_inf)) if np.isfinite(self.eps_inf) else np.inf
+        js = np.arange(3, n + 1, dtype=float)
+        t2 = 2 * lg + _log_binom(n, 2.0) + min(np.log(4.0) + K.log_expm1(np.array(eb[0])),
+                                               eb[0] + min(np.log(2.0), 2 * lcap))
+        tj = js * lg + _log_binom(n, js) + (js - 1) * eb[1:] + np.minimum(np.log(2.0), js * lcap)
+        s = float(K.logsumexp(np.concatenate(([t2], tj))))
+        return float(np.logaddexp(0.0, s))
+
+    def describe(self):
+        return f"WithoutReplacement(ratio={self.rate:g}) o {self.base.describe()}"

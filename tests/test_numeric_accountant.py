@@ -117,9 +117,20 @@ def _cli(*args):
 
 
 def test_cli_handlers(capsys):
-    assert _cli("epsilon", "--sigma", "20", "--steps", "1000", "--delta", "1e-5", "--json") == 0
+    assert _cli("epsilon", "--sigma", "20", "--steps", "1000", "--delta", "1e-5", "--json",
+                "--method", "rdp") == 0
     out = json.loads(capsys.readouterr().out)
     assert out["epsilon"] == pytest.approx(8.0784, abs=1e-3) and out["conversion"] == "optimal"
+    # the default is the tightest certified route: here PLD, bracketing the exact G_mu epsilon
+    assert _cli("epsilon", "--sigma", "20", "--steps", "1000", "--delta", "1e-5", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+    mu = 1000 ** 0.5 / 20
+    exact = brentq(lambda e: norm.cdf(-e / mu + mu / 2) - np.exp(e) * norm.cdf(-e / mu - mu / 2)
+                   - 1e-5, 0, 50, xtol=1e-13)
+    assert out["route"] == "pld" and out["epsilon_lower"] <= exact <= out["epsilon_upper"]
+    assert out["epsilon"] == out["epsilon_upper"] < 8.0784
     assert _cli("delta", "--sigma", "20", "--steps", "1000", "--epsilon", "3", "--conversion",
                 "mironov") == 0
     assert "delta = " in capsys.readouterr().out

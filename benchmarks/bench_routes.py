@@ -1,0 +1,155 @@
+"""dpderive's accounting routes side by side with dp_accounting and prv_accountant, in one
+run: epsilon and seconds per query (warm, in-process, median of ``--repeats``).
+
+Columns: ours ``rdp`` (RDP + exact optimal conversion), ours ``pld`` (certified bracket: the
+upper end is the guarantee), ours ``best`` (the default: min of both), dp_accounting's
+``RdpAccountant`` and ``PLDAccountant`` (value_discretization_interval 1e-4, pessimistic),
+prv_accountant's ``PRVAccountant`` (eps_error 0.01; its upper estimate).  Peers are optional
+(``pip install .[bench]``).  Targets are reported, not asserted.
+
+    python3 benchmarks/bench_routes.py [--repeats 3] [--out benchmarks/results_routes.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+warnings.filterwarnings("ignore")
+
+from numeric import account  # noqa: E402
+from numeric import events as EV  # noqa: E402
+
+DELTA = 1e-5
+CASES = [  # name, sigma, q, T
+    ("a  gaussian s=20 T=1e3", 20.0, 1.0, 1000),
+    ("b  q=1e-3 s=4 T=1e3", 4.0, 1e-3, 1000),
+    ("b  q=1e-3 s=4 T=1e4", 4.0, 1e-3, 10_000),
+    ("b  q=1e-3 s=4 T=1e5", 4.0, 1e-3, 100_000),
+    ("c  q=256/6e4 s=1.1 T=14063", 1.1, 256 / 60000, 14063),
+    ("d  q=1e-5 s=1.1 T=1e6", 1.1, 1e-5, 1_000_000),
+    ("e  q=1e-3 s=1 T=1e7", 1.0, 1e-3, 10_000_000),
+]
+
+
+def median_time(fn, repeats):
+    ts, out = [], None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts), out
+
+
+def ours(method, sigma, q, T):
+    ev = [EV.Event(EV.Gaussian(sigma), None if q == 1 else EV.Poisson(q), T)]
+    return lambda: account.epsilon(ev, DELTA, method).value
+
+
+def dp_rdp(sigma, q, T):
+    from dp_accounting import dp_event as E
+    from dp_accounting.rdp import rdp_privacy_accountant as R
+    ev = E.SelfComposedDpEvent(E.GaussianDpEvent(sigma) if q == 1 else
+                               E.PoissonSampledDpEvent(q, E.GaussianDpEvent(sigma)), T)
+
+    def run():
+        a = R.RdpAccountant()
+        a.compose(ev)
+        return a.get_epsilon(DELTA)
+    return run
+
+
+def dp_pld(sigma, q, T):
+    from dp_accounting import dp_event as E
+    from dp_accounting.pld import pld_privacy_accountant as P
+    ev = E.SelfComposedDpEvent(E.GaussianDpEvent(sigma) if q == 1 else
+                               E.PoissonSampledDpEvent(q, E.GaussianDpEvent(sigma)), T)
+
+    def run():
+        a = P.PLDAccountant(value_discretization_interval=1e-4)
+        a.compose(ev)
+        return a.get_epsilon(DELTA)
+    return run
+
+
+def prv(sigma, q, T):
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
+
+    def run():
+        m = PoissonSubsampledGaussianMechanism(noise_multiplier=sigma, sampling_probability=q)
+        a = PRVAccountant(prvs=[m], max_self_compositions=[T], eps_error=0.01, delta_error=1e-10)
+        return a.compute_epsilon(delta=DELTA, num_self_compositions=[T])[2]
+    return run
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    ours("rdp", 2.0, 0.01, 10)()                              # warm: kernels, imports
+    ours("pld", 2.0, 0.01, 10)()
+    rows = []
+    for name, s, q, T in CASES:
+        row = {"case": name}
+        cols = [("ours_rdp", ours("rdp", s, q, T)), ("ours_pld", ours("pld", s, q, T)),
+                ("ours_best", ours("best", s, q, T)), ("dp_rdp", dp_rdp(s, q, T)),
+                ("dp_pld", dp_pld(s, q, T))]
+        if q < 1:
+            cols.append(("prv", prv(s, q, T)))
+        for col, fn in cols:
+            try:
+                fn()                                         # warm this configuration
+                t, e = median_time(fn, args.repeats if T <= 100_000 else 1)
+                row[col] = {"epsilon": float(e), "seconds": t}
+            except Exception as exc:                         # a peer's refusal is a result
+                row[col] = {"error": f"{type(exc).__name__}: {str(exc)[:80]}"}
+            print(name, col, row[col], flush=True)
+        rows.append(row)
+    # calibration of sigma for (c) at epsilon = 1
+    ev = lambda x: [EV.Event(EV.Gaussian(x), EV.Poisson(256 / 60000), 14063)]   # noqa: E731
+    cal = {}
+    for m in ("rdp", "pld", "best"):
+        t0 = time.perf_counter()
+        r = account.calibrate(ev, 1.0, DELTA, "sigma", 0.3, 50.0, m)
+        cal["ours_" + m] = {"sigma": r.value, "seconds": time.perf_counter() - t0}
+    try:
+        from dp_accounting import dp_event as E
+        from dp_accounting import mechanism_calibration as MC
+        from dp_accounting.rdp import rdp_privacy_accountant as R
+        t0 = time.perf_counter()
+        s = MC.calibrate_dp_mechanism(
+            R.RdpAccountant, lambda x: E.SelfComposedDpEvent(
+                E.PoissonSampledDpEvent(256 / 60000, E.GaussianDpEvent(x)), 14063),
+            1.0, DELTA, MC.LowerEndpointAndGuess(0.3, 1.0), tol=1e-4)
+        cal["dp_rdp"] = {"sigma": s, "seconds": time.perf_counter() - t0}
+    except Exception as exc:
+        cal["dp_rdp"] = {"error": str(exc)[:80]}
+    out = {"delta": DELTA, "rows": rows, "calibration_c_eps1": cal}
+    if args.out:
+        Path(args.out).write_text(json.dumps(out, indent=1))
+    cols = ("ours_rdp", "ours_pld", "ours_best", "dp_rdp", "dp_pld", "prv")
+    print(f"{'case':28s} " + " ".join(f"{c:>20s}" for c in cols))
+    for row in rows:
+        cells = []
+        for c in cols:
+            v = row.get(c)
+            cells.append(f"{'-':>20s}" if v is None else (f"{'error':>20s}" if "error" in v else
+                         f"{v['epsilon']:9.5g} {v['seconds'] * 1e3:8.1f}ms"))
+        print(f"{row['case']:28s} " + " ".join(cells))
+    for k, v in cal.items():
+        print(f"calibrate (c) eps=1 {k:10s} " + (f"sigma={v['sigma']:.6g} {v['seconds']:.2f}s"
+                                                  if "sigma" in v else v["error"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

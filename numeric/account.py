@@ -1,0 +1,284 @@
+"""Accounting a composition of events (``numeric.events``) by a chosen route, the
+tightest certified answer by default.
+
+* ``epsilon(events, delta)`` / ``delta(events, eps)``: one ``AccountingResult`` whose flat
+  record (``to_dict()``) carries ``epsilon`` (or ``delta``), ``epsilon_lower``,
+  ``epsilon_upper``, ``route``, ``method`` and ``guarantee``.
+* ``table(events, name, at)``: one row per applicable route (lower, upper, approximation,
+  seconds); routes that cannot account the events give a row with their reason.
+* ``calibrate(make_events, target_eps, delta, param, lo, hi)``: the noise multiplier
+  (smallest), or the number of steps / the batch size (largest) meeting a target.
+
+``method``: ``best`` (default) reports the smallest certified upper bound among the
+``rdp`` and ``pld`` routes and the PLD's certified lower bound; ``rdp`` / ``pld`` one
+route (``pld`` hands the upper end to ``rdp`` and says so when its own is not finite:
+its floating-point error bound exceeded delta); ``clt`` / ``edgeworth`` approximations,
+labelled ``guarantee: false``.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from derive.core import DomainError
+
+from . import events as EV
+from .accountant import AccountingResult
+
+__all__ = ["METHODS", "epsilon", "delta", "table", "calibrate", "profile"]
+
+METHODS = ("best", "rdp", "pld", "clt", "edgeworth")
+CERTIFIED = ("rdp", "pld")
+PLD_CITATION = ("privacy-loss distribution, pessimistic and optimistic discretisation "
+                "(certified bracket; numeric.pld)")
+
+
+def _check_method(method):
+    if method not in METHODS + ("all",):
+        raise DomainError("method", method, "one of " + ", ".join(METHODS + ("all",)))
+
+
+def _rdp(events, name, at, neighbouring, conversion="optimal"):
+    from . import accountant
+    curve = EV.rdp_curve(events, neighbouring)
+    r = getattr(accountant, name)(curve, at, conversion)
+    return r
+
+
+def _pld(events, name, at, neighbouring):
+    acc = EV.pld_accountant(events, neighbouring)
+    lo, hi = getattr(acc, name)(at)
+    lo, hi = float(np.max(lo)), float(np.max(hi))
+    if name == "delta":
+        hi = min(hi, 1.0)
+    return lo, hi, acc
+
+
+def _approx(events, name, at, method):
+    from . import methods
+    if len(events) != 1 or not isinstance(events[0].mechanism, EV.Gaussian) or \
+            isinstance(events[0].sampling, EV.WithoutReplacement):
+        raise EV.RouteError(method, EV.describe(events), "the approximations cover one "
+                            "(Poisson-subsampled) Gaussian event only")
+    e = events[0]
+    m = e.mechanism
+    return getattr(methods, name)(m.sigma, e.rate, e.count, at, m.sensitivity, method)
+
+
+def _flat(name, value, method, route, lower, upper, citation, events, given, extra=None):
+    ex = {f"{name}_lower": lower, f"{name}_upper": upper, "route": route,
+          "guarantee": True, "events": len(events)}
+    if len(events) == 1 and isinstance(events[0].mechanism, EV.Gaussian):
+        ex["sigma"] = events[0].mechanism.sigma
+    ex.update(extra or {})
+    return AccountingResult(name, float(value), method, "", None, citation,
+                            mechanism=EV.describe(events), extras=ex, **given)
+
+
+def _certified(events, name, at, method, neighbouring, conversion):
+    """Certified (lower, upper, route, notes, citation) for method rdp, pld or best."""
+    notes, got, errors = [], {}, {}
+    routes = CERTIFIED if method == "best" else (method,)
+    for r in routes:
+        try:
+            if r == "rdp":
+                res = _rdp(events, name, at, neighbouring, conversion)
+                got["rdp"] = (0.0, res.value, res)
+            else:
+                lo, hi, _ = _pld(events, name, at, neighbouring)
+                got["pld"] = (lo, hi, None)
+        except EV.RouteError as exc:
+            errors[r] = exc
+        except ArithmeticError as exc:           # a solver that did not converge: no answer
+            errors[r] = DomainError("method", r, f"a route whose solver converges here ({exc})")
+    if method == "pld" and "pld" in got and not math.isfinite(got["pld"][1]):
+        notes.append("the PLD upper bound is not finite here (its floating-point error bound "
+                     "exceeds the target); the upper end is handed over to the rdp route")
+        try:
+            res = _rdp(events, name, at, neighbouring, conversion)
+            got["rdp"] = (0.0, res.value, res)
+        except EV.RouteError as exc:
+            errors["rdp"] = exc
+    if not got:
+        raise next(iter(errors.values()))
+    finite = {r: v for r, v in got.items() if math.isfinite(v[1])}
+    if not finite:
+        raise DomainError(name, "inf", "a finite certified bound (no route certified one; "
+                          "try a larger delta or fewer steps)")
+    route = min(finite, key=lambda r: finite[r][1])
+    upper = finite[route][1]
+    lower = got["pld"][0] if "pld" in got else 0.0
+    for r, exc in errors.items():
+        notes.append(str(exc))
+    cites = []
+    if "pld" in got:
+        cites.append(PLD_CITATION)
+    if "rdp" in got:
+        cites.append(got["rdp"][2].citation)
+    extra = {"routes": ",".join(sorted(got))}
+    if "rdp" in got:
+        extra["rdp_" + name] = got["rdp"][1]
+        extra["alpha"] = got["rdp"][2].alpha
+        extra["conversion"] = conversion
+    if "pld" in got:
+        hi = got["pld"][1]
+        extra["pld_" + name + "_upper"] = hi if math.isfinite(hi) else None
+    if notes:
+        extra["note"] = " | ".join(notes)
+    return lower, upper, route, "; ".join(cites), extra
+
+
+def profile(events, name: str, at: float, method: str = "best", neighbouring: str = "add_remove",
+            conversion: str = "optimal") -> AccountingResult:
+    """epsilon(delta = at) or delta(epsilon = at) of the composition by ``method``."""
+    _check_method(method)
+    if method == "all":
+        raise DomainError("method", method, "best, rdp, pld, clt or edgeworth (use table())")
+    events = EV._check_events(events, neighbouring)
+    from .kernels import check_nonneg, check_open01
+    at = float(check_open01(at, "delta") if name == "epsilon" else check_nonneg(at, "epsilon"))
+    given = {"delta": at} if name == "epsilon" else {"epsilon": at}
+    if method in ("clt", "edgeworth"):
+        r = _approx(events, name, at, method)
+        r.extras.update(route=method, guarantee=False)
+        return r
+    lower, upper, route, cite, extra = _certified(events, name, at, method, neighbouring,
+                                                  conversion)
+    return _flat(name, upper, method, route, lower, upper, cite, events, given, extra)
+
+
+def epsilon(events, delta_: float, method: str = "best", neighbouring: str = "add_remove",
+            conversion: str = "optimal") -> AccountingResult:
+    """The certified epsilon(delta) of the composition of ``events`` (module docstring)."""
+    return profile(events, "epsilon", delta_, method, neighbouring, conversion)
+
+
+def delta(events, eps: float, method: str = "best", neighbouring: str = "add_remove",
+          conversion: str = "optimal") -> AccountingResult:
+    """The certified delta(epsilon) of the composition of ``events`` (module docstring)."""
+    return profile(events, "delta", eps, method, neighbouring, conversion)
+
+
+def table(events, name: str, at: float, neighbouring: str = "add_remove") -> list[dict]:
+    """One row per route: {route, lower, upper, approximation, guarantee, seconds} or
+    {route, error} when the route cannot account the events."""
+    rows = []
+    for r in EV.ROUTES:
+        t0 = time.perf_counter()
+        try:
+            if r == "rdp":
+                res = _rdp(events, name, at, neighbouring)
+                row = {"route": r, "lower": None, "upper": res.value, "approximation": None,
+                       "guarantee": True}
+            elif r == "pld":
+                lo, hi, _ = _pld(events, name, at, neighbouring)
+                row = {"route": r, "lower": lo, "upper": hi if math.isfinite(hi) else None,
+                       "approximation": None, "guarantee": True}
+                if not math.isfinite(hi):
+                    row["note"] = "upper bound not finite (floating-point error bound exceeds the target)"
+            else:
+                res = _approx(events, name, at, r)
+                ok = math.isfinite(res.value)
+                row = {"route": r, "lower": None, "upper": None,
+                       "approximation": res.value if ok else None, "guarantee": False}
+                if not ok:
+                    row["note"] = "the approximation is not finite here"
+        except EV.RouteError as exc:
+            row = {"route": r, "error": exc.reason}
+        except ArithmeticError as exc:
+            row = {"route": r, "error": f"solver did not converge ({str(exc)[:80]})"}
+        row["seconds"] = round(time.perf_counter() - t0, 4)
+        rows.append(row)
+    return rows
+
+
+# ----------------------------------------------------------------------------- calibration
+def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: float, hi: float,
+              method: str = "best", neighbouring: str = "add_remove", integer: bool = False,
+              rtol: float = 1e-4) -> AccountingResult:
+    """Solve for one parameter x in [lo, hi] of ``make_events(x)``.
+
+    ``param == "sigma"``: the smallest x with certified epsilon(delta) <= target (epsilon
+    decreases in sigma); otherwise (steps, epochs, batch_size) the largest integer x with
+    certified epsilon <= target.  Bisection keeps an end whose epsilon was computed and
+    met the target, and that end is returned with its achieved epsilon (sound whatever
+    the monotonicity)."""
+    if method not in ("best", "rdp", "pld"):
+        raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
+    from .kernels import check_open01, check_positive
+    e_t = float(check_positive(target_eps, "epsilon"))
+    d = float(check_open01(delta_, "delta"))
+
+    def eps_at(x):
+        """the certified upper bound only (PLD's pessimistic side alone: half the work)"""
+        evs = EV._check_events(make_events(x), neighbouring)
+        best = math.inf
+        for r in (CERTIFIED if method == "best" else (method,)):
+            try:
+                if r == "rdp":
+                    v = _rdp(evs, "epsilon", d, neighbouring).value
+                else:
+                    v = float(np.max(EV.pld_accountant(evs, neighbouring, "upper").epsilon(d)[1]))
+            except (EV.RouteError, ArithmeticError):
+                continue
+            best = min(best, v)
+        if not math.isfinite(best):
+            return epsilon(evs, d, method, neighbouring).value    # raises the routes' reason
+        return best
+
+    decreasing = param == "sigma"
+    good, bad = (hi, lo) if decreasing else (lo, hi)
+    if eps_at(good) > e_t:
+        raise DomainError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
+                          f"(there epsilon = {eps_at(good):.6g})")
+    e_bad = eps_at(bad)
+    if e_bad <= e_t:
+        good = bad
+    elif not integer:
+        good = _illinois(eps_at, e_t, good, bad, rtol)
+    else:
+        while abs(good - bad) > 1:
+            mid = (good + bad) / 2
+            mid = math.floor(mid) if good < bad else math.ceil(mid)
+            if mid in (good, bad):
+                break
+            if eps_at(mid) <= e_t:
+                good = mid
+            else:
+                bad = mid
+    res = epsilon(make_events(good), d, method, neighbouring)
+    ex = dict(res.extras)
+    ex.update(target_epsilon=e_t, solved_for=param, epsilon_achieved=res.value, **{param: good})
+    return AccountingResult(param, float(good), method, "", None, res.citation,
+                            epsilon=res.value, delta=d, mechanism=res.mechanism, extras=ex)
+
+
+def _illinois(eps_at, e_t, good, bad, rtol):
+    """Regula falsi (Illinois) on log epsilon against log x for a continuous parameter; the
+    bracket [good, bad] keeps an end whose epsilon was computed and met the target, and that
+    end is returned once the bracket is narrower than ``rtol`` (relative)."""
+    fg = math.log(eps_at(good)) - math.log(e_t)          # <= 0
+    fb = math.log(max(eps_at(bad), 1e-300)) - math.log(e_t)   # > 0
+    lg, lb = math.log(good), math.log(bad)
+    side = 0
+    for _ in range(100):
+        if abs(lg - lb) <= rtol:
+            break
+        x = (lg * fb - lb * fg) / (fb - fg) if fb != fg else 0.5 * (lg + lb)
+        lo_, hi_ = min(lg, lb), max(lg, lb)
+        w = hi_ - lo_
+        x = min(max(x, lo_ + 0.01 * w), hi_ - 0.01 * w)     # stay strictly inside
+        fx = math.log(max(eps_at(math.exp(x)), 1e-300)) - math.log(e_t)
+        if fx <= 0:
+            lg, fg = x, fx
+            if side == -1:
+                fb /= 2
+            side = -1
+        else:
+            lb, fb = x, fx
+            if side == 1:
+                fg /= 2
+            side = 1
+    return math.exp(lg)

@@ -1,0 +1,347 @@
+"""Mechanisms, sampling and events: the public accounting API of dpderive.
+
+An *event* is one mechanism, optionally subsampled, repeated ``count`` times; a list of
+events is their (adaptive, heterogeneous) composition.  Each accounting *route* either
+accounts a list of events or raises ``RouteError`` saying why it cannot::
+
+    from numeric import Gaussian, Laplace, Poisson, Event, epsilon
+    run = [Event(Gaussian(sigma=1.1), Poisson(256 / 60000), count=14063)]
+    r = epsilon(run, delta=1e-5)          # the tightest certified route (rdp or pld)
+    r.value, r.extras["epsilon_lower"], r.extras["route"]
+
+Mechanisms (``sensitivity`` is the sensitivity under the chosen neighbouring relation):
+
+* ``Gaussian(sigma, sensitivity=1)``  N(0, sigma^2) noise on an L2-sensitivity query
+  (sigma is the noise multiplier: the standard deviation is sigma for sensitivity 1);
+* ``Laplace(scale, sensitivity=1)``   Lap(scale) noise on an L1-sensitivity query;
+* ``RandomizedResponse(epsilon)``     binary randomized response.
+
+Sampling: ``None`` (the whole data set), ``Poisson(rate)`` (each record independently)
+or ``WithoutReplacement(batch_size, dataset_size)`` (a fixed batch).
+
+Neighbouring relation (for the whole composition): ``"add_remove"`` (default) or
+``"replace_one"``.  Fixed batches are accounted under replace-one only (under
+add/remove the batch size itself would change); Poisson subsampling under
+add/remove only.
+
+Routes:
+
+* ``rdp``   RDP curves composed additively (heterogeneous composition is a sum of
+            curves), converted by the exact optimal conversion (002 Theorem 3).
+            Gaussian: Mironov 2017 Prop. 7; Poisson-subsampled Gaussian: Mironov,
+            Talwar, Zhang 2019 (exact); Laplace / RR: Mironov 2017 Props. 6 / 5;
+            other Poisson-subsampled mechanisms: Zhu and Wang 2019 Thm. 6; fixed
+            batches: Wang, Balle, Kasiviswanathan 2019 Thm. 9.  Upper bound only.
+* ``pld``   certified bracket by privacy-loss distributions (``numeric.pld``):
+            Gaussian, Laplace and RR, without or with Poisson subsampling (add/remove
+            dominating pairs, Zhu, Dong, Wang 2022).  It does not account fixed batches.
+* ``clt``, ``edgeworth``  approximations (``numeric.methods``), one homogeneous
+            Gaussian event only; labelled ``guarantee: false``.
+* ``best``  (default) the smallest certified upper bound among rdp and pld, with
+            PLD's certified lower bound beside it.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from derive.core import DomainError
+
+__all__ = ["Gaussian", "Laplace", "RandomizedResponse", "Poisson", "WithoutReplacement",
+           "Event", "RouteError", "NEIGHBOURING", "ROUTES", "events_from_spec", "rdp_curve",
+           "pld_accountant", "describe"]
+
+NEIGHBOURING = ("add_remove", "replace_one")
+ROUTES = ("rdp", "pld", "clt", "edgeworth")
+
+
+class RouteError(DomainError):
+    """A route cannot account an event (names the route, the event and why)."""
+
+    def __init__(self, route: str, event, reason: str):
+        self.name, self.value, self.allowed = "method", route, reason
+        self.route, self.event, self.reason = route, event, reason
+        ValueError.__init__(self, f"route {route} cannot account event {event}: {reason}")
+
+
+def _pos(name, v, allowed="(0, oo)"):
+    x = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    if x is None or not math.isfinite(x) or x <= 0:
+        raise DomainError(name, v, allowed)
+    return x
+
+
+# ----------------------------------------------------------------------------- mechanisms
+@dataclass(frozen=True)
+class Gaussian:
+    """Gaussian mechanism: noise multiplier ``sigma`` on a query of L2 ``sensitivity``."""
+    sigma: float
+    sensitivity: float = 1.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "sigma", _pos("sigma", self.sigma))
+        object.__setattr__(self, "sensitivity", _pos("sensitivity", self.sensitivity))
+
+    def __str__(self):
+        return f"gaussian(sigma={self.sigma:g}" + (
+            f", sensitivity={self.sensitivity:g})" if self.sensitivity != 1 else ")")
+
+
+@dataclass(frozen=True)
+class Laplace:
+    """Laplace mechanism: noise scale ``scale`` on a query of L1 ``sensitivity``."""
+    scale: float
+    sensitivity: float = 1.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "scale", _pos("scale", self.scale))
+        object.__setattr__(self, "sensitivity", _pos("sensitivity", self.sensitivity))
+
+    def __str__(self):
+        return f"laplace(scale={self.scale:g}" + (
+            f", sensitivity={self.sensitivity:g})" if self.sensitivity != 1 else ")")
+
+
+@dataclass(frozen=True)
+class RandomizedResponse:
+    """Binary randomized response: reports the true bit with probability e^eps/(1+e^eps)."""
+    epsilon: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "epsilon", _pos("rr_epsilon", self.epsilon))
+
+    def __str__(self):
+        return f"rr(epsilon={self.epsilon:g})"
+
+
+# ----------------------------------------------------------------------------- sampling
+@dataclass(frozen=True)
+class Poisson:
+    """Poisson subsampling: each record is used independently with probability ``rate``."""
+    rate: float
+
+    def __post_init__(self):
+        r = _pos("sampling_rate", self.rate, "(0, 1]")
+        if r > 1:
+            raise DomainError("sampling_rate", self.rate, "(0, 1]")
+        object.__setattr__(self, "rate", r)
+
+    def __str__(self):
+        return f"poisson(q={self.rate:g})"
+
+
+@dataclass(frozen=True)
+class WithoutReplacement:
+    """A fixed batch of ``batch_size`` records drawn without replacement from ``dataset_size``."""
+    batch_size: int
+    dataset_size: int
+
+    def __post_init__(self):
+        n = _pos("dataset_size", self.dataset_size, "integers >= 1")
+        b = _pos("batch_size", self.batch_size, f"integers in [1, dataset_size = {n:g}]")
+        if n != int(n):
+            raise DomainError("dataset_size", self.dataset_size, "integers >= 1")
+        if b != int(b) or b > n:
+            raise DomainError("batch_size", self.batch_size, f"integers in [1, dataset_size = {int(n)}]")
+        object.__setattr__(self, "batch_size", int(b))
+        object.__setattr__(self, "dataset_size", int(n))
+
+    @property
+    def rate(self) -> float:
+        return self.batch_size / self.dataset_size
+
+    def __str__(self):
+        return f"fixed(batch={self.batch_size}/{self.dataset_size})"
+
+
+MAX_COUNT = 1e9
+
+
+@dataclass(frozen=True)
+class Event:
+    """``mechanism`` (optionally subsampled by ``sampling``) repeated ``count`` times."""
+    mechanism: object
+    sampling: object = None
+    count: int = 1
+
+    def __post_init__(self):
+        if not isinstance(self.mechanism, (Gaussian, Laplace, RandomizedResponse)):
+            raise DomainError("mechanism", self.mechanism, "Gaussian, Laplace or RandomizedResponse")
+        if self.sampling is not None and not isinstance(self.sampling, (Poisson, WithoutReplacement)):
+            raise DomainError("sampling", self.sampling, "None, Poisson or WithoutReplacement")
+        c = self.count
+        ok = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) \
+            and math.isfinite(float(c)) and float(c) == int(c) and 1 <= c <= MAX_COUNT
+        if not ok:
+            raise DomainError("steps", c, f"integers in [1, {MAX_COUNT:.0e}]")
+        object.__setattr__(self, "count", int(c))
+        if isinstance(self.sampling, Poisson) and self.sampling.rate == 1:
+            object.__setattr__(self, "sampling", None)
+
+    @property
+    def rate(self) -> float:
+        return 1.0 if self.sampling is None else self.sampling.rate
+
+    def __str__(self):
+        s = "" if self.sampling is None else f" o {self.sampling}"
+        return f"{self.mechanism}{s} x {self.count}"
+
+
+def describe(events) -> str:
+    return " + ".join(str(e) for e in events)
+
+
+def _check_events(events, neighbouring):
+    if isinstance(events, Event):
+        events = [events]
+    events = list(events)
+    if not events or not all(isinstance(e, Event) for e in events):
+        raise DomainError("events", events, "a non-empty list of Event")
+    if neighbouring not in NEIGHBOURING:
+        raise DomainError("neighbouring", neighbouring, " or ".join(NEIGHBOURING))
+    for e in events:
+        if isinstance(e.sampling, WithoutReplacement) and neighbouring != "replace_one":
+            raise DomainError("neighbouring", neighbouring, "replace_one for fixed-size batches "
+                              "(sampling without replacement keeps the batch size, so neighbours "
+                              "differ by replacing one record)")
+        if isinstance(e.sampling, Poisson) and neighbouring != "add_remove":
+            raise DomainError("neighbouring", neighbouring, "add_remove for Poisson subsampling "
+                              "(the supported amplification bounds are stated for add/remove)")
+    return events
+
+
+# ----------------------------------------------------------------------------- from JSON
+_SPEC_KEYS = {"mechanism", "sigma", "scale", "epsilon", "sensitivity", "sampling", "count"}
+
+
+def _event_from_dict(d: dict, i: int) -> Event:
+    where = f"spec[{i}]"
+    if not isinstance(d, dict):
+        raise DomainError(where, d, "an object like {\"mechanism\": \"gaussian\", \"sigma\": 1.1, "
+                          "\"count\": 100}")
+    extra = set(d) - _SPEC_KEYS
+    if extra:
+        raise DomainError(f"{where}.{sorted(extra)[0]}", d[sorted(extra)[0]],
+                          "one of the keys " + ", ".join(sorted(_SPEC_KEYS)))
+    kind = d.get("mechanism")
+    sens = d.get("sensitivity", 1.0)
+    need = {"gaussian": "sigma", "laplace": "scale", "rr": "epsilon"}
+    if kind not in need:
+        raise DomainError(f"{where}.mechanism", kind, "gaussian, laplace or rr")
+    if need[kind] not in d:
+        raise DomainError(f"{where}.{need[kind]}", None, f"a number (required for {kind})")
+    if kind == "gaussian":
+        mech = Gaussian(d["sigma"], sens)
+    elif kind == "laplace":
+        mech = Laplace(d["scale"], sens)
+    else:
+        if "sensitivity" in d:
+            raise DomainError(f"{where}.sensitivity", sens, "absent for rr (its epsilon says it all)")
+        mech = RandomizedResponse(d["epsilon"])
+    s = d.get("sampling")
+    samp = None
+    if s is not None:
+        if not isinstance(s, dict) or s.get("kind") not in ("poisson", "fixed", "none"):
+            raise DomainError(f"{where}.sampling", s, "{\"kind\": \"poisson\", \"rate\": q} or "
+                              "{\"kind\": \"fixed\", \"batch_size\": B, \"dataset_size\": N}")
+        if s["kind"] == "poisson":
+            samp = Poisson(s.get("rate"))
+        elif s["kind"] == "fixed":
+            samp = WithoutReplacement(s.get("batch_size"), s.get("dataset_size"))
+    return Event(mech, samp, d.get("count", 1))
+
+
+def events_from_spec(obj) -> list:
+    """Events from a JSON text or the parsed list of event objects (``--spec`` files):
+    ``{"mechanism": "gaussian", "sigma": 1.1, "sampling": {"kind": "poisson", "rate": 0.004267},
+    "count": 14063}``; laplace takes ``"scale"``, rr ``"epsilon"``; ``"sensitivity"`` optional."""
+    if isinstance(obj, str):
+        try:
+            obj = json.loads(obj)
+        except json.JSONDecodeError as exc:
+            raise DomainError("spec", f"line {exc.lineno}", f"valid JSON ({exc.msg})") from None
+    if isinstance(obj, dict):
+        obj = [obj]
+    if not isinstance(obj, list) or not obj:
+        raise DomainError("spec", type(obj).__name__, "a non-empty JSON list of events")
+    return [_event_from_dict(d, i) for i, d in enumerate(obj)]
+
+
+# ----------------------------------------------------------------------------- route: RDP
+def _rdp_base(mech):
+    from . import rdp as R
+    if isinstance(mech, Gaussian):
+        return R.Gaussian(mech.sigma, mech.sensitivity)
+    if isinstance(mech, Laplace):
+        return R.Laplace(mech.scale, mech.sensitivity)
+    return R.RandomizedResponse(mech.epsilon)
+
+
+def _rdp_event(e: Event):
+    from . import rdp as R
+    base = _rdp_base(e.mechanism)
+    if e.sampling is None:
+        return base
+    if isinstance(e.sampling, WithoutReplacement):
+        return R.WithoutReplacementRDP(base, e.sampling.rate)
+    if isinstance(e.mechanism, Gaussian):
+        return R.SubsampledGaussian(e.sampling.rate, e.mechanism.sigma, e.mechanism.sensitivity)
+    return R.PoissonSubsampledRDP(base, e.sampling.rate)
+
+
+def rdp_curve(events, neighbouring: str = "add_remove"):
+    """The RDP curve of the composition (a ``numeric.rdp.Composition``: RDP composes
+    additively, so heterogeneous composition is the weighted sum of the event curves)."""
+    from . import rdp as R
+    events = _check_events(events, neighbouring)
+    return R.Composition([_rdp_event(e) for e in events], [e.count for e in events])
+
+
+# ----------------------------------------------------------------------------- route: PLD
+def _pld_models(e: Event):
+    from . import pld
+    m = e.mechanism
+    q = e.rate
+    if isinstance(e.sampling, WithoutReplacement):
+        raise RouteError("pld", e, "fixed-size batches (sampling without replacement) are not "
+                         "implemented in the PLD route; use --method rdp (Wang, Balle, "
+                         "Kasiviswanathan 2019)")
+    if isinstance(m, Gaussian):
+        s = m.sigma / m.sensitivity
+        if q == 1:
+            return pld.gaussian_models(1.0 / s)
+        if s < pld.SIGMA_MIN_SUBSAMPLED:
+            raise RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:g} below "
+                             f"{pld.SIGMA_MIN_SUBSAMPLED:.4g} with subsampling (quadrature range)")
+        return pld.mixture_models(1.0 / s, q)
+    if isinstance(m, Laplace):
+        if q < 1:
+            return pld.subsampled_laplace_models(m.sensitivity / m.scale, q)
+        return pld.laplace_models(m.sensitivity / m.scale)
+    ee = m.epsilon
+    p = np.array([1.0, math.exp(-ee)]) / (1.0 + math.exp(-ee))       # true bit 0 reported
+    return pld.discrete_models(p, p[::-1], q)
+
+
+def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both"):
+    """A ``numeric.pld`` result (``.delta(eps)`` / ``.epsilon(delta)`` give certified
+    (lower, upper) pairs) for the composition, or ``RouteError``."""
+    from . import pld
+    events = _check_events(events, neighbouring)
+    factors = [(_pld_models(e), e.count) for e in events]
+    if len(factors) == 1 and len(factors[0][0]) == 1:
+        (models, count), = factors
+        m = models["single"]
+        h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION, m.grid_anchor)
+        return pld.PLDResult(describe(events), models, count, h, pld.TAIL_BOUND, bounds)
+    return pld.composite(factors, bounds=bounds)
+
+
+def timed(fn, *a, **k):
+    t0 = time.perf_counter()
+    out = fn(*a, **k)
+    return out, time.perf_counter() - t0
