@@ -76,6 +76,14 @@ class AccountingResult:
         d.update(self.extras)
         return d
 
+    def _repr_html_(self) -> str:
+        """A table in Jupyter: the answer on top, then every field of ``to_dict``."""
+        from html import escape
+        rows = [(self.name, f"{self.value:.6g}")] + [(k, v) for k, v in self.to_dict().items() if k != self.name]
+        body = "".join(f"<tr><th style='text-align:left'>{escape(str(k))}</th>"
+                       f"<td style='text-align:left'>{escape(str(v))}</td></tr>" for k, v in rows)
+        return f"<table>{body}</table>"
+
     def line(self) -> str:
         parts = [f"{self.name} = {self.value:.6g}"]
         if self.name == "sigma" and self.epsilon is not None:

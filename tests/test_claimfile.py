@@ -163,3 +163,21 @@ def test_readme_shows_the_real_counterexample(example_records):
     line = (f"counterexample: delta = {ce['params']['delta']}, varepsilon = {ce['params']['varepsilon']}: "
             f"bound {ce['bound']}; truth {ce['truth']}")
     assert line in readme
+
+
+def test_jupyter_reprs(tmp_path):
+    """Formulas render as LaTeX, claims and verdicts as HTML tables carrying the verdict."""
+    f = tmp_path / "j.toml"
+    f.write_text(GOOD.replace('key = "tiny"', 'key = "jup"') + '''
+[formulas.lin]
+where = "(0)"
+latex = 'g(x) = x + 1'
+''')
+    cf = ClaimFile(f)
+    assert cf.formulas["lin"]._repr_latex_() == r"$\displaystyle g(x) = x + 1$"
+    html = cf.claims[0]._repr_html_()
+    assert "<table>" in html and ("holds" in html or "proved" in html)
+    assert cf.claims[0].check()._repr_html_().startswith("<table>")
+    from numeric.accountant import AccountingResult
+    r = AccountingResult("epsilon", 1.25, "rdp", "optimal", 8.0, "test", delta=1e-5)
+    assert "1.25" in r._repr_html_() and "delta" in r._repr_html_()
