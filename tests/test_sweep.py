@@ -63,6 +63,18 @@ def test_choices_take_lists_and_text_passes_through():
     assert axes[0].texts == ["a,b"]
 
 
+def test_a_list_of_routes_gives_one_row_each():
+    rec = [{"quantity": "epsilon", "route": "rdp", "guarantee": True, "lower": None, "upper": 1.5,
+            "approximation": None},
+           {"quantity": "epsilon", "route": "clt", "guarantee": False, "lower": None, "upper": None,
+            "approximation": 0.7}]
+    rows = sweep_cli._rows("epsilon", {"sigma": 1.0}, {"record": rec})
+    assert [(r["route"], r["value"], r["guarantee"]) for r in rows] == [("rdp", 1.5, True), ("clt", 0.7, False)]
+    assert all(r["sigma"] == 1.0 and r["error"] == "" for r in rows)
+    (err,) = sweep_cli._rows("calibrate", {"epsilon": 1}, {"error": "sigma=-1 is outside"})
+    assert err["value"] is None and err["error"] == "sigma=-1 is outside" and "epsilon_achieved" in err
+
+
 def test_bad_range_is_one_line_exit_2(capsys):
     assert main(["sweep", "epsilon", "--sigma", "1", "--steps", "10:1:0", "--delta", "1e-5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
