@@ -288,7 +288,8 @@ def _fmt(v) -> str:
 
 
 def print_table(rows: list[dict], axes: list[Axis]) -> None:
-    cols = list(dict.fromkeys([a.dest for a in axes if a.varies] + ["value", "lower", "upper", "method", "error"]))
+    cols = list(dict.fromkeys([a.dest for a in axes if a.varies]
+                              + ["value", "lower", "upper", "method", "route", "error"]))
     cols = [c for c in cols if any(r.get(c) not in (None, "") for r in rows)] or ["value"]
     cells = [[_fmt(r.get(c)) for c in cols] for r in rows]
     width = [max([len(c)] + [len(x[j]) for x in cells]) for j, c in enumerate(cols)]

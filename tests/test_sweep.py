@@ -97,7 +97,7 @@ def test_serial_equals_joblib_equals_local_cluster():
     serial = sweep("epsilon", FLAGS, cache=False, progress=False)[1]
     assert sweep("epsilon", FLAGS, workers=2, cache=False, progress=False)[1] == serial
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as lc:
+                                  host="127.0.0.1", dashboard_address=":0") as lc:
         assert sweep("epsilon", FLAGS, scheduler=lc.scheduler_address, cache=False,
                      progress=False)[1] == serial
 
