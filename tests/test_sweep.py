@@ -131,6 +131,15 @@ def test_cache_hit_then_resume_after_interruption(monkeypatch):
     again = sweep("epsilon", FLAGS, progress=False)
     assert len(calls) == 4 and again[2]["cached"] == 4 and again[1] == first
 
+    # another version of the accountant's code: every point is recomputed
+    code = sweep_cli._code_digest
+    monkeypatch.setattr(sweep_cli, "_code_digest", lambda: "edited accountant")
+    assert sweep("epsilon", FLAGS, progress=False)[2]["computed"] == 4 and len(calls) == 8
+    monkeypatch.setattr(sweep_cli, "_code_digest", code)
+    calls.clear()
+    assert sweep("epsilon", FLAGS, progress=False)[2]["cached"] == 4 and calls == []
+    calls.extend([None] * 4)
+
     # a wider grid with 4 new points, interrupted after two of them: a rerun computes only the rest
     wide = ["--sigma", "0.8,1.2,1.6,2.0"] + FLAGS[2:]
 
