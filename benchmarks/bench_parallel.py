@@ -59,7 +59,7 @@ def _cluster():
     from distributed import LocalCluster
     t0 = time.perf_counter()
     lc = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None)
+                      dashboard_address=":0")
     return lc, time.perf_counter() - t0
 
 
@@ -98,7 +98,7 @@ def _overhead() -> dict:
     res["serial_s_per_task"] = per_task()
     res["workers2_s_per_task"] = per_task(workers=2)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as lc:
+                      dashboard_address=":0") as lc:
         res["local_cluster_s_per_task"] = per_task(scheduler=lc.scheduler_address)
     # compute time of one sweep point, in process (no start-up)
     from dpderive.sweep_cli import build_grid, run_point

@@ -131,6 +131,7 @@ def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str
     tasks = list(tasks)
     _check_workers(workers)
     names = [str(t) for t in tasks] if names is None else list(names)
+    client = _connect(scheduler) if scheduler and tasks else None  # fail before any progress line
     prog = Progress(len(tasks), desc, progress, backend_name(workers, scheduler))
     results: list[TaskResult | None] = [None] * len(tasks)
 
@@ -145,8 +146,8 @@ def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str
     try:
         if not tasks:
             pass
-        elif scheduler:
-            _run_dask(fn, tasks, scheduler, got)
+        elif client is not None:
+            _run_dask(fn, tasks, client, got)
         elif workers == 1:
             for i, t in enumerate(tasks):
                 got(i, _call(fn, t))
@@ -154,6 +155,8 @@ def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str
             _run_joblib(fn, tasks, workers, got)
     finally:
         prog.close()
+        if client is not None:
+            client.close()
     return results  # type: ignore[return-value]
 
 
@@ -168,29 +171,29 @@ def _indexed(fn, i, task):
     return i, _call(fn, task)
 
 
-def _run_dask(fn, tasks, scheduler, got) -> None:
+def _connect(scheduler: str):
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise RuntimeError("--scheduler needs dask.distributed: pip install 'dpderive[distributed]'") from None
     try:
-        client = Client(scheduler, timeout="20s", set_as_default=False)
+        return Client(scheduler, timeout="20s", set_as_default=False)
     except OSError as exc:
         raise RuntimeError(f"--scheduler={scheduler!r}: cannot reach the dask scheduler ({exc})") from None
-    try:
-        futs = client.map(_indexed, [fn] * len(tasks), range(len(tasks)), tasks, pure=False)
-        pos = {f.key: i for i, f in enumerate(futs)}
-        for fut in as_completed(futs, loop=client.loop):
-            if fut.status == "error":  # the worker died or the result did not travel
-                exc = fut.exception()
-                i = pos[fut.key]
-                got(i, (False, None, f"{type(exc).__name__}: {exc}", 0.0))
-            else:
-                i, out = fut.result()
-                got(i, out)
-            fut.release()
-    finally:
-        client.close()
+
+
+def _run_dask(fn, tasks, client, got) -> None:
+    from distributed import as_completed
+    futs = client.map(_indexed, [fn] * len(tasks), range(len(tasks)), tasks, pure=False)
+    pos = {f.key: i for i, f in enumerate(futs)}
+    for fut in as_completed(futs, loop=client.loop):
+        if fut.status == "error":  # the worker died or the result did not travel
+            exc = fut.exception()
+            got(pos[fut.key], (False, None, f"{type(exc).__name__}: {exc}", 0.0))
+        else:
+            i, out = fut.result()
+            got(i, out)
+        fut.release()
 
 
 # ----------------------------------------------------------------------------- claims

@@ -194,16 +194,30 @@ def point_key(argv: list[str], code: str) -> str:
     return hashlib.sha256(("\0".join(argv) + "\0" + code).encode()).hexdigest()
 
 
-def _row(target: str, inputs: dict, res: dict | None, error: str = "") -> dict:
+def _rows(target: str, inputs: dict, res: dict | None) -> list[dict]:
+    """The table rows of one point: one, or one per route when the command answers with a
+    list (``--method all``).  Every row has the same columns."""
     name = TARGETS[target]
-    row = dict(inputs)
     rec = (res or {}).get("record") or {}
-    error = error or (res or {}).get("error", "")
-    row.update(quantity=name, value=rec.get(name), lower=rec.get(f"{name}_lower"),
-               upper=rec.get(f"{name}_upper"), method=rec.get("method", ""),
-               route=rec.get("route", rec.get("conversion", "")), guarantee=rec.get("guarantee"),
-               error=error)
-    return row
+    error = (res or {}).get("error", "") if res is not None else "not computed"
+    out = []
+    for r in (rec if isinstance(rec, list) else [rec]):
+        row = dict(inputs)
+        if "quantity" in r and "upper" in r:  # one route of --method all
+            value = r["upper"] if r.get("guarantee") else r.get("approximation")
+            row.update(quantity=r.get("quantity", name), value=value, lower=r.get("lower"),
+                       upper=r.get("upper"), method="all", route=r.get("route", ""),
+                       guarantee=r.get("guarantee"))
+        else:
+            row.update(quantity=name, value=r.get(name), lower=r.get(f"{name}_lower"),
+                       upper=r.get(f"{name}_upper"), method=r.get("method", ""),
+                       route=r.get("route", r.get("conversion", "")), guarantee=r.get("guarantee"))
+        if target == "calibrate":  # the epsilon the calibrated sigma achieves, and its bracket
+            row.update(epsilon_achieved=r.get("epsilon_achieved", r.get("epsilon")),
+                       epsilon_lower=r.get("epsilon_lower"), epsilon_upper=r.get("epsilon_upper"))
+        row["error"] = error
+        out.append(row)
+    return out
 
 
 def sweep(target: str, passthrough: list[str], *, workers: int = 1, scheduler: str | None = None,
@@ -228,8 +242,8 @@ def sweep(target: str, passthrough: list[str], *, workers: int = 1, scheduler: s
     run_tasks(run_point, [points[i][1] for i in todo], workers=workers, scheduler=scheduler,
               progress=progress, desc=f"sweep {target}", names=[" ".join(points[i][1]) for i in todo],
               on_result=keep)
-    rows = [_row(target, inputs, res) for (inputs, _), res in zip(points, results)]
-    counts["errors"] = sum(1 for r in rows if r["error"])
+    rows = [row for (inputs, _), res in zip(points, results) for row in _rows(target, inputs, res)]
+    counts["errors"] = sum(1 for r in results if r is None or "error" in r)
     return axes, rows, counts
 
 
@@ -274,7 +288,8 @@ def _fmt(v) -> str:
 
 
 def print_table(rows: list[dict], axes: list[Axis]) -> None:
-    cols = list(dict.fromkeys([a.dest for a in axes if a.varies] + ["value", "lower", "upper", "method", "error"]))
+    cols = list(dict.fromkeys([a.dest for a in axes if a.varies]
+                              + ["value", "lower", "upper", "method", "route", "error"]))
     cols = [c for c in cols if any(r.get(c) not in (None, "") for r in rows)] or ["value"]
     cells = [[_fmt(r.get(c)) for c in cols] for r in rows]
     width = [max([len(c)] + [len(x[j]) for x in cells]) for j, c in enumerate(cols)]
@@ -298,8 +313,12 @@ def plot_rows(rows: list[dict], axes: list[Axis], path: str, target: str) -> Non
     vary = [a for a in axes if a.varies]
     fixed = ", ".join(f"{a.dest}={a.values[0]}" for a in axes if not a.varies and a.texts[0] is not None)
     ok = [r for r in rows if not r["error"] and r["value"] is not None]
+    routes = list(dict.fromkeys(r["route"] for r in ok))
+    several = len(rows) > len({tuple(repr(r[a.dest]) for a in axes) for r in rows})
+    if several:  # --method all: one curve per route
+        vary = vary + [Axis("--route", "route", routes, routes)]
     fig, ax = plt.subplots(figsize=(7.5, 5))
-    if len(vary) == 2:
+    if len(vary) == 2 and not several:
         a, b = vary
         grid = np.full((len(a.values), len(b.values)), np.nan)
         for r in ok:
@@ -316,7 +335,7 @@ def plot_rows(rows: list[dict], axes: list[Axis], path: str, target: str) -> Non
             dark = not np.isnan(v) and hi > lo and (v - lo) / (hi - lo) > 0.6
             ax.text(j, i, txt, ha="center", va="center", fontsize=8, color="black" if dark else "white")
     else:
-        x = max(vary, key=lambda ax_: len(ax_.values))
+        x = max(vary[:-1] if several and len(vary) > 1 else vary, key=lambda ax_: len(ax_.values))
         others = [a for a in vary if a is not x]
         combos = list(itertools.product(*[a.values for a in others])) or [()]
         for combo in combos:
@@ -324,7 +343,11 @@ def plot_rows(rows: list[dict], axes: list[Axis], path: str, target: str) -> Non
             sel.sort(key=lambda r: r[x.dest])
             label = ", ".join(f"{a.dest}={_fmt(v)}" for a, v in zip(others, combo)) or None
             xs = [r[x.dest] for r in sel]
-            line, = ax.plot(xs, [r["value"] for r in sel], marker="o", label=label)
+            approx = bool(sel) and all(r["guarantee"] is False for r in sel)
+            if approx and label:
+                label += " (approximation)"
+            line, = ax.plot(xs, [r["value"] for r in sel], marker="o", label=label,
+                            linestyle="--" if approx else "-")
             if any(r["lower"] is not None for r in sel):
                 ax.fill_between(xs, [r["lower"] for r in sel], [r["upper"] for r in sel],
                                 color=line.get_color(), alpha=0.2)
@@ -376,7 +399,7 @@ def cmd_sweep(args) -> int:
         raise SweepError("--plot needs at least one input with several values (--flag a,b or lo:hi:n)")
     axes, rows, counts = sweep(args.target, passthrough, workers=ns.workers, scheduler=ns.scheduler,
                                cache=not ns.no_cache, progress=True)
-    if rows and counts["errors"] == len(rows):
+    if rows and counts["errors"] == counts["points"]:
         raise SweepError(f"every point failed; first: {rows[0]['error']}")
     if ns.out:
         write_rows(rows, ns.out)

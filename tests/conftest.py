@@ -5,3 +5,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEEDS = ROOT.parent / "shared" / "seeds"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# the verdict and sweep caches of dpderive.execution: kept in pytest's own cache directory,
+# not in ~/.cache (override with DPDERIVE_CACHE); keys include the code, so entries never go stale
+import os  # noqa: E402
+
+os.environ.setdefault("DPDERIVE_CACHE", str(ROOT / ".pytest_cache" / "dpderive"))

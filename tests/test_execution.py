@@ -21,7 +21,7 @@ SOME = 6
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as lc:
+                                  host="127.0.0.1", dashboard_address=":0") as lc:
         yield lc.scheduler_address
 
 

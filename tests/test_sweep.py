@@ -63,6 +63,18 @@ def test_choices_take_lists_and_text_passes_through():
     assert axes[0].texts == ["a,b"]
 
 
+def test_a_list_of_routes_gives_one_row_each():
+    rec = [{"quantity": "epsilon", "route": "rdp", "guarantee": True, "lower": None, "upper": 1.5,
+            "approximation": None},
+           {"quantity": "epsilon", "route": "clt", "guarantee": False, "lower": None, "upper": None,
+            "approximation": 0.7}]
+    rows = sweep_cli._rows("epsilon", {"sigma": 1.0}, {"record": rec})
+    assert [(r["route"], r["value"], r["guarantee"]) for r in rows] == [("rdp", 1.5, True), ("clt", 0.7, False)]
+    assert all(r["sigma"] == 1.0 and r["error"] == "" for r in rows)
+    (err,) = sweep_cli._rows("calibrate", {"epsilon": 1}, {"error": "sigma=-1 is outside"})
+    assert err["value"] is None and err["error"] == "sigma=-1 is outside" and "epsilon_achieved" in err
+
+
 def test_bad_range_is_one_line_exit_2(capsys):
     assert main(["sweep", "epsilon", "--sigma", "1", "--steps", "10:1:0", "--delta", "1e-5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -85,7 +97,7 @@ def test_serial_equals_joblib_equals_local_cluster():
     serial = sweep("epsilon", FLAGS, cache=False, progress=False)[1]
     assert sweep("epsilon", FLAGS, workers=2, cache=False, progress=False)[1] == serial
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as lc:
+                                  host="127.0.0.1", dashboard_address=":0") as lc:
         assert sweep("epsilon", FLAGS, scheduler=lc.scheduler_address, cache=False,
                      progress=False)[1] == serial
 
@@ -118,6 +130,15 @@ def test_cache_hit_then_resume_after_interruption(monkeypatch):
     assert len(calls) == 4
     again = sweep("epsilon", FLAGS, progress=False)
     assert len(calls) == 4 and again[2]["cached"] == 4 and again[1] == first
+
+    # another version of the accountant's code: every point is recomputed
+    code = sweep_cli._code_digest
+    monkeypatch.setattr(sweep_cli, "_code_digest", lambda: "edited accountant")
+    assert sweep("epsilon", FLAGS, progress=False)[2]["computed"] == 4 and len(calls) == 8
+    monkeypatch.setattr(sweep_cli, "_code_digest", code)
+    calls.clear()
+    assert sweep("epsilon", FLAGS, progress=False)[2]["cached"] == 4 and calls == []
+    calls.extend([None] * 4)
 
     # a wider grid with 4 new points, interrupted after two of them: a rerun computes only the rest
     wide = ["--sigma", "0.8,1.2,1.6,2.0"] + FLAGS[2:]
