@@ -18,6 +18,14 @@ ranges at 50 digits, no search, no shrinking): if the oracle finds no difference
 either, the mutant is reported as *equivalent on the domain* (not provable by SymPy,
 e.g. Max(x, 0) with x > 0) and left out of the rate; otherwise it is a *miss*.
 
+Claims (``--claims``): every generic claim of the registry and of the example claim file
+that holds is mutated in its printed side (the bound of a ``bound`` claim, the printed side of
+an ``identity``, the derivative of a ``derivative`` claim, either side of an ``inequality``),
+and inequalities also get their relation reversed or made strict/non-strict.  A mutant of an
+equality is false unless equivalent; a mutant of a one-sided bound may stay true, so an
+unflagged one counts as missed only when the oracle (random points of the search ranges, no
+search) finds a violation.
+
 False alarms: each original is checked against an equivalent rewriting of itself
 (``expand``, ``expand_log(force=True)``, ``together``; the first that differs
 syntactically) with SymPy's stage switched off, so that the numeric search alone
@@ -163,12 +171,135 @@ def numeric_identity(a, b, dom):
         checkers.symbolic_zero = orig
 
 
+def generic_claims():
+    """(id, claim) for every generic claim that holds, built-in papers and the example file."""
+    from derive.claimfile import ClaimFile
+    registry.load_all()
+    root = Path(__file__).resolve().parent.parent
+    cls = [c for c in registry.claims() if c.spec is not None]
+    cls += ClaimFile(root / "examples" / "rdp_facts.toml").claims
+    return [c for c in cls if c.check().status in ("proved", "holds_numerically")]
+
+
+def claim_mutants(c, rng):
+    """(kind label, mutated spec fields) for one claim."""
+    kind, dom, kw = c.spec
+    out = []
+    if kind == "identity":
+        side = "rhs" if kw.get("truth_side") != "rhs" else "lhs"
+        targets = [side]
+    elif kind == "bound":
+        targets = ["bound"]
+    elif kind == "derivative":
+        targets = ["g"]
+    elif kind == "inequality":
+        targets = ["lhs", "rhs"]
+        flip = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+        strict = {"<=": "<", "<": "<=", ">=": ">", ">": ">="}
+        out.append(("reverse", dict(kw, op=flip[kw["op"]])))
+        out.append(("strict", dict(kw, op=strict[kw["op"]])))
+    else:
+        return out
+    for t in targets:
+        for mk in KINDS:
+            try:
+                m = mutate(sp.sympify(kw[t]), mk, rng)
+            except Exception:  # noqa: BLE001
+                m = None
+            if m is None or m == kw[t] or m.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+                continue
+            if symbolic_zero(sp.sympify(m) - kw[t]):
+                out.append((mk, None))
+                continue
+            out.append((mk, dict(kw, **{t: m})))
+    return out
+
+
+def claim_oracle_violated(kind, dom, kw, n: int = 300) -> bool:
+    """Random points of the search ranges (no search): is the mutated claim violated?"""
+    fn = {"identity": lambda: checkers.mp_function(kw["lhs"] - kw["rhs"], dom),
+          "derivative": lambda: checkers.mp_function(sp.diff(kw["f"], kw["x"], kw.get("order", 1)) - kw["g"], dom)}
+    rng = random.Random(5)
+    with mp.workdps(30):
+        if kind in fn:
+            f = fn[kind]()
+            rel = checkers.mp_function(sp.Abs(kw.get("lhs", kw.get("g", 1))) + 1, dom)
+        for _ in range(n):
+            pt = {v.name: v.value(rng.uniform(-1, 1)) for v in dom.vars}
+            if not all(v.contains(pt[v.name]) for v in dom.vars) or not dom.where(pt):
+                continue
+            if kind in fn:
+                d, r = f(pt), rel(pt)
+                if d is not None and r is not None and abs(d) > mp.mpf(10) ** -20 * r:
+                    return True
+            elif kind == "inequality":
+                a = checkers.mp_function(kw["lhs"], dom)(pt)
+                b = checkers.mp_function(kw["rhs"], dom)(pt)
+                if a is None or b is None:
+                    continue
+                ok = {"<=": a <= b, "<": a < b, ">=": a >= b, ">": a > b}[kw["op"]]
+                if not ok:
+                    return True
+            elif kind == "bound":
+                b = checkers.mp_function(kw["bound"], dom)(pt)
+                t = checkers.mp_function(kw["truth"], dom)(pt)
+                if b is None or t is None:
+                    continue
+                m = max(abs(b), abs(t), mp.mpf(10) ** -30)
+                if {"upper": t - b, "lower": b - t, "equal": abs(b - t)}[kw["side"]] > mp.mpf(10) ** -12 * m:
+                    return True
+    return False
+
+
+def run_claims(rng) -> dict:
+    stats = defaultdict(Counter)
+    misses = []
+    items = generic_claims()
+    t0 = time.perf_counter()
+    for k, c in enumerate(items, 1):
+        kind, dom, kw = c.spec
+        for mk, mkw in claim_mutants(c, rng):
+            st = stats[f"{kind}:{mk}"]
+            st["planted"] += 1
+            if mkw is None:
+                st["equivalent"] += 1
+                continue
+            v = checkers.check(kind, dom, **mkw)
+            if v.status == "fails":
+                st["flagged"] += 1
+            elif claim_oracle_violated(kind, dom, mkw, n=300 if kind != "bound" else 40):
+                st["missed"] += 1
+                misses.append({"claim": c.id, "kind": mk, "verdict": v.status,
+                               "mutant": {k2: sp.sstr(v2) for k2, v2 in mkw.items() if isinstance(v2, sp.Basic)}})
+            else:
+                st["not_violated"] += 1
+        print(f"[claims {k}/{len(items)}] {c.id} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    tot = Counter()
+    for st in stats.values():
+        tot.update(st)
+    live = tot["flagged"] + tot["missed"]
+    return {"claims": len(items), "per_kind": {k: dict(v) for k, v in sorted(stats.items())},
+            "total": dict(tot, rate=tot["flagged"] / live if live else None), "misses": misses}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=0, help="use only the first N formulas")
     ap.add_argument("--out", default=str(Path(__file__).with_name("results_mutation.json")))
+    ap.add_argument("--claims", action="store_true", help="mutate the generic claims instead of the formulas")
     args = ap.parse_args(argv)
     rng = random.Random(20261125)
+    if args.claims:
+        res = run_claims(rng)
+        out = Path(args.out).with_name(Path(args.out).stem + "_claims.json") if args.out.endswith(".json") else Path(args.out)
+        out.write_text(json.dumps(res, indent=1, sort_keys=True, default=str) + "\n")
+        print(f"{'claim kind:mutation':28s} {'planted':>8s} {'equiv':>6s} {'not viol.':>9s} {'flagged':>8s} {'missed':>7s}")
+        for k2, st in res["per_kind"].items():
+            print(f"{k2:28s} {st.get('planted', 0):8d} {st.get('equivalent', 0):6d} {st.get('not_violated', 0):9d} "
+                  f"{st.get('flagged', 0):8d} {st.get('missed', 0):7d}")
+        t = res["total"]
+        print(f"total: {t.get('flagged', 0)} flagged, {t.get('missed', 0)} missed, rate {t['rate']}")
+        return 0
     items = corpus()
     if args.limit:
         items = items[:args.limit]

@@ -494,7 +494,8 @@ class ClaimFile:
         return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
                      kind=kind, statement=statement, printed_latex=printed, check_fn=check,
-                     formulas=refs, note=spec.get("note", ""), checker=kind, definition=definition)
+                     formulas=refs, note=spec.get("note", ""), checker=kind, definition=definition,
+                     spec=(kind, dom, kw))
 
     def _sym(self, name, line, item, what) -> sp.Symbol:
         n = _canon(str(name))

@@ -139,6 +139,7 @@ class Claim:
     note: str = ""
     checker: str = "custom"    # the generic kind of derive.checkers that checks it, or "custom"
     definition: str = ""       # canonical text of a declared claim (claim files): what its verdict depends on
+    spec: tuple | None = field(default=None, repr=False)   # (kind, Domain, fields) of a generic claim
     _verdict: Verdict | None = field(default=None, repr=False)
 
     def check(self, refresh: bool = False) -> Verdict:

@@ -88,7 +88,7 @@ class Paper:
         c = self.claim(cid, location, kind, statement, latex=latex,
                        check=lambda: checkers.check(kind, dom, **fields), formulas=formulas,
                        section=section, seed=seed, note=note)
-        c.checker, c.definition = kind, definition
+        c.checker, c.definition, c.spec = kind, definition, (kind, dom, fields)
         return c
 
 
