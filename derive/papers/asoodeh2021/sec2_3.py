@@ -146,7 +146,12 @@ P.claim("thm1.sound", "(7)", "inequality",
 P.claim("sec3.eq13", "(13)", "notation",
         "(13) writes the hockey-stick index as e^ell; (12) asks for (eps,delta)-DP, i.e. E_{e^eps} by (9)",
         latex=r"= \sup_{\mathcal{M} \in \mathbb{M}_{\alpha}(\gamma)} \sup_{d \sim d'} \mathsf{E}_{e^{\ell}}(\mathcal{M}_{d} \| \mathcal{M}_{d'}), \tag{13}",
-        section=III, check=lambda: _symbol_check(r"e^{\ell}", {"alpha", "varepsilon", "gamma", "delta"}))
+        section=III, check=lambda: _symbol_check(r"e^{\ell}", {"alpha", "varepsilon", "gamma", "delta"}),
+        artifact={"version": "Asoodeh et al. 2020 (ISIT), eq. (10)", "seed": "000_719a574de2899529.txt",
+                  "printed": r"\mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_{d}\|\mathcal{M}_{d^{\prime}}) (10)",
+                  "claim": "",
+                  "why": "the journal dump reads the subscript epsilon as ell; the ISIT version's LaTeX source of the "
+                         "same display prints e^{varepsilon}"})
 
 
 def _symbol_check(fragment: str, allowed: set) -> Verdict:
