@@ -41,7 +41,7 @@ def test_check_json_records(capsys):
             "counterexample", "note"}
     for r in recs:
         assert keys <= set(r)
-        assert r["verdict"] in ("proved", "holds_numerically", "fails", "inconclusive")
+        assert r["verdict"] in ("proved", "holds_numerically", "fails", "artifact", "inconclusive")
         if r["verdict"] == "fails":
             assert r["counterexample"]
     assert any(r["location"] == "(20)" for r in recs)

@@ -869,6 +869,7 @@ def _eq110_oterm_check():
     f_t = sp.lambdify([eps, T, L], sigma2_at_plugged_alpha(), "mpmath")
     f_p = sp.lambdify([eps, T, L], _in_L(eq110.expr), "mpmath")
     v = asymptotic_residual(f_t, f_p, 0, 2)
+    v.derived = sp.log(L) ** 3 / L ** 2          # the order of the remainder (claim appG.eq110)
     if v.status == "fails":
         v.note = ("the remainder is O((log L)^3/L^2) (claim appG.eq110), not O(1/L^2): the printed O-term omits "
                   "the log log(1/delta) factors; harmless for Theorem 5, which keeps only O(log^2 L/L)")
