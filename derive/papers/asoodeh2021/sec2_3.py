@@ -342,6 +342,30 @@ P.claim("thm4.f_lower", "(23)", "inequality", "f(alpha,eps,delta) <= gamma_alpha
         check=lambda: check_relation(f.expr, "<=", _gx, (ALPHA, EPS, DELTA),
                                      conditions=(alpha * delta < 1,), n=30, method=_TOLX, tol_digits=20))
 
+
+
+def _thm4_ends():
+    """Theorem 4 is stated 'for any eps >= 0 and alpha > 1' with 0 < alpha delta < 1: f and g are checked
+    at the ends of that range (alpha -> 1+, alpha large, eps = 0, eps large, delta -> 0+, alpha delta -> 1-)."""
+    fg = sp.lambdify([alpha, eps, delta], sp.Max(f.expr, g.expr), "mpmath")
+    corners = [(a, e, d) for a in (mp.mpf("1.001"), mp.mpf(50)) for e in (mp.mpf(0), mp.mpf(5))
+               for d in (mp.mpf("1e-9"), (1 - mp.mpf("1e-3")) / a)]
+    it = iter(corners)
+
+    def draw(rng):
+        a, e, d = next(it)
+        return {"alpha": a, "varepsilon": e, "delta": d}, fg(a, e, d), _gx(a, e, d)
+    return check_draws(draw, "<=", n=len(corners), tol_digits=20,
+                       method="max(f, g) of (23) vs the exact gamma (minimisation of (78), 30 digits) at the 8 "
+                              "corners of the stated range")
+
+
+P.claim("thm4.range_ends", "Thm. 4", "domain",
+        "Theorem 4's range: f, g <= gamma_alpha^eps(delta) for every eps >= 0, alpha > 1, 0 < alpha delta < 1, "
+        "checked at the ends of each range",
+        latex=r"For any $\varepsilon \geq 0$ and $\alpha > 1$", section=III, formulas=("thm4.f", "thm4.g"),
+        check=_thm4_ends)
+
 # ----------------------------------------------------------------------------- Lemma 1
 EQ24_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) = (\gamma + \log(1 - \delta))_{+}, \quad \text{if} \quad \alpha\delta \ge 1,"
 eq24 = P.formula("lemma1.eq24", "(24)", EQ24_LATEX, parse=r"(\gamma + \log(1 - \delta))_{+}", role="equality",
