@@ -11,8 +11,8 @@ listed claim fails.
 ERRATA = [
     dict(key="eq18_concavity", claims=["sec3.eq18"], severity="changes a stated result",
          title="delta_alpha^eps is convex, not concave, in gamma",
-         printed=r"\delta_\alpha^\varepsilon(\cdot)\ \text{is non-decreasing and concave}",
-         corrected=r"\delta_\alpha^\varepsilon(\cdot)\ \text{is non-decreasing and convex in } \gamma"
+         printed=r"\delta_\alpha^\varepsilon(\cdot)\ \text{is non-decreasing and }\text{concave}",
+         corrected=r"\delta_\alpha^\varepsilon(\cdot)\ \text{is non-decreasing and }\text{convex in } \gamma"
                    r"\ \text{(concave in } \chi(\gamma))",
          wrong=r"\text{concave}", right=r"\text{convex in } \gamma",
          setting="exact gamma_alpha^eps(delta) by minimisation of (78); second difference with step h",
