@@ -21,9 +21,9 @@ ERRATA = [
                      "the first coordinate of R_alpha (App. B (73))."),
     dict(key="eq28_norm", claims=["sec4.eq28"], severity="wrong but harmless",
          title="the Gaussian RDP uses the squared sensitivity",
-         printed=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \left\| f(d) - f(d') \right\|_2",
-         corrected=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \left\| f(d) - f(d') \right\|_2^2",
-         wrong=r"\right\|_2", right=r"\right\|_2^2",
+         printed=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \| f(d) - f(d') \|_2",
+         corrected=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \| f(d) - f(d') \|_2^2",
+         wrong=r"\|_2", right=r"\|_2^2",
          setting="P = N(Delta_2, sigma^2), Q = N(0, sigma^2); D_alpha by quadrature of definition (1)",
          explanation="Harmless in the paper, which takes unit sensitivity (1 = 1^2)."),
     dict(key="eq76_sign", claims=["appB.eq76", "isit.eq40"], severity="wrong but harmless",
@@ -32,7 +32,7 @@ ERRATA = [
                  r"{p^{\alpha}q^{1-\alpha} + (1-p)^{\alpha}(1-q)^{1-\alpha}}",
          corrected=r"\frac{\partial h}{\partial q} = -\frac{p^{\alpha}q^{-\alpha} - (1-p)^{\alpha}(1-q)^{-\alpha}}"
                    r"{p^{\alpha}q^{1-\alpha} + (1-p)^{\alpha}(1-q)^{1-\alpha}}",
-         wrong=r"= \frac", right=r"= -\frac",
+         wrong="", right=r"= -",
          setting="h(p,q;alpha) = log(p^alpha q^(1-alpha) + (1-p)^alpha (1-q)^(1-alpha))/(alpha-1); sympy.diff",
          explanation="The true derivative is negative for q < p; the proof only uses that h is monotone in q on "
                      "each side of p, which survives with the sign corrected."),
