@@ -128,6 +128,8 @@ def _ascii_math(tok: str) -> str | None:
         return None
     if re.search(r"_[A-Za-z0-9]+_|_\{[^{}]*\}_|\^[A-Za-z0-9]+\^|\^\{[^{}]*\}\^", tok):
         return None                      # a double sub- or superscript: an identifier, not mathematics
+    if re.search(r"(\}|\^\w+)'", tok):
+        return None                      # a quote after a superscript (printed 'e^{eps}')
     if re.search(r"[A-Za-z]\w*\.[A-Za-z]\w*_\w", tok):
         return None                      # a claim id (appE.zero_large_delta)
     # braces first: a group after ^ or _ is TeX grouping; any other brace is a literal set brace
