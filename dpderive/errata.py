@@ -94,6 +94,9 @@ def counterexample_rows(ce) -> list[dict]:
             if k == "params":
                 continue
             label = _SIDE_LABELS.get(k, k)
+            if k == "relation":
+                v = {"lhs == rhs": "left = right", "lhs <= rhs": "left <= right",
+                     "lhs >= rhs": "left >= right"}.get(v, v)
             rows.append({"name": label, "math": None, "value": _val(v), "kind": "value"})
     else:
         rows.append({"name": "counterexample", "math": None, "value": _val(ce), "kind": "value"})

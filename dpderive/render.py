@@ -169,6 +169,7 @@ def _ascii_math(tok: str) -> str | None:
             return "{" + tex.strip() + "}"
         return tex
     s = _WORD_RE.sub(word, s)
+    s = re.sub(r"\)-(\\mathrm\{)", r")\\mbox{-}\1", s)         # (eps,delta)-DP: a hyphen, not a minus
     return s.replace("@L@", r"\{").replace("@R@", r"\}").strip()
 
 

@@ -127,6 +127,20 @@ def _main_seed(key: str) -> str:
     return seeds[0] if seeds else ""
 
 
+def _with_column_specs(extras: dict) -> dict:
+    """Tables of five or more columns get wrapping columns of equal width (no overfull boxes)."""
+    tables = []
+    for tab in extras.get("tables", []):
+        n = len(tab["header"])
+        if n >= 5:
+            w = (1 - 0.026 * (n - 1)) / n - 0.004
+            spec = "@{}" + (r">{\raggedright\arraybackslash}p{%.3f\linewidth}" % w) * n + "@{}"
+        else:
+            spec = "@{}" + "l" * n + "@{}"
+        tables.append(dict(tab, spec=spec))
+    return dict(extras, tables=tables)
+
+
 def split_measured(extras: dict) -> tuple[dict, dict]:
     """(reproducible extras, measured ones): tables and findings marked ``"measured"`` hold run times,
     which differ between machines and runs; they are kept out of the generated report."""
@@ -170,7 +184,7 @@ def paper_context(key: str, extras: dict | None = None) -> dict:
         "formulas": formulas,
         "claim_groups": [{"section": s, "claims": v} for s, v in groups.items()],
         "errata": errata,
-        "extras": extras or {"figures": [], "tables": [], "findings": []},
+        "extras": _with_column_specs(extras or {"figures": [], "tables": [], "findings": []}),
         "records": recs,
     }
 
