@@ -26,7 +26,7 @@ ERRATA = [
          wrong=r"\|_2", right=r"\|_2^2",
          setting="P = N(Delta_2, sigma^2), Q = N(0, sigma^2); D_alpha by quadrature of definition (1)",
          explanation="Harmless in the paper, which takes unit sensitivity (1 = 1^2)."),
-    dict(key="eq76_sign", claims=["appB.eq76", "isit.eq40"], severity="wrong but harmless",
+    dict(key="eq76_sign", claims=["appB.eq76", "isit.eq40"], severity="typo",
          title="the derivative of h(p, q; alpha) in q has the wrong sign (both versions)",
          printed=r"\frac{\partial h}{\partial q} = \frac{p^{\alpha}q^{-\alpha} - (1-p)^{\alpha}(1-q)^{-\alpha}}"
                  r"{p^{\alpha}q^{1-\alpha} + (1-p)^{\alpha}(1-q)^{1-\alpha}}",
@@ -34,8 +34,8 @@ ERRATA = [
                    r"{p^{\alpha}q^{1-\alpha} + (1-p)^{\alpha}(1-q)^{1-\alpha}}",
          wrong="", right=r"= -",
          setting="h(p,q;alpha) = log(p^alpha q^(1-alpha) + (1-p)^alpha (1-q)^(1-alpha))/(alpha-1); sympy.diff",
-         explanation="The true derivative is negative for q < p; the proof only uses that h is monotone in q on "
-                     "each side of p, which survives with the sign corrected."),
+         explanation="The text right after the display says the derivative is negative for 0 < q < p, so h "
+                     "decreases in q: that is the corrected form; only the display's sign is wrong."),
     dict(key="eq96_middle", claims=["appD.eq96"], severity="typo",
          title="the middle term of (96)'s numerator is 2 alpha e^eps, not 2 alpha e^(2 eps)",
          printed=r"\frac{e^{\varepsilon}\left((2+\alpha)e^{2\varepsilon} - 2\alpha e^{2\varepsilon} - \alpha\right)}"

@@ -22,7 +22,7 @@ ERRATA = [
          wrong=r"e^{\varepsilon x}", right=r"e^{\varepsilon x/\Delta}",
          setting="Laplace mechanism Lap(Delta/eps): the previous line by quadrature at random Delta",
          explanation="Equal only at Delta = 1; the final 1 - e^{-eps/2} is right for every Delta."),
-    dict(key="eq17_sign", claims=["eq17"], severity="changes a stated result",
+    dict(key="eq17_sign", claims=["eq17"], severity="typo",
          title="(17)'s second Phi argument has a sign slip",
          printed=r"\delta(\varepsilon)=\Phi\left(-\frac{\varepsilon}{\mu}+\frac{\mu}{2}\right)"
                  r"-e^{\varepsilon}\Phi\left(-\frac{-\varepsilon}{\mu}-\frac{\mu}{2}\right)",
