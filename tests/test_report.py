@@ -55,11 +55,18 @@ def test_measured_items_are_split_off():
 
 
 def test_generated_files_carry_no_timings(built):
+    """Every measured item (run times of this machine) is in timings.json and in no generated file.
+    (The paper's own run times, e.g. Table 1's 21.4 s, are claims of the paper and stay.)"""
     out, _ = built
+    timings = json.loads((out / "timings.json").read_text())
+    measured = [x.get("caption") or x.get("what") for parts in timings.values() for items in parts.values()
+                for x in items]
+    assert len(measured) >= 4          # Tables 1 and 2 of Zheng et al., their findings, Ghazi-Issa's build time
     for name in GENERATED:
         text = (out / name).read_text()
-        assert not re.search(r"\d s\b|seconds to evaluate|time to build", text), name
-    assert (out / "timings.json").exists()        # the measured times, kept out of the report
+        for m in measured:
+            assert m[:40] not in text, (name, m)
+        assert "time to build" not in text, name
 
 
 def test_sidecars_and_errata(built):
@@ -105,7 +112,7 @@ def test_pdf_smoke(built, tmp_path):
     assert res["pdf"] and pdf.exists()
     log = (out / "appendix.log").read_text(errors="replace")
     assert "undefined references" not in log and "Reference `" not in log
-    assert log.count("Overfull") <= 5, "overfull boxes: " + "\n".join(
+    assert log.count("Overfull") == 0, "overfull boxes: " + "\n".join(
         ln for ln in log.splitlines() if ln.startswith("Overfull"))[:2000]
     subprocess.run(["pdftoppm", "-png", "-r", "30", "-f", "1", "-l", "2", str(pdf), str(tmp_path / "pg")],
                    check=True)
