@@ -399,6 +399,28 @@ P.claim("lemma1.eq25", "(25)", "inequality", "Lemma 1's bound is never below the
         latex=EQ25_LATEX, section=III, formulas=("lemma1.eq25", "thm4.zeta"),
         check=lambda: check_relation(_ex, "<=", eq25.expr, (ALPHA, GAMMA, DELTA),
                                      conditions=(alpha * delta < 1,), n=8, method=_EPSX, tol_digits=12))
+def _lemma1_ends():
+    """Lemma 1 is stated 'for alpha > 1 and gamma > 0' (with 0 < alpha delta < 1 for (25)): (25) is
+    checked against the exact eps at the corners of that range (alpha -> 1+, alpha large, gamma -> 0+,
+    gamma large, delta -> 0+, alpha delta -> 1-)."""
+    f25 = sp.lambdify([alpha, gamma, delta], eq25.expr, "mpmath")
+    corners = iter([(a, g, d) for a in (mp.mpf("1.001"), mp.mpf(50)) for g in (mp.mpf("1e-6"), mp.mpf(5))
+                    for d in (mp.mpf("1e-9"), (1 - mp.mpf("1e-3")) / a)])
+
+    def draw(rng):
+        a, g, d = next(corners)
+        return {"alpha": a, "gamma": g, "delta": d}, _ex(a, g, d), f25(a, g, d)
+    return check_draws(draw, "<=", n=8, tol_digits=12,
+                       method="exact eps (bisection on the exact gamma, 30 digits) vs (25) at the 8 corners of "
+                              "the stated range")
+
+
+P.claim("lemma1.range_ends", "Lemma 1", "domain",
+        "Lemma 1's range: (25) is never below the exact eps for alpha > 1, gamma > 0, 0 < alpha delta < 1, "
+        "checked at the ends of each range",
+        latex=r"Lemma 1: For $\alpha > 1$ and $\gamma > 0$, we have", section=III, formulas=("lemma1.eq25",),
+        check=_lemma1_ends)
+
 P.claim("lemma1.balle", "Sec. III", "inequality", "Balle et al. [18, Th. 21] is never below the exact eps",
         latex=BALLE_LATEX, section=III, formulas=("balle2020",),
         check=lambda: check_relation(_ex, "<=", balle.expr, (ALPHA, GAMMA, DELTA),
