@@ -13,7 +13,30 @@ from .printing import latex
 from .symbols import Param
 
 ROLES = ("definition", "identity", "equality", "lower_bound", "upper_bound", "approximation")
-VERDICTS = ("proved", "holds_numerically", "fails", "inconclusive")
+VERDICTS = ("proved", "holds_numerically", "fails", "artifact", "inconclusive")
+# "artifact": the printed form fails, but it is a transcription artifact of one dump (or a slip of one
+# version): another version of the same paper prints the statement correctly (``Claim.artifact`` says
+# where).  An artifact is not an erratum of the paper.
+
+# seed file -> how an author cites the paper (prose, headings, errata, `dpderive show`)
+SEED_CITES = {
+    "000_719a574de2899529.txt": "Asoodeh et al. 2020 (ISIT)",
+    "001_7a33c8c9f53e52ce.txt": "Asoodeh et al. 2020 (ISIT)",
+    "002_681a0562af0ee53f.txt": "Asoodeh et al. 2021",
+    "003_6d6b38ca867c8af9.txt": "Ghazi and Issa 2023",
+    "004_92b282974724984b.txt": "Zheng et al. 2020",
+}
+
+
+def cite_location(location: str) -> str:
+    """'(25)' -> 'eq. (25)', '(104)-(105)' -> 'eqs. (104)-(105)'; 'Thm. 6', 'App. G' unchanged."""
+    import re
+    loc = location.strip()
+    if re.fullmatch(r"\([0-9A-Z.]+\)", loc):
+        return f"eq. {loc}"
+    if re.fullmatch(r"\([0-9A-Z.]+\)\s*[-,]\s*\([0-9A-Z.]+\)", loc):
+        return f"eqs. {loc}"
+    return loc
 
 
 class DomainError(ValueError):
@@ -35,6 +58,10 @@ class Source:
     def cite(self) -> str:
         s = f"{self.seed} {self.location}"
         return f"{s}, {self.section}" if self.section else s
+
+    def cite_paper(self) -> str:
+        """The citation an author expects: 'Asoodeh et al. 2021, eq. (25)'."""
+        return f"{SEED_CITES.get(self.seed, self.seed)}, {cite_location(self.location)}"
 
 
 @dataclass
@@ -116,6 +143,8 @@ class Verdict:
                     f"{self.worst_error:.1e} {how} ({self.method})")
         if self.status == "fails":
             return f"FAILS ({self.method})"
+        if self.status == "artifact":
+            return f"transcription artifact: the printed form fails ({self.method}), another version is right"
         return f"inconclusive: {self.note}"
 
 
@@ -140,6 +169,10 @@ class Claim:
     checker: str = "custom"    # the generic kind of derive.checkers that checks it, or "custom"
     definition: str = ""       # canonical text of a declared claim (claim files): what its verdict depends on
     spec: tuple | None = field(default=None, repr=False)   # (kind, Domain, fields) of a generic claim
+    # a transcription artifact: {"version": "Asoodeh et al. 2020 (ISIT), eq. (10)", "seed": <other seed file>,
+    # "printed": <verbatim LaTeX fragment of the other seed, the correct form>, "claim": <id of the claim
+    # checking that version, or "">, "why": <one line>}.  When the check fails the verdict is "artifact".
+    artifact: dict | None = None
     _verdict: Verdict | None = field(default=None, repr=False)
 
     def check(self, refresh: bool = False) -> Verdict:
@@ -150,6 +183,8 @@ class Claim:
             except Exception as exc:  # a check that crashes is reported, not hidden
                 v = Verdict("inconclusive", "error", note=f"{type(exc).__name__}: {exc}")
             v.seconds = time.perf_counter() - t0
+            if v.status == "fails" and self.artifact:
+                v.status = "artifact"
             self._verdict = v
         return self._verdict
 
@@ -171,6 +206,7 @@ class Claim:
             "id": self.id,
             "paper": self.source.seed,
             "paper_key": self.paper,
+            "citation": self.source.cite_paper(),
             "location": self.source.location,
             "section": self.source.section,
             "kind": self.kind,
@@ -187,6 +223,8 @@ class Claim:
             "note": "; ".join(x for x in (v.note, self.note) if x),
             "formulas": list(self.formulas),
         }
+        if self.artifact:
+            rec["artifact"] = dict(self.artifact)
         return rec
 
 

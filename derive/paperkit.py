@@ -66,11 +66,11 @@ class Paper:
 
     def claim(self, cid: str, location: str, kind: str, statement: str, *, latex: str,
               check: Callable[[], Verdict], formulas: tuple = (), section: str = "",
-              seed: str | None = None, note: str = "") -> Claim:
+              seed: str | None = None, note: str = "", artifact: dict | None = None) -> Claim:
         c = Claim(id=f"{self.key}.{cid}", paper=self.key, source=self._src(location, section, seed),
                   kind=kind, statement=statement, printed_latex=latex, check_fn=check,
                   formulas=tuple(f"{self.key}.{x}" if not x.startswith(self.key + ".") else x
-                                 for x in formulas), note=note)
+                                 for x in formulas), note=note, artifact=artifact)
         return registry.add_claim(c)
 
     def generic(self, cid: str, location: str, kind: str, statement: str, *, latex: str,

@@ -65,7 +65,7 @@ def _cmd_show(args) -> int:
     if name in registry.FORMULAS:
         f = registry.FORMULAS[name]
         print(f"{f.name}  ({f.role} of {f.quantity})")
-        print(f"source:      {f.source.cite()}")
+        print(f"source:      {f.source.cite_paper()} ({f.source.seed})")
         print(f"as printed:  {f.printed_latex}")
         print(f"encoding:    {f.encoding}" + (f" ({f.encoding_note})" if f.encoding_note else ""))
         print(f"parameters:  {', '.join(p.describe() for p in f.params)}")
@@ -85,7 +85,7 @@ def _cmd_show(args) -> int:
     if name in registry.CLAIMS or f"{name}" in registry.CLAIMS:
         c = registry.CLAIMS[name]
         rec = c.record()
-        for k in ("id", "paper", "location", "kind", "statement", "printed_latex", "verdict", "method",
+        for k in ("id", "citation", "paper", "location", "kind", "statement", "printed_latex", "verdict", "method",
                   "derived_latex", "counterexample", "note"):
             if rec.get(k) not in (None, "", []):
                 print(f"{k + ':':16s}{rec[k]}")
@@ -117,7 +117,7 @@ def _cmd_check(args) -> int:
         return 0
     for r in recs:
         mark = {"proved": "proved", "holds_numerically": "holds", "fails": "FAILS",
-                "inconclusive": "inconclusive"}[r["verdict"]]
+                "artifact": "artifact", "inconclusive": "inconclusive"}[r["verdict"]]
         print(f"{r['id']:42s} {r['location']:14s} {mark:12s} {r['method'][:60]}")
         if r["verdict"] == "fails" and r.get("counterexample"):
             print(f"    counterexample: {_compact(r['counterexample'])}")

@@ -103,5 +103,174 @@ def environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, autoescape=False,
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
     )
-    env.filters.update(tex=tex_escape, printed=printed, math=math, inline=inline, mathbox=mathbox)
+    env.filters.update(tex=tex_escape, printed=printed, math=math, inline=inline, mathbox=mathbox,
+                       prose=lambda t: prose(t), idtag=lambda t: idtag(t))
     return env
+
+
+# ----------------------------------------------------------------------------- prose with ASCII mathematics
+_GREEK_WORDS = ("alpha", "beta", "gamma", "delta", "varepsilon", "epsilon", "eps", "zeta", "eta", "theta", "kappa",
+                "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi", "omega", "ell",
+                "Gamma", "Delta", "Theta", "Lambda", "Sigma", "Phi", "Psi", "Omega", "kappatilde")
+_GREEK_TEX = {w: "\\" + w for w in _GREEK_WORDS}
+_GREEK_TEX.update({"eps": r"\varepsilon", "epsilon": r"\varepsilon", "kappatilde": r"\tilde\kappa"})
+_FUNCS = {"log": r"\log", "exp": r"\exp", "inf": r"\inf", "sup": r"\sup", "min": r"\min", "max": r"\max",
+          "lim": r"\lim", "sqrt": r"\surd", "oo": r"\infty", "erf": r"\operatorname{erf}"}
+_WORD_RE = re.compile(r"(?<![A-Za-z\\])([A-Za-z]+)(?![A-Za-z])")
+_GREEK_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_GREEK_WORDS, key=len, reverse=True)) + r")(?![A-Za-z])")
+_MATHY = re.compile(r"[_^=<>|{}/+*~]|(?<![A-Za-z])(?:" + "|".join(_GREEK_WORDS) + r"|log|sqrt|oo|inf|sup)(?![A-Za-z])")
+_OPS = {"=", "+", "-", "<", ">", "<=", ">=", "->", "*", "/", "~", "=>", "<=>"}
+
+
+def _ascii_math(tok: str) -> str | None:
+    """One ASCII-math token as TeX math (without $), or None when it cannot be converted safely."""
+    if re.search(r"[\^_]$|[\^_][\^_]|\\|\$|@", tok):
+        return None
+    if re.search(r"_[A-Za-z0-9]+_|_\{[^{}]*\}_|\^[A-Za-z0-9]+\^|\^\{[^{}]*\}\^", tok):
+        return None                      # a double sub- or superscript: an identifier, not mathematics
+    if re.search(r"(\}|\^\w+)'", tok):
+        return None                      # a quote after a superscript (printed 'e^{eps}')
+    if re.search(r"[A-Za-z]\w*\.[A-Za-z]\w*_\w", tok):
+        return None                      # a claim id (appE.zero_large_delta)
+    # braces first: a group after ^ or _ is TeX grouping; any other brace is a literal set brace
+    out, stack = [], []
+    for i, ch in enumerate(tok):
+        if ch == "{":
+            grp = i > 0 and tok[i - 1] in "^_"
+            stack.append(grp)
+            out.append("{" if grp else "@L@")
+        elif ch == "}":
+            if not stack:
+                return None
+            out.append("}" if stack.pop() else "@R@")
+        else:
+            out.append(ch)
+    if stack:
+        return None
+    s = "".join(out)
+    s = (s.replace("<=>", r" \iff ").replace("=>", r" \implies ").replace("<=", r" \le ")
+         .replace(">=", r" \ge ").replace("->", r" \to ").replace("!=", r" \ne ").replace("||", r" \| ")
+         .replace("~", r" \sim ").replace("*", r" \cdot ").replace("%", r"\%").replace("&", r"\&")
+         .replace("#", r"\#"))
+
+    def word(m):
+        w = m.group(1)
+        if w in ("L", "R") and m.start() > 0 and s[m.start() - 1] == "@":
+            return w
+        if w in _GREEK_TEX:
+            tex = _GREEK_TEX[w] + " "
+        elif w in _FUNCS:
+            tex = _FUNCS[w] + " "
+        elif len(w) == 1:
+            return w
+        else:
+            tex = r"\mathrm{" + w + "}"
+        if m.start() > 0 and s[m.start() - 1] in "^_":     # a sub/superscript macro needs braces
+            return "{" + tex.strip() + "}"
+        return tex
+    s = _WORD_RE.sub(word, s)
+    s = re.sub(r"\)-(\\mathrm\{)", r")\\mbox{-}\1", s)         # (eps,delta)-DP: a hyphen, not a minus
+    return s.replace("@L@", r"\{").replace("@R@", r"\}").strip()
+
+
+def prose(text) -> str:
+    """Plain text whose ASCII mathematics (``eps_alpha^delta(gamma)``, ``alpha > 1``, ``sqrt(4 rho T)``)
+    is typeset as inline math; everything else is escaped as text.  A token is mathematical when it
+    contains ``_ ^ = < > | { } / + * ~`` or a Greek letter's name; a single letter or number next to
+    a mathematical token joins it.  A token that cannot be converted safely stays text."""
+    if text is None:
+        return ""
+    parts = re.split(r"(\s+)", str(text))
+    toks = [p for p in parts if p and not p.isspace()]
+    math_flags = []
+    for t in toks:
+        core = t.rstrip(".,;:")
+        math_flags.append(bool(core) and (bool(_MATHY.search(core)) or core in _OPS))
+    for i, t in enumerate(toks):            # single letters / numbers join a neighbouring math token
+        core = t.rstrip(".,;:")
+        if not math_flags[i] and re.fullmatch(r"[A-Za-z]|[-+]?\d+(\.\d+)?|\(?[A-HJ-Za-hj-z]\)?", core) \
+                and core not in ("a", "A", "I"):
+            if (i > 0 and math_flags[i - 1] and not toks[i - 1].endswith((",", ".", ";", ":"))) or \
+                    (i + 1 < len(toks) and math_flags[i + 1] and not t.endswith((",", ".", ";", ":"))):
+                math_flags[i] = "join"
+    out, span, i = [], [], 0
+
+    def flush():
+        if span:
+            body = " ".join(span)
+            trail = re.search(r"[.,;:]*$", body).group(0)
+            body = body[: len(body) - len(trail)] if trail else body
+            conv = _ascii_math(body)
+            if conv is None or not conv:
+                out.append(tex_escape(" ".join(span)))
+            else:
+                out.append("$" + conv + "$" + tex_escape(trail))
+            span.clear()
+    for t, f in zip(toks, math_flags):
+        if f:
+            span.append(t)
+            if t.endswith((",", ";", ":")) or (t.endswith(".") and not t.endswith("..")):
+                flush()
+        else:
+            flush()
+            out.append(tex_escape(t))
+    flush()
+    return " ".join(out)
+
+
+def idtag(cid: str) -> str:
+    """A claim or formula id in small print, breakable after its dots and underscores."""
+    t = tex_escape(cid).replace(".", r".\allowbreak{}").replace(r"\_", r"\_\allowbreak{}")
+    return r"{\scriptsize\ttfamily\color{gray}" + t + "}"
+
+
+# ----------------------------------------------------------------------------- derived forms in the papers' notation
+import sympy as _sp  # noqa: E402
+
+_Phi = _sp.Function("Phi")
+_PhiInv = _sp.Function("Phiinv")
+
+# symbols that derived forms use beyond a formula's parameters, with their definitions
+SYMBOL_NOTES = {
+    "L": r"L = \log(1/\delta)",
+    "A": r"A = 2\log(1/\delta)/\varepsilon",
+    "zeta_alpha": r"\zeta_\alpha = \frac{(\alpha-1)^{\alpha-1}}{\alpha^\alpha}",
+    "Delta_2": r"\Delta_2 = \sup_{d\sim d'}\|f(d)-f(d')\|_2",
+}
+
+
+def paper_form(expr):
+    """A derived expression rewritten towards the papers' notation: erf and erfinv as the normal CDF
+    Phi and its inverse, products of square roots merged (sqrt(L) sqrt(T) -> sqrt(L T)); the
+    rewritten form is kept only when it is not longer than the original."""
+    if expr is None or not isinstance(expr, _sp.Basic):
+        return expr
+    e = expr
+    if _sp.count_ops(e) > 150:          # large expressions are printed as encoded (expand could blow up)
+        return e
+    if e.has(_sp.erf, _sp.erfinv, _sp.erfc):
+        e = e.replace(_sp.erfinv, lambda z: _PhiInv((z + 1) / 2) / _sp.sqrt(2))
+        e = e.replace(_sp.erfc, lambda z: 2 * _Phi(-z * _sp.sqrt(2)))
+        e = e.replace(_sp.erf, lambda z: 2 * _Phi(z * _sp.sqrt(2)) - 1)
+        e = _sp.expand(e, deep=False)
+        e = e.replace(_Phi, lambda z: _Phi(_sp.expand(z)))
+    try:
+        e2 = _sp.powsimp(_sp.expand(e), force=True)
+        if _sp.count_ops(e2) <= _sp.count_ops(e):
+            e = e2
+    except Exception:  # pragma: no cover - simplification is cosmetic
+        pass
+    return e
+
+
+def symbol_notes(expr, known=()) -> str:
+    """'where L = log(1/delta), ...' for the symbols of ``expr`` that are not parameters in ``known``."""
+    if expr is None or not isinstance(expr, _sp.Basic):
+        return ""
+    names = sorted(s.name for s in expr.free_symbols if s.name in SYMBOL_NOTES and s.name not in known)
+    return ", ".join("$" + SYMBOL_NOTES[n] + "$" for n in names)
+
+
+def paper_latex(expr) -> str:
+    """LaTeX of ``paper_form(expr)`` in the house style, Phi^{-1} printed as in the papers."""
+    return house_latex(paper_form(expr)).replace(r"\operatorname{Phiinv}", r"\Phi^{-1}")

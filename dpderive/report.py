@@ -2,8 +2,9 @@
 appendix section and the master appendix through Jinja2, write JSON sidecars
 and the errata report, and compile the PDF with latexmk when it is installed.
 
-Generated ``.tex`` is reproducible: nothing time- or machine-dependent is
-written into it (timings go to the terminal only).
+Generated ``.tex``, ``.md`` and ``.json`` are reproducible: nothing time- or machine-dependent is
+written into them.  Measured run times (figure tables and findings marked ``"measured"``) go to
+``timings.json``, which is not committed (.gitignore).
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from derive.printing import latex
 from derive.verify import sample_points
 
 from . import __version__
-from .render import ascii_tex, environment
+from . import errata as ER
+from .render import ascii_tex, environment, paper_latex, symbol_notes
 
 # paper key -> module with build(outdir, progress) -> {"figures", "tables", "findings"}
 FIGURE_MODULES = {
@@ -102,6 +104,50 @@ def _derived_forms(f) -> list[dict]:
     return out
 
 
+def claim_display(c, rec: dict) -> dict:
+    """What the appendix shows of one claim: the record plus its verdict in words (no raw JSON) and
+    its counterexample as rows of a small table."""
+    v = c.check()
+    d = dict(rec)
+    d["short_location"] = c.source.cite_paper() if c.source.seed != _main_seed(c.paper) else \
+        rec["location"] if not rec["location"].startswith("(") else f"eq. {rec['location']}"
+    d["detail"] = v.summary()
+    d["rows"] = ER.counterexample_rows(v.counterexample)
+    if v.derived is not None and hasattr(v.derived, "free_symbols"):
+        d["derived_latex"] = paper_latex(v.derived)
+        d["where"] = symbol_notes(v.derived)
+    else:
+        d["where"] = ""
+    return d
+
+
+def _main_seed(key: str) -> str:
+    seeds = registry.PAPERS.get(key, {}).get("seeds", ())
+    return seeds[0] if seeds else ""
+
+
+def _with_column_specs(extras: dict) -> dict:
+    """Tables of five or more columns get wrapping columns of equal width (no overfull boxes)."""
+    tables = []
+    for tab in extras.get("tables", []):
+        n = len(tab["header"])
+        if n >= 5:
+            w = (1 - 0.026 * (n - 1)) / n - 0.004
+            spec = "@{}" + (r">{\raggedright\arraybackslash}p{%.3f\linewidth}" % w) * n + "@{}"
+        else:
+            spec = "@{}" + "l" * n + "@{}"
+        tables.append(dict(tab, spec=spec))
+    return dict(extras, tables=tables)
+
+
+def split_measured(extras: dict) -> tuple[dict, dict]:
+    """(reproducible extras, measured ones): tables and findings marked ``"measured"`` hold run times,
+    which differ between machines and runs; they are kept out of the generated report."""
+    keep = {k: [x for x in v if not (isinstance(x, dict) and x.get("measured"))] for k, v in extras.items()}
+    measured = {k: [x for x in v if isinstance(x, dict) and x.get("measured")] for k, v in extras.items()}
+    return keep, measured
+
+
 def _section_of(c) -> str:
     return c.source.section or "Other"
 
@@ -115,32 +161,29 @@ def paper_context(key: str, extras: dict | None = None) -> dict:
     formulas = []
     for f in fs:
         formulas.append({
-            "name": f.name, "source": f.source.cite(), "role": f.role.replace("_", " "),
+            "name": f.name, "source": f.source.cite(), "cite": f.source.cite_paper(), "role": f.role.replace("_", " "),
             "quantity_math": f"${f.quantity}$" if f.quantity.strip() else "", "description": f.description,
             "conditions": ", ".join(f"${latex(c)}$" for c in f.conditions),
             "params": ", ".join(f"${latex(p.symbol)} \\in {latex(p.domain)}$" for p in f.params),
             "printed_latex": f.printed_latex, "encoding": f.encoding, "encoding_note": f.encoding_note,
             "lhs": f.lhs_latex, "lhs_math": f"${f.lhs_latex}$" if f.lhs_latex else "",
-            "expr": f.expr, "derived": _derived_forms(f), "validation": validation_rows(f),
+            "expr": f.expr, "expr_latex": paper_latex(f.expr),
+            "where": symbol_notes(f.expr, known={p.symbol.name for p in f.params}),
+            "derived": _derived_forms(f), "validation": validation_rows(f),
         })
     groups: "OrderedDict[str, list]" = OrderedDict()
     for r, c in zip(recs, cls):
-        v = c.check()
-        r = dict(r)
-        r["detail"] = v.summary() + (f"; counterexample {json.dumps(v.counterexample)}"
-                                     if v.counterexample else "")
-        groups.setdefault(_section_of(c), []).append(r)
+        groups.setdefault(_section_of(c), []).append(claim_display(c, r))
     errata = [r for r in recs if r["verdict"] == "fails"]
-    for e in errata:
-        e["counterexample"] = json.dumps(e["counterexample"]) if e["counterexample"] else ""
     return {
         "paper": paper,
         "summary": {"n_formulas": len(fs), "n_claims": len(cls), "n_fail": counts.get("fails", 0),
+                    "n_artifact": counts.get("artifact", 0),
                     "counts": [(k.replace("_", " "), counts.get(k, 0)) for k in VERDICTS]},
         "formulas": formulas,
         "claim_groups": [{"section": s, "claims": v} for s, v in groups.items()],
         "errata": errata,
-        "extras": extras or {"figures": [], "tables": [], "findings": []},
+        "extras": _with_column_specs(extras or {"figures": [], "tables": [], "findings": []}),
         "records": recs,
     }
 
@@ -175,42 +218,47 @@ def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pd
     keys = papers or list(registry.PAPERS)
     # parallel-checking hook: every claim of every paper at once (execution layer, verdict cache)
     check_all(keys, workers=workers, scheduler=scheduler, cache=cache)
-    errata_all = []
+    records, findings, timings, ctxs = {}, {}, {}, {}
     steps = len(keys) + 1
     bar = _progress_bar(steps, "report")
     for key in keys:
         check_all(key)
         extras = _figures(key, outdir, log) if figures else None
+        if extras is not None:
+            extras, measured = split_measured(extras)
+            if any(measured.values()):
+                timings[key] = measured
         ctx = paper_context(key, extras)
-        tex = ascii_tex(env.get_template("paper.tex.j2").render(**ctx))
-        (outdir / f"{key}.tex").write_text(tex)
+        ctxs[key] = ctx
+        records[key] = ctx["records"]
+        findings[key] = ctx["extras"]["findings"]
         (outdir / f"{key}.json").write_text(json.dumps(ctx["records"], indent=1, sort_keys=True) + "\n")
-        errata_all.extend(r for r in ctx["records"] if r["verdict"] == "fails")
         if bar is not None:
             bar.update(1)
+    rep = ER.assemble(records, findings)
+    for key in keys:
+        ctx = ctxs[key]
+        ctx["paper_errata"] = [e for e in rep["errata"] if e["paper_key"] == key]
+        ctx["paper_artifacts"] = [a for a in rep["artifacts"] if a["paper_key"] == key]
+        tex = ascii_tex(env.get_template("paper.tex.j2").render(**ctx))
+        (outdir / f"{key}.tex").write_text(tex)
+    (outdir / "errata.tex").write_text(ascii_tex(env.get_template("errata.tex.j2").render(**rep)))
     master = env.get_template("appendix.tex.j2").render(
         papers=[registry.PAPERS[k] for k in keys], version=__version__)
     (outdir / "appendix.tex").write_text(master)
-    (outdir / "errata.json").write_text(json.dumps(errata_all, indent=1, sort_keys=True) + "\n")
-    (outdir / "errata.md").write_text(errata_markdown(errata_all))
-    result = {"tex": str(outdir / "appendix.tex"), "errata": len(errata_all), "pdf": None}
+    (outdir / "errata.json").write_text(json.dumps(ER.json_records(rep), indent=1, sort_keys=True) + "\n")
+    (outdir / "errata.md").write_text(ER.markdown(rep))
+    if timings:   # machine-dependent: an untracked file (see .gitignore), never the report
+        (outdir / "timings.json").write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n")
+    result = {"tex": str(outdir / "appendix.tex"), "errata": len(rep["errata"]),
+              "failing_claims": sum(len(e["claims"]) for e in rep["errata"]),
+              "artifacts": len(rep["artifacts"]), "pdf": None}
     if pdf:
         result["pdf"] = compile_pdf(outdir / "appendix.tex", log)
     if bar is not None:
         bar.update(1)
         bar.close()
     return result
-
-
-def errata_markdown(errata: list[dict]) -> str:
-    lines = ["# Errata found by dpderive", "",
-             f"{len(errata)} claims fail. Each line: paper, location, claim id, what fails.", ""]
-    for e in errata:
-        ce = e.get("counterexample")
-        lines.append(f"- `{e['paper']}` {e['location']} `{e['id']}`: {e['statement']}"
-                     + (f" — counterexample {json.dumps(ce) if not isinstance(ce, str) else ce}" if ce else "")
-                     + (f" — {e['note']}" if e.get("note") else ""))
-    return "\n".join(lines) + "\n"
 
 
 def compile_pdf(tex: Path, log) -> str | None:

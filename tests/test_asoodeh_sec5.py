@@ -18,7 +18,6 @@ EXPECTED_FAILS = {
     "sec5.d",                     # binary KL printed with b for b-bar
     "sec5.rho_q",                 # alpha rho_q is below the true subsampled-Gaussian RDP for small sigma
     "sec5.eq54",                  # the exact one-step curve leaves region (54) (sigma ~ 0.46, q = 256/60000)
-    "sec5.eq55",                  # G_mu (CLT) is not an outer bound at T = 1
     "appH.eq112",                 # misses f(0) Q(dP/dQ = 0)
     "appH.eq121",                 # change of measure drops Q's mass on {dP = 0}
     "appH.eq124",                 # -beta(0) must be -1

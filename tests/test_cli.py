@@ -30,7 +30,8 @@ def test_show_unknown_name(capsys):
 def test_show_formula(capsys):
     assert main(["show", "asoodeh2021.thm4.f"]) == 0
     out = capsys.readouterr().out
-    assert "002_681a0562af0ee53f.txt (23)" in out and "d/ddelta" in out
+    # the paper is cited as an author cites it, the seed file kept beside it
+    assert "Asoodeh et al. 2021, eq. (23) (002_681a0562af0ee53f.txt)" in out and "d/ddelta" in out
 
 
 def test_check_json_records(capsys):
@@ -41,7 +42,7 @@ def test_check_json_records(capsys):
             "counterexample", "note"}
     for r in recs:
         assert keys <= set(r)
-        assert r["verdict"] in ("proved", "holds_numerically", "fails", "inconclusive")
+        assert r["verdict"] in ("proved", "holds_numerically", "fails", "artifact", "inconclusive")
         if r["verdict"] == "fails":
             assert r["counterexample"]
     assert any(r["location"] == "(20)" for r in recs)

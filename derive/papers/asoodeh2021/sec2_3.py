@@ -146,7 +146,12 @@ P.claim("thm1.sound", "(7)", "inequality",
 P.claim("sec3.eq13", "(13)", "notation",
         "(13) writes the hockey-stick index as e^ell; (12) asks for (eps,delta)-DP, i.e. E_{e^eps} by (9)",
         latex=r"= \sup_{\mathcal{M} \in \mathbb{M}_{\alpha}(\gamma)} \sup_{d \sim d'} \mathsf{E}_{e^{\ell}}(\mathcal{M}_{d} \| \mathcal{M}_{d'}), \tag{13}",
-        section=III, check=lambda: _symbol_check(r"e^{\ell}", {"alpha", "varepsilon", "gamma", "delta"}))
+        section=III, check=lambda: _symbol_check(r"e^{\ell}", {"alpha", "varepsilon", "gamma", "delta"}),
+        artifact={"version": "Asoodeh et al. 2020 (ISIT), eq. (10)", "seed": "000_719a574de2899529.txt",
+                  "printed": r"\mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_{d}\|\mathcal{M}_{d^{\prime}}) (10)",
+                  "claim": "",
+                  "why": "the journal dump reads the subscript epsilon as ell; the ISIT version's LaTeX source of the "
+                         "same display prints e^{varepsilon}"})
 
 
 def _symbol_check(fragment: str, allowed: set) -> Verdict:
@@ -337,6 +342,30 @@ P.claim("thm4.f_lower", "(23)", "inequality", "f(alpha,eps,delta) <= gamma_alpha
         check=lambda: check_relation(f.expr, "<=", _gx, (ALPHA, EPS, DELTA),
                                      conditions=(alpha * delta < 1,), n=30, method=_TOLX, tol_digits=20))
 
+
+
+def _thm4_ends():
+    """Theorem 4 is stated 'for any eps >= 0 and alpha > 1' with 0 < alpha delta < 1: f and g are checked
+    at the ends of that range (alpha -> 1+, alpha large, eps = 0, eps large, delta -> 0+, alpha delta -> 1-)."""
+    fg = sp.lambdify([alpha, eps, delta], sp.Max(f.expr, g.expr), "mpmath")
+    corners = [(a, e, d) for a in (mp.mpf("1.001"), mp.mpf(50)) for e in (mp.mpf(0), mp.mpf(5))
+               for d in (mp.mpf("1e-9"), (1 - mp.mpf("1e-3")) / a)]
+    it = iter(corners)
+
+    def draw(rng):
+        a, e, d = next(it)
+        return {"alpha": a, "varepsilon": e, "delta": d}, fg(a, e, d), _gx(a, e, d)
+    return check_draws(draw, "<=", n=len(corners), tol_digits=20,
+                       method="max(f, g) of (23) vs the exact gamma (minimisation of (78), 30 digits) at the 8 "
+                              "corners of the stated range")
+
+
+P.claim("thm4.range_ends", "Thm. 4", "domain",
+        "Theorem 4's range: f, g <= gamma_alpha^eps(delta) for every eps >= 0, alpha > 1, 0 < alpha delta < 1, "
+        "checked at the ends of each range",
+        latex=r"For any $\varepsilon \geq 0$ and $\alpha > 1$", section=III, formulas=("thm4.f", "thm4.g"),
+        check=_thm4_ends)
+
 # ----------------------------------------------------------------------------- Lemma 1
 EQ24_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) = (\gamma + \log(1 - \delta))_{+}, \quad \text{if} \quad \alpha\delta \ge 1,"
 eq24 = P.formula("lemma1.eq24", "(24)", EQ24_LATEX, parse=r"(\gamma + \log(1 - \delta))_{+}", role="equality",
@@ -370,6 +399,28 @@ P.claim("lemma1.eq25", "(25)", "inequality", "Lemma 1's bound is never below the
         latex=EQ25_LATEX, section=III, formulas=("lemma1.eq25", "thm4.zeta"),
         check=lambda: check_relation(_ex, "<=", eq25.expr, (ALPHA, GAMMA, DELTA),
                                      conditions=(alpha * delta < 1,), n=8, method=_EPSX, tol_digits=12))
+def _lemma1_ends():
+    """Lemma 1 is stated 'for alpha > 1 and gamma > 0' (with 0 < alpha delta < 1 for (25)): (25) is
+    checked against the exact eps at the corners of that range (alpha -> 1+, alpha large, gamma -> 0+,
+    gamma large, delta -> 0+, alpha delta -> 1-)."""
+    f25 = sp.lambdify([alpha, gamma, delta], eq25.expr, "mpmath")
+    corners = iter([(a, g, d) for a in (mp.mpf("1.001"), mp.mpf(50)) for g in (mp.mpf("1e-6"), mp.mpf(5))
+                    for d in (mp.mpf("1e-9"), (1 - mp.mpf("1e-3")) / a)])
+
+    def draw(rng):
+        a, g, d = next(corners)
+        return {"alpha": a, "gamma": g, "delta": d}, _ex(a, g, d), f25(a, g, d)
+    return check_draws(draw, "<=", n=8, tol_digits=12,
+                       method="exact eps (bisection on the exact gamma, 30 digits) vs (25) at the 8 corners of "
+                              "the stated range")
+
+
+P.claim("lemma1.range_ends", "Lemma 1", "domain",
+        "Lemma 1's range: (25) is never below the exact eps for alpha > 1, gamma > 0, 0 < alpha delta < 1, "
+        "checked at the ends of each range",
+        latex=r"Lemma 1: For $\alpha > 1$ and $\gamma > 0$, we have", section=III, formulas=("lemma1.eq25",),
+        check=_lemma1_ends)
+
 P.claim("lemma1.balle", "Sec. III", "inequality", "Balle et al. [18, Th. 21] is never below the exact eps",
         latex=BALLE_LATEX, section=III, formulas=("balle2020",),
         check=lambda: check_relation(_ex, "<=", balle.expr, (ALPHA, GAMMA, DELTA),

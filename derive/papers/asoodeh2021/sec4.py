@@ -559,7 +559,7 @@ def _thm5_condition():
     if implied:
         return Verdict("proved", "eps = 2 delta L + u with u > 0 satisfies eps >= 2 delta L (SymPy)",
                        note="the theorem is stated on eps > 2 delta log(1/delta), the proof (App. G) works for "
-                            ">=; the strict form is slightly stronger than needed, not wrong")
+                            ">=; the strict form asks slightly more than the proof needs")
     return Verdict("inconclusive", "SymPy", note="could not decide the implication")
 
 

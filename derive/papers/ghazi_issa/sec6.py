@@ -299,3 +299,36 @@ def _k2_check():
 P.claim("appK2.region", "App. K2", "identity",
         "the staircase mechanism with TV eta achieves exactly the (eps,0)-DP, eta-TV region",
         latex=r"1-\frac{\eta e^{\varepsilon}}{e^{\varepsilon}-1}", section=APPK, check=_k2_check)
+
+# ----------------------------------------------------------------------------- staircase: the stated range of gamma
+STAIR_RANGE_LATEX = r"\gamma\in\mathbb{R}^{+}"
+
+
+def _stair_mass(e, g):
+    """Total mass of f_gamma as printed (exact integral of the step function; tail beyond 60/eps + 5
+    steps below e^-60)."""
+    return TR.piecewise_const_integral(TR.staircase_pdf(e, g), TR.staircase_breaks(g, n=int(60 / e) + 5))
+
+
+def _stair_range_check():
+    """Sec. VI-C states gamma in R^+: f_gamma must be a probability density at both ends of the range
+    (gamma = 0, and gamma large) and at gamma = 1/2, 1 (the branch point of the TV and Geng et al.'s end)."""
+    pts = iter([(e, g) for e in (mp.mpf("0.5"), mp.mpf(2)) for g in (mp.mpf(0), mp.mpf("0.5"), mp.mpf(1),
+                                                                       mp.mpf(2), mp.mpf(10))])
+
+    def draw(rng):
+        e, g = next(pts)
+        return {"varepsilon": e, "gamma": g, "Delta": 1}, _stair_mass(e, g), mp.mpf(1)
+    v = check_draws(draw, "==", n=10, tol_digits=15,
+                    method="total mass of the printed staircase density (exact integral of the step function)",
+                    fail_note=("f_gamma is a probability density only for 0 <= gamma <= 1 (Geng et al.'s range): for "
+                               "gamma > 1 the step [gamma Delta, Delta) is empty and the mass is "
+                               "1/(gamma + e^{-eps}(1 - gamma)) < 1; the TV's second branch holds on [1/2, 1]"))
+    if v.status == "fails":
+        v.derived = sp.Interval(0, 1)
+    return v
+
+
+P.claim("sec6c.gamma_range", "Sec. VI-C", "domain",
+        "the staircase density f_gamma is a probability density for every gamma in R^+ (the stated range), "
+        "checked at its ends", latex=STAIR_RANGE_LATEX, section="Sec. VI-C", check=_stair_range_check)

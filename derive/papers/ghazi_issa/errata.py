@@ -1,0 +1,75 @@
+"""Errata of Ghazi and Issa, 'Total Variation Meets Differential Privacy' (seed 003): failing claims
+grouped by root cause.  Same fields as derive/papers/asoodeh2021/errata.py."""
+
+ERRATA = [
+    dict(key="notation_eta", claims=["sec3c2.notation"], severity="typo",
+         title="the composed mechanism is M_{eps,0,eta}, not M_{eps,0,delta}",
+         printed=r"M_{i}=M_{\varepsilon,0,\delta}", corrected=r"M_{i}=M_{\varepsilon,0,\eta}",
+         wrong=r"\delta", right=r"\eta",
+         setting="symbolic (Sec. III-C2 and the sentence 'simulated from' in Sec. III-C3)",
+         explanation="The third index of the dominating mechanism is the TV parameter eta."),
+    dict(key="appG_limit", claims=["appG.kl_middle"], severity="typo",
+         title="the kink of f_{eps,0,eta} is at 1 - eta e^eps/(e^eps - 1)",
+         printed=r"\int_{1-\eta\frac{e^{\varepsilon}}{e^{\varepsilon}+1}}^{1}(-\varepsilon)\,dt",
+         corrected=r"\int_{1-\eta\frac{e^{\varepsilon}}{e^{\varepsilon}-1}}^{1}(-\varepsilon)\,dt",
+         wrong=r"e^{\varepsilon}+1", right=r"e^{\varepsilon}-1",
+         setting="kl(f) = -int log|f'| by quadrature; kinks of f_{eps,0,eta} by root finding",
+         explanation="The final value eps eta is right."),
+    dict(key="appI_delta", claims=["appI.line3"], severity="wrong but harmless",
+         title="App. I's split integrals drop the 1/Delta of Lap(Delta/eps)",
+         printed=r"\int_{-\infty}^{0}\frac{\varepsilon}{2\Delta}(e^{\varepsilon x}-e^{-\varepsilon(\Delta-x)})\,dx",
+         corrected=r"\int_{-\infty}^{0}\frac{\varepsilon}{2\Delta}(e^{\varepsilon x/\Delta}-e^{-\varepsilon(\Delta-x)/\Delta})\,dx",
+         wrong=r"e^{\varepsilon x}", right=r"e^{\varepsilon x/\Delta}",
+         setting="Laplace mechanism Lap(Delta/eps): the previous line by quadrature at random Delta",
+         explanation="Equal only at Delta = 1; the final 1 - e^{-eps/2} is right for every Delta."),
+    dict(key="eq17_sign", claims=["eq17"], severity="typo",
+         title="(17)'s second Phi argument has a sign slip",
+         printed=r"\delta(\varepsilon)=\Phi\left(-\frac{\varepsilon}{\mu}+\frac{\mu}{2}\right)"
+                 r"-e^{\varepsilon}\Phi\left(-\frac{-\varepsilon}{\mu}-\frac{\mu}{2}\right)",
+         corrected=r"\delta(\varepsilon)=\Phi\left(-\frac{\varepsilon}{\mu}+\frac{\mu}{2}\right)"
+                   r"-e^{\varepsilon}\Phi\left(-\frac{\varepsilon}{\mu}-\frac{\mu}{2}\right)",
+         wrong=r"-\frac{-\varepsilon}{\mu}-\frac{\mu}{2}", right=r"-\frac{\varepsilon}{\mu}-\frac{\mu}{2}",
+         setting="P = N(mu, 1), Q = N(0, 1); hockey-stick divergence by quadrature",
+         explanation="Dong et al.'s Cor. 2.13 and the paper's own App. J have -eps/mu - mu/2; printed (17) can "
+                     "exceed 1 or go negative."),
+    dict(key="eq18_eps", claims=["eq18"], severity="typo",
+         title="delta(0) has e^0 = 1, not e^eps",
+         printed=r"\eta=\delta(0)=\Phi\left(\frac{\mu}{2}\right)-e^{\varepsilon}\Phi\left(-\frac{\mu}{2}\right)",
+         corrected=r"\eta=\delta(0)=\Phi\left(\frac{\mu}{2}\right)-\Phi\left(-\frac{\mu}{2}\right)",
+         wrong=r"-e^{\varepsilon}\Phi", right=r"-\Phi",
+         setting="P = N(mu, 1), Q = N(0, 1); total variation by quadrature",
+         explanation="App. J's (51) has it right: 2 Phi(mu/2) - 1."),
+    dict(key="appK1_sign", claims=["appK1.middle"], severity="typo",
+         title="the staircase P - Q mass on (-gamma, gamma] is a(gamma) 2 gamma Delta (1 - e^{-eps})",
+         printed=r"a(\gamma)(2\gamma\Delta(1-e^{\varepsilon}))", corrected=r"a(\gamma)(2\gamma\Delta(1-e^{-\varepsilon}))",
+         wrong=r"e^{\varepsilon}", right=r"e^{-\varepsilon}",
+         setting="staircase density with Delta = 1 and its shift; quadrature over (-gamma, gamma]",
+         explanation="The printed value is negative; the final d_TV uses the right one."),
+    dict(key="staircase_range", claims=["sec6c.gamma_range"], severity="changes a stated result",
+         title="the staircase mechanism's gamma ranges over [0, 1], not R^+",
+         printed=r"\gamma\in\mathbb{R}^{+}", corrected=r"\gamma\in[0,1]",
+         wrong=r"\mathbb{R}^{+}", right=r"[0,1]",
+         setting="the printed staircase density with Delta = 1; total mass as an exact integral of the step function",
+         explanation="For gamma > 1 the step [gamma Delta, Delta) is empty and the mass is "
+                     "1/(gamma + e^{-eps}(1 - gamma)) < 1; the TV formula's second branch holds on [1/2, 1] "
+                     "(Geng et al. take gamma in [0, 1])."),
+    dict(key="eq20_f", claims=["eq20"], severity="typo",
+         title="(20) omits f and the expectation's measure",
+         printed=r"D_f(P_0\|P_1) = \mathbb{E}_Q\left[\frac{dP_{0}}{dP_{1}}\right]",
+         corrected=r"D_f(P_0\|P_1) = \mathbb{E}_{P_1}\left[f\left(\frac{dP_{0}}{dP_{1}}\right)\right]",
+         wrong=r"\mathbb{E}_Q\left[\frac{dP_{0}}{dP_{1}}\right]",
+         right=r"\mathbb{E}_{P_1}\left[f\left(\frac{dP_{0}}{dP_{1}}\right)\right]",
+         setting="random discrete pairs, f(t) = t log t",
+         explanation="Read literally, (20) equals 1 for every pair."),
+    dict(key="ldp_tv_reciprocal", claims=["eq26", "thm6.range"], severity="changes a stated result",
+         title="the largest TV of an eps-LDP channel is (e^eps - 1)/(e^eps + 1), printed upside down",
+         printed=r"d_{TV}(Q)\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}, \qquad "
+                 r"0\leq\eta\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}",
+         corrected=r"d_{TV}(Q)\leq\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}, \qquad "
+                   r"0\leq\eta\leq\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}",
+         wrong=r"\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}", right=r"\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}",
+         setting="binary randomized response at eps (attains the sharp bound)",
+         explanation="(26) as printed exceeds 1 and is vacuous; [7, Remark A.1] and Lemma 3's proof need the "
+                     "reciprocal. Theorem 6's eta range repeats it, so with the printed maximum (40) is not [11]'s "
+                     "Theorem 2."),
+]
