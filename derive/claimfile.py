@@ -57,7 +57,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from . import checkers, registry, truths
-from .core import ROLES, Claim, Formula, Source, Verdict
+from .core import ROLES, SEED_CITES, Claim, Formula, Source, Verdict
 from .functions import Phi, PhiInv
 from .parse import normalise
 from .search import Var
@@ -544,6 +544,7 @@ class ClaimFile:
             raise ClaimFileError(self.path, self.lines.find(r"^\s*key\s*="), "[paper]",
                                  f"key={self.key!r} is already loaded from {prev}")
         registry.register_paper(self.key, title=self.title, seeds=(self.seed,), citation=self.citation)
+        SEED_CITES.setdefault(self.seed, self.citation)     # prose cites the paper, not its file
         registry.PAPERS[self.key]["file"] = str(self.path.resolve())
         for f in self.formulas.values():
             registry.add_formula(f)
