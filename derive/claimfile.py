@@ -481,7 +481,11 @@ class ClaimFile:
             kw = {"bound": P("bound"), "side": spec["side"], "truth": self.truth(spec["truth"], line=line, item=item)}
         dom = self._domain(spec, kw, line, item)
         statement = spec.get("statement") or _auto_statement(kind, spec)
-        printed = spec.get("latex") or _printed(kind, spec)
+        shown = {k: (self._printed_of(v) if isinstance(v, str) else v) for k, v in spec.items()}
+        for k in ("wrt", "in", "var"):
+            if k in shown:
+                shown[k] = sp.latex(self._sym(shown[k], line, item, k))
+        printed = spec.get("latex") or _printed(kind, shown)
         definition = json.dumps({"kind": kind, "spec": spec,
                                  "symbols": {n: str(s.interval) + (" int" if s.integer else "") + str(s.search)
                                              for n, s in self.symbols.items()},
@@ -496,6 +500,14 @@ class ClaimFile:
                      kind=kind, statement=statement, printed_latex=printed, check_fn=check,
                      formulas=refs, note=spec.get("note", ""), checker=kind, definition=definition,
                      spec=(kind, dom, kw))
+
+    def _printed_of(self, text: str) -> str:
+        """A side as the paper prints it: a ``@formula`` reference becomes that formula's LaTeX."""
+        t = text.strip()
+        if t.startswith("@") and t[1:] in self.formulas:
+            f = self.formulas[t[1:]]
+            return _relation_sides(f.printed_latex)[1] if f.lhs_latex else f.printed_latex
+        return text
 
     def _sym(self, name, line, item, what) -> sp.Symbol:
         n = _canon(str(name))
@@ -627,7 +639,9 @@ def _printed(kind: str, s: dict) -> str:
         op = _OP_LATEX.get(_OPS.get(str(s['op']).strip(), s['op']), s['op'])
         return f"{s['lhs']} {op} {s['rhs']}"
     if kind == "derivative":
-        return f"\\frac{{d}}{{d{s['wrt']}}} {s['of']} = {s['equals']}"
+        order = s.get("order", 1)
+        d = f"\\frac{{d}}{{d{s['wrt']}}}" if order == 1 else f"\\frac{{d^{{{order}}}}}{{d{s['wrt']}^{{{order}}}}}"
+        return f"{d} \\left({s['of']}\\right) = {s['equals']}"
     if kind in ("monotone", "convex", "concave"):
         return s["of"]
     if kind == "limit":
