@@ -263,9 +263,11 @@ class CPair:
             return [c - 40 * s, c - 10 * s, c, c + 10 * s, c + 40 * s]
         return []
 
-    def quad_checked(self, g, extra=(), rtol=mp.mpf(10) ** -20):
+    def quad_checked(self, g, extra=(), rtol=None):
         """``quad`` with mpmath's error estimate; raises ValueError when the estimate is above
-        ``rtol`` relative (a truth must not be a poor quadrature)."""
+        ``rtol`` relative (default 10^(4 - working digits): a truth must not be a poor quadrature)."""
+        if rtol is None:
+            rtol = mp.mpf(10) ** (4 - mp.mp.dps)
         val, err = mp.quad(g, self._edges(extra), error=True)
         if not mp.isfinite(val) or err > rtol * abs(val) + mp.mpf(10) ** (-mp.mp.dps + 5):
             raise ValueError(f"quadrature error estimate {mp.nstr(err, 3)} for {self.label}")
@@ -659,6 +661,7 @@ def eps_of_delta(pair, d, tol_digits: int = 25):
     """eps(delta) = inf{eps >= 0 : delta(eps) <= delta}, by bisection (delta(eps) is
     non-increasing); mp.inf when delta(eps) > delta for every eps (delta below the profile's floor)."""
     d = mp.mpf(d)
+    tol_digits = min(tol_digits, mp.mp.dps - 3)   # no finer than the working precision resolves
     if delta_of_eps(pair, 0) <= d:
         return mp.mpf(0)
     lo, hi = mp.mpf(0), mp.mpf(1)
