@@ -224,12 +224,12 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
             except (EV.RouteError, ArithmeticError):
                 continue
             best = min(best, v)
-        if not math.isfinite(best):
-            return epsilon(evs, d, method, neighbouring).value    # raises the routes' reason
-        return best
+        return best          # inf: no route can account this x (e.g. sigma below PLD's range)
 
     decreasing = param == "sigma"
     good, bad = (hi, lo) if decreasing else (lo, hi)
+    if not math.isfinite(eps_at(good)):
+        epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring)  # raises the reason
     if eps_at(good) > e_t:
         raise DomainError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
                           f"(there epsilon = {eps_at(good):.6g})")
@@ -259,14 +259,14 @@ def _illinois(eps_at, e_t, good, bad, rtol):
     """Regula falsi (Illinois) on log epsilon against log x for a continuous parameter; the
     bracket [good, bad] keeps an end whose epsilon was computed and met the target, and that
     end is returned once the bracket is narrower than ``rtol`` (relative)."""
-    fg = math.log(eps_at(good)) - math.log(e_t)          # <= 0
+    fg = math.log(max(eps_at(good), 1e-300)) - math.log(e_t)   # <= 0 (epsilon may be 0 at the end)
     fb = math.log(max(eps_at(bad), 1e-300)) - math.log(e_t)   # > 0
     lg, lb = math.log(good), math.log(bad)
     side = 0
     for _ in range(100):
         if abs(lg - lb) <= rtol:
             break
-        x = (lg * fb - lb * fg) / (fb - fg) if fb != fg else 0.5 * (lg + lb)
+        x = (lg * fb - lb * fg) / (fb - fg) if fb != fg and math.isfinite(fb) else 0.5 * (lg + lb)
         lo_, hi_ = min(lg, lb), max(lg, lb)
         w = hi_ - lo_
         x = min(max(x, lo_ + 0.01 * w), hi_ - 0.01 * w)     # stay strictly inside
