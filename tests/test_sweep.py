@@ -87,7 +87,7 @@ def test_rows_match_the_single_command():
     for r in rows:
         rec = _single(["epsilon", "--sigma", str(r["sigma"]), "--sampling-rate", "0.01",
                        "--steps", str(r["steps"]), "--delta", "1e-5"])
-        assert r["value"] == rec["epsilon"] and r["method"] == "rdp" and r["error"] == ""
+        assert r["value"] == rec["epsilon"] and r["method"] == rec["method"] == "best" and r["error"] == ""
     assert [(r["sigma"], r["steps"]) for r in rows] == [(0.8, 100), (0.8, 1000), (1.2, 100), (1.2, 1000)]
     # more noise, less epsilon; more steps, more epsilon
     assert rows[0]["value"] > rows[2]["value"] and rows[1]["value"] > rows[0]["value"]

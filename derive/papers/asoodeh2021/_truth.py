@@ -70,4 +70,4 @@ def gaussian_renyi_quad(a, sigma, shift=1):
 
 
 # the optimal conversion lives in the shared library of truths
-from ...truths import eps_exact, gamma_bruteforce, gamma_exact, h1  # noqa: E402,F401
+from ...truths import WORK_DPS, eps_exact, gamma_bruteforce, gamma_exact, h1  # noqa: E402,F401
