@@ -17,6 +17,7 @@ An *under-report* is a certified upper bound below the reference (relative slack
 a *lower-bound violation* is a certified lower bound above an exact reference.  Both must be 0.
 
     python3 benchmarks/soundness_audit.py --cases 10000 --seed 1 --chunk 0/4 --out audit_0.json
+    python3 benchmarks/soundness_audit.py --merge results_soundness_audit.json audit_*.json
 """
 from __future__ import annotations
 
@@ -146,7 +147,35 @@ def check(kind, evs, delta):
     return rec
 
 
+def merge(paths, out):
+    """Merge chunk files into one summary (kept with the records of any failure)."""
+    recs, seeds = [], []
+    for p in paths:
+        d = json.loads(Path(p).read_text())
+        recs += d["records"]
+        seeds.append(f"{d['summary']['seed']}:{d['summary']['chunk']}")
+    bad = [r for r in recs if r.get("under_report") or r.get("lower_violation")]
+    summary = {
+        "cases": len(recs), "chunks": seeds,
+        "refused": sum("refused" in r for r in recs),
+        "under_reports": sum(r.get("under_report", False) for r in recs),
+        "lower_violations": sum(r.get("lower_violation", False) for r in recs),
+        "not_finite": sum(("upper" in r) and not r["finite"] for r in recs),
+        "exact_reference": sum(bool(r.get("exact")) for r in recs),
+        "by_kind": {k: sum(r["kind"] == k for r in recs) for k in sorted({r["kind"] for r in recs})},
+        "by_route": {k: sum(r.get("route") == k for r in recs) for k in ("rdp", "pld")},
+        "max_relative_gap_upper_vs_exact": max(
+            ((r["upper"] - r["reference"]) / r["reference"] for r in recs
+             if r.get("exact") and r.get("reference", 0) > 0), default=0.0),
+    }
+    Path(out).write_text(json.dumps({"summary": summary, "failures": bad}, indent=1))
+    print(json.dumps(summary))
+    return 1 if bad else 0
+
+
 def main(argv=None):
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--merge":
+        return merge(sys.argv[3:], sys.argv[2])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)

@@ -333,10 +333,10 @@ def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both
     from . import pld
     events = _check_events(events, neighbouring)
     factors = [(_pld_models(e), e.count) for e in events]
-    if len(factors) == 1 and len(factors[0][0]) == 1:
+    if len(factors) == 1:           # one event: its own lattice, refined per direction
         (models, count), = factors
-        m = models["single"]
-        h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION, m.grid_anchor)
+        anchor = models["single"].grid_anchor if "single" in models else None
+        h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION, anchor)
         return pld.PLDResult(describe(events), models, count, h, pld.TAIL_BOUND, bounds)
     return pld.composite(factors, bounds=bounds)
 

@@ -400,8 +400,9 @@ def _power_spectrum(w: np.ndarray, n: int, M: int):
 
     * forward FFT in double; componentwise error e <= 10 u log2(M) sum w;
     * modes with (|w^_k| + e)^n < 1e-40 are dropped (their moduli are added to the bound);
-    * for n > 16 the kept modes are recomputed in extended precision (error e'), since
-      the n-th power amplifies input errors n-fold: n e' A^{n-1} with A = |w^_k| + e';
+    * for n > 1 the kept modes whose error matters are recomputed in extended precision
+      (error e'), since the n-th power amplifies input errors n-fold: n e' A^{n-1} with
+      A = |w^_k| + e' (a sparse pmf costs its atoms, not its length);
     * the power in polar form adds u A^n (n |log A| + n pi + 4) (u of its precision);
     * the inverse FFT adds 10 u log2(M) sum |s^_k| plus the rounding of s^ to double."""
     buf = np.zeros(M)
@@ -416,7 +417,7 @@ def _power_spectrum(w: np.ndarray, n: int, M: int):
     err = M * np.exp(_SIG_LOG)                 # the dropped modes: each |s^_k| < 1e-40
     mult = _mult(M, ks)
     z, e_k = what[ks].astype(np.clongdouble), np.full(ks.size, e)
-    if n > 16 and ks.size:
+    if n > 1 and ks.size:
         # recompute in extended precision the modes whose double-precision bound
         # n e A^{n-1} is largest, until the rest sum to <= ACCURATE_TARGET
         contrib = mult * n * e * np.exp(logAn[ks] - np.log(A[ks]))

@@ -189,3 +189,23 @@ def test_infinite_pld_or_approximation_never_reaches_json(capsys):
     rows = {r["route"]: r for r in json.loads(out, **_strict)}
     assert rows["edgeworth"]["approximation"] is None and "not finite" in rows["edgeworth"]["note"]
     assert rows["rdp"]["upper"] > 0 and rows["pld"]["upper"] > 0
+
+
+def test_pld_few_steps_tiny_delta_is_finite():
+    """Subsampled randomized response, 2 steps, delta ~ 2e-12: the PLD upper end was infinite
+    (the double-precision FFT error bound exceeded delta for n <= 16) and RDP's bound, 190x
+    the truth, was reported.  The exact value is a binomial sum."""
+    from scipy.stats import binom
+    from scipy.optimize import brentq
+    e, q, n, d = 0.120518, 0.0013182, 2, 1.79e-12
+    p = np.array([1.0, math.exp(-e)]) / (1 + math.exp(-e))
+    mix = (1 - q) * p + q * p[::-1]
+    k = np.arange(n + 1)
+
+    def delta(eps):
+        return max(float(np.sum(np.clip(binom.pmf(k, n, Q[1]) - np.exp(eps) * binom.pmf(k, n, P[1]),
+                                        0, None))) for P, Q in ((p, mix), (mix, p)))
+    exact = brentq(lambda x: delta(x) - d, 0.0, 1.0, xtol=1e-15)
+    r = account.epsilon([EV.Event(EV.RandomizedResponse(e), EV.Poisson(q), n)], d)
+    assert r.extras["route"] == "pld"
+    assert r.extras["epsilon_lower"] <= exact <= r.value <= 1.1 * exact
