@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import sympy as sp
 
+from .errors import DomainError  # noqa: F401  (re-exported: derive.core.DomainError)
 from .printing import latex
 from .symbols import Param
 
@@ -37,14 +38,6 @@ def cite_location(location: str) -> str:
     if re.fullmatch(r"\([0-9A-Z.]+\)\s*[-,]\s*\([0-9A-Z.]+\)", loc):
         return f"eqs. {loc}"
     return loc
-
-
-class DomainError(ValueError):
-    """A value outside a parameter's allowed range (names the parameter)."""
-
-    def __init__(self, name: str, value, allowed: str):
-        self.name, self.value, self.allowed = name, value, allowed
-        super().__init__(f"{name}={value!r} is outside the allowed range: {allowed}")
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ import json
 import math
 import re
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 CONVERSION_CHOICES = ("mironov", "balle", "lemma1", "optimal")
 METHOD_CHOICES = ("best", "rdp", "pld", "edgeworth", "clt", "all")

@@ -23,8 +23,6 @@ import importlib.util
 import json
 import sys
 
-from derive import registry
-from derive.printing import latex
 
 
 # modules adding subcommands: each has add_commands(subparsers)
@@ -42,6 +40,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _cmd_list(args) -> int:
+    from derive import registry
     keys = _load_files(args.files)
     registry.load_all()
     papers = [args.paper] if args.paper else (keys or list(registry.PAPERS))
@@ -59,6 +58,8 @@ def _cmd_list(args) -> int:
 
 
 def _cmd_show(args) -> int:
+    from derive import registry
+    from derive.printing import latex
     _load_files(args.files)
     registry.load_all()
     name = args.name
@@ -100,6 +101,7 @@ def _load_files(files) -> list[str]:
 
 
 def _cmd_check(args) -> int:
+    from derive import registry
     from .report import check_all
     keys = _load_files(args.files)
     registry.load_all()

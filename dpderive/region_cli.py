@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 
 def _floats(name, text, allowed):

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 from .accounting_cli import _check_common
 

@@ -16,7 +16,7 @@ import json
 import math
 import time
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 
 def _finite(name, v, allowed, ok):

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 from . import events as EV
 from .accountant import AccountingResult

@@ -35,7 +35,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from . import kernels as K
-from derive.core import DomainError
+from derive.errors import DomainError
 
 __all__ = ["cumulants_from_moments", "cumulants_from_central", "log1pmx",
            "laplace_cumulants", "mixture_loss", "mixture_cumulants",

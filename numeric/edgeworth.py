@@ -36,7 +36,7 @@ import numpy as np
 from numpy.polynomial import hermite_e as He
 from scipy.special import ndtr, ndtri
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 from . import cumulants as C
 from . import fdp

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 __all__ = ["Gaussian", "Laplace", "RandomizedResponse", "Poisson", "WithoutReplacement",
            "Event", "RouteError", "NEIGHBOURING", "ROUTES", "events_from_spec", "rdp_curve",

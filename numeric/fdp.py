@@ -31,7 +31,7 @@ from functools import cached_property
 import numpy as np
 from scipy.special import log_ndtr, ndtr, ndtri
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 from . import gaussian as _gauss
 from .solvers import round_up

@@ -16,10 +16,8 @@ import functools
 from typing import Callable
 
 import numpy as np
-import sympy as sp
 
-import derive
-from derive.core import DomainError
+from derive.errors import DomainError
 
 __all__ = [
     "formula_expr", "compile_numpy", "compile_mpmath", "compile_expr_numpy",
@@ -30,8 +28,9 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- registry access
 @functools.lru_cache(maxsize=None)
-def formula_expr(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+def formula_expr(name: str) -> tuple:
     """(expr, ordered parameter symbols) of the registry formula ``name``."""
+    import derive
     f = derive.formula(name)
     return f.expr, tuple(f.symbols)
 
@@ -40,6 +39,7 @@ def formula_expr(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
 def compile_numpy(name: str) -> Callable:
     """Vectorised NumPy/SciPy kernel of registry formula ``name``; positional
     arguments in the formula's parameter order (``lambdify(..., cse=True)``)."""
+    import sympy as sp
     expr, syms = formula_expr(name)
     return sp.lambdify(syms, expr, modules=["scipy", "numpy"], cse=True)
 
@@ -48,6 +48,7 @@ def compile_numpy(name: str) -> Callable:
 def compile_mpmath(name: str) -> Callable:
     """mpmath kernel of registry formula ``name`` (arbitrary precision; the
     definitions use Rationals so the kernel is exact at any ``mp.dps``)."""
+    import sympy as sp
     expr, syms = formula_expr(name)
     return sp.lambdify(syms, expr, modules="mpmath")
 
@@ -56,6 +57,7 @@ _EXPR_KERNELS: dict = {}
 
 
 def _compile_expr(expr: sp.Expr, syms: tuple, backend: str) -> Callable:
+    import sympy as sp
     key = (sp.srepr(expr), sp.srepr(tuple(syms)), backend)
     fn = _EXPR_KERNELS.get(key)
     if fn is None:

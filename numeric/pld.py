@@ -66,7 +66,7 @@ import numpy as np
 from scipy.fft import irfft, next_fast_len, rfft
 from scipy.special import expit, ndtr, ndtri
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 from . import cumulants as C
 from . import fdp

@@ -31,7 +31,7 @@ from typing import Callable
 
 import numpy as np
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 from . import fdp
 from . import kernels as K

@@ -34,7 +34,7 @@ from functools import cached_property
 import numpy as np
 from scipy.special import expit
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 from . import conversion as C
 from . import fdp

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
-from derive.core import DomainError
+from derive.errors import DomainError
 
 from . import fdp
 from .gaussian import delta_upper
