@@ -40,6 +40,11 @@ over ``derive.truths`` names, in SymPy syntax).  Every claim may add
 ``conditions`` (a list of LaTeX relations), ``domain`` (narrower domains for
 some symbols), ``statement``, ``note`` and ``section``.
 
+Claims about every pair of distributions: ``[pairs] P = { kind = "pmf", points = 3 }``
+quantifies over all pairs of pmfs on 3 points (searched through their softmax logits),
+and ``[quantities] D = "Renyi(P, alpha)"`` lets the LaTeX say ``D``; a counterexample
+names the two pmfs.
+
 Errors name the file, the line and the claim (``ClaimFileError``, a
 ``ValueError``: the command line prints one line and exits 2); nothing is
 registered unless the whole file is valid.
@@ -213,6 +218,8 @@ class ClaimFile:
             raise ClaimFileError(path, int(m.group(1)) if m else None, "", f"not valid TOML ({exc})") from None
         self._read_paper()
         self._read_symbols()
+        self._read_pairs()
+        self._read_quantities()
         self._tex = None
         self.formulas: dict[str, Formula] = {}
         self._read_formulas()
@@ -277,6 +284,41 @@ class ClaimFile:
             cname = _canon(name)
             self.symbols[cname] = SymbolSpec(cname, _make_symbol(cname, iv, integer), iv, integer, search)
 
+    # ------------------------------------------------------------------ [pairs], [quantities]
+    def _read_pairs(self):
+        """``P = { kind = "pmf", points = 4 }``: "for every pair of pmfs on 4 points".  A pair is
+        searched through the softmax logits of its two pmfs (2 x points real variables)."""
+        raw = self.data.get("pairs", {})
+        self.pairs: dict[str, sp.Expr] = {}
+        for name, spec in raw.items():
+            line = self.lines.find(rf"^\s*\"?{re.escape(name)}\"?\s*=")
+            item = f"pair {name!r}"
+            if not isinstance(spec, dict) or spec.get("kind") != "pmf":
+                raise self._err(line, item, "must be { kind = \"pmf\", points = k } (pairs of pmfs on k points)")
+            k = spec.get("points")
+            if isinstance(k, bool) or not isinstance(k, int) or not 2 <= k <= 8:
+                raise self._err(line, item, f"points={k!r} must be an integer in [2, 8]")
+            cname = _canon(name)
+            coords = []
+            for side in ("u", "v"):
+                for i in range(1, k + 1):
+                    n = f"{cname}_{side}{i}"
+                    iv = sp.Interval(-sp.oo, sp.oo)
+                    self.symbols[n] = SymbolSpec(n, sp.Symbol(n, real=True), iv, False, (-4.0, 4.0))
+                    coords.append(self.symbols[n].symbol)
+            self.pairs[cname] = sp.Function("Pmf")(*coords)
+
+    def _read_quantities(self):
+        """``chi = "ChiAlpha(P, alpha)"``: a name the LaTeX may use for a quantity of the truths."""
+        raw = self.data.get("quantities", {})
+        self.quantities: dict[str, sp.Expr] = {}
+        for name, text in raw.items():
+            line = self.lines.find(rf"^\s*\"?{re.escape(name)}\"?\s*=")
+            cname = _canon(name)
+            if cname in self.symbols:
+                raise self._err(line, f"quantity {name!r}", "is also declared as a symbol")
+            self.quantities[cname] = self.truth(text, line=line, item=f"quantity {name!r}", field=False)
+
     # ------------------------------------------------------------------ LaTeX
     def parse(self, text, *, line, item, what: str, relation: bool = False):
         """Parse one LaTeX string (or ``@formula``) onto the file's symbols."""
@@ -324,6 +366,8 @@ class ClaimFile:
                     return sp.E
                 if n == "pi":
                     return sp.pi
+                if n in getattr(self, "quantities", {}):
+                    return self.quantities[n]
                 if n not in self.symbols:
                     raise self._err(line, item, f"unknown symbol {e.name!r} in {what} '{text}': "
                                     "declare it under [symbols] with its domain")
@@ -333,14 +377,21 @@ class ClaimFile:
             return e
         return fix(expr)
 
-    def truth(self, text, *, line, item):
-        """A truth expression: SymPy syntax over the file's symbols and derive.truths' names."""
-        line = self.lines.field(line, "truth") if line else line
+    def truth(self, text, *, line, item, field: bool = True):
+        """A truth expression: SymPy syntax over the file's symbols, pairs and derive.truths' names."""
+        line = self.lines.field(line, "truth") if line and field else line
         if not isinstance(text, str) or not text.strip():
             raise self._err(line, item, "truth must be a string such as \"Renyi(Gaussian(1/sigma), alpha)\"")
         names = set(truths.PAIRS) | set(truths.QUANTITIES)
         local = {n: sp.Function(n) for n in names}
         local.update({s.name: s.symbol for s in self.symbols.values()})
+        local.update(getattr(self, "pairs", {}))
+        local.update(getattr(self, "quantities", {}))
+        names = names | {"Pmf"}
+        import keyword
+        for kw_name in [n for n in list(local) if keyword.iskeyword(n)]:   # e.g. a symbol named lambda
+            local[kw_name + "_kw_"] = local.pop(kw_name)
+            text = re.sub(rf"\b{kw_name}\b", kw_name + "_kw_", text)
         try:
             expr = sp.parse_expr(text, local_dict=local)
         except Exception as exc:  # noqa: BLE001
@@ -493,8 +544,11 @@ class ClaimFile:
                                 sort_keys=True, default=str)
         refs = tuple(f"{self.key}.{m}" for m in re.findall(r"@([A-Za-z0-9_]+)", json.dumps(spec)))
 
-        def check(kind=kind, dom=dom, kw=kw) -> Verdict:
-            return checkers.check(kind, dom, **kw)
+        pairs = {n: e for n, e in self.pairs.items()
+                 if any(e.free_symbols <= v.free_symbols for v in kw.values() if isinstance(v, sp.Basic))}
+
+        def check(kind=kind, dom=dom, kw=kw, pairs=pairs) -> Verdict:
+            return _describe_pairs(checkers.check(kind, dom, **kw), pairs)
         return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
                      kind=kind, statement=statement, printed_latex=printed, check_fn=check,
@@ -571,6 +625,24 @@ def load_file(path: str | Path) -> str:
 
 
 # ----------------------------------------------------------------------------- helpers
+def _describe_pairs(v: Verdict, pairs: dict) -> Verdict:
+    """A counterexample over pmf pairs names the pmfs (P, Q) instead of their logits."""
+    ce = v.counterexample
+    if not ce or not pairs or "params" not in ce:
+        return v
+    params = dict(ce["params"])
+    for name, expr in pairs.items():
+        coords = [str(c) for c in expr.args]
+        if not all(c in params for c in coords):
+            continue
+        with mp.workdps(30):
+            pr = truths.pmf_pair(*[mp.mpf(params.pop(c)) for c in coords])
+        params[name] = ("([" + ", ".join(mp.nstr(x, 8) for x in pr.P) + "], ["
+                        + ", ".join(mp.nstr(x, 8) for x in pr.Q) + "])")
+    ce["params"] = params
+    return v
+
+
 def _int(v, err):
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
         raise err

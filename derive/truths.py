@@ -762,6 +762,21 @@ def gaussian_mechanism(mu, sigma=1):
     return pr
 
 
+def pmf_pair(*logits):
+    """The pair (softmax(u), softmax(v)) of pmfs on k points from 2k real logits (u..., v...): the
+    coordinates in which claim files search over all pairs of pmfs."""
+    if len(logits) % 2 or len(logits) < 4:
+        raise ValueError(f"logits={len(logits)} values: need 2k with k >= 2")
+    k = len(logits) // 2
+
+    def soft(xs):
+        m = max(xs)
+        w = [mp.e ** (mp.mpf(x) - m) for x in xs]
+        s = mp.fsum(w)
+        return [x / s for x in w]
+    return DPair(soft(logits[:k]), soft(logits[k:]), f"pmfs on {k} points")
+
+
 # ----------------------------------------------------------------------------- names claim files use
 #: pair constructors: name -> (function, description)
 PAIRS = {
@@ -777,6 +792,7 @@ PAIRS = {
     "Exponential": (exponential_pair, "Exponential(r): P = Exp(1), Q = Exp(r), 0 < r < 1"),
     "Uniform": (uniform_pair, "Uniform(c): P = U[0, 1], Q = U[0, c], c > 1"),
     "Swapped": (lambda pr: pr.swapped(), "Swapped(pair): (Q, P)"),
+    "Pmf": (pmf_pair, "Pmf(u1..uk, v1..vk): P = softmax(u), Q = softmax(v) (a [pairs] entry of a claim file)"),
     "Composed": (compose, "Composed(pair, k): the k-fold product (P^k, Q^k) (Gaussian shifts and pmfs)"),
 }
 
