@@ -38,19 +38,52 @@ def formula_expr(name: str) -> tuple:
 @functools.lru_cache(maxsize=None)
 def compile_numpy(name: str) -> Callable:
     """Vectorised NumPy/SciPy kernel of registry formula ``name``; positional
-    arguments in the formula's parameter order (``lambdify(..., cse=True)``)."""
+    arguments in the formula's parameter order (``lambdify(..., cse=True)``).  The kernel
+    checks its arguments against the formula's declared domains and raises ``DomainError``
+    (naming the parameter) outside them."""
     import sympy as sp
     expr, syms = formula_expr(name)
-    return sp.lambdify(syms, expr, modules=["scipy", "numpy"], cse=True)
+    return _with_domains(name, sp.lambdify(syms, expr, modules=["scipy", "numpy"], cse=True))
 
 
 @functools.lru_cache(maxsize=None)
 def compile_mpmath(name: str) -> Callable:
     """mpmath kernel of registry formula ``name`` (arbitrary precision; the
-    definitions use Rationals so the kernel is exact at any ``mp.dps``)."""
+    definitions use Rationals so the kernel is exact at any ``mp.dps``); domains checked."""
     import sympy as sp
     expr, syms = formula_expr(name)
-    return sp.lambdify(syms, expr, modules="mpmath")
+    return _with_domains(name, sp.lambdify(syms, expr, modules="mpmath"))
+
+
+@functools.lru_cache(maxsize=None)
+def _domains(name: str) -> tuple:
+    """(parameter name, lo, hi, lo_open, hi_open, text) of each declared domain of ``name``."""
+    import derive
+    out = []
+    for prm in derive.formula(name).params:
+        d = prm.domain
+        lo = -np.inf if d.start.is_infinite else float(d.start)
+        hi = np.inf if d.end.is_infinite else float(d.end)
+        text = (("(" if d.left_open else "[") + ("-oo" if lo == -np.inf else f"{lo:g}") + ", "
+                + ("oo" if hi == np.inf else f"{hi:g}") + (")" if d.right_open else "]"))
+        out.append((prm.name, lo, hi, bool(d.left_open), bool(d.right_open), text))
+    return tuple(out)
+
+
+def _with_domains(name: str, fn: Callable) -> Callable:
+    doms = _domains(name)
+
+    def kernel(*args):
+        for (pname, lo, hi, lo_open, hi_open, text), a in zip(doms, args):
+            x = np.asarray(a, dtype=float) if not hasattr(a, "_mpf_") else np.asarray(float(a))
+            bad = np.isnan(x) | ((x <= lo) if lo_open else (x < lo)) | ((x >= hi) if hi_open else (x > hi))
+            if np.any(bad):
+                v = x[bad].flat[0] if x.ndim else float(x)
+                raise DomainError(pname, float(v), text)
+        return fn(*args)
+    kernel.__doc__ = f"kernel of {name} (domains checked)"
+    kernel.raw = fn
+    return kernel
 
 
 _EXPR_KERNELS: dict = {}

@@ -94,3 +94,16 @@ def test_domain_errors():
         K.check_alpha(1.0)
     with pytest.raises(DomainError, match="delta"):
         K.check_open01(np.nan, "delta")
+
+
+def test_compiled_kernels_check_their_declared_domains():
+    """002 Thm. 4's f is stated for alpha > 1 and delta in (0, 1): the compiled kernels refuse
+    alpha = 0.5 and delta = 0 (arrays included) naming the parameter and its range."""
+    f, fm = K.compile_numpy("asoodeh2021.thm4.f"), K.compile_mpmath("asoodeh2021.thm4.f")
+    with pytest.raises(K.DomainError, match=r"alpha=0.5 is outside the allowed range: \(1, oo\)"):
+        f(0.5, 1.0, 1e-5)
+    with pytest.raises(K.DomainError, match="delta"):
+        f(np.array([2.0, 3.0]), np.array([1.0, 1.0]), np.array([1e-5, 0.0]))
+    with pytest.raises(K.DomainError, match="alpha"):
+        fm(mp.mpf("0.9"), mp.mpf(1), mp.mpf("1e-5"))
+    assert np.isfinite(f(2.0, 1.0, 1e-5))
