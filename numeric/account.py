@@ -10,7 +10,8 @@ tightest certified answer by default.
   (smallest), or the number of steps / the batch size (largest) meeting a target.
 
 ``method``: ``best`` (default) reports the smallest certified upper bound among the
-``rdp`` and ``pld`` routes and the PLD's certified lower bound; ``rdp`` / ``pld`` one
+``rdp`` and ``pld`` routes (and, for compositions of unsubsampled Gaussians, the exact
+closed-form profile, route ``exact``) with the tightest certified lower bound; ``rdp`` / ``pld`` one
 route (``pld`` hands the upper end to ``rdp`` and says so when its own is not finite:
 its floating-point error bound exceeded delta); ``clt`` / ``edgeworth`` approximations,
 labelled ``guarantee: false``.
@@ -56,6 +57,35 @@ def _pld(events, name, at, neighbouring):
     return lo, hi, acc
 
 
+EXACT_CITATION = ("exact privacy profile of the Gaussian mechanism (Balle and Wang 2018; 002 eq. (40) "
+                  "generalised): T Gaussian steps without subsampling compose to one Gaussian with "
+                  "mu = sqrt(sum T_i Delta_i^2 / sigma_i^2); numeric.gaussian, rounded up")
+
+
+def _gaussian_mu(events):
+    """mu of the composition when every event is an unsubsampled Gaussian (else None)."""
+    if not all(isinstance(e.mechanism, EV.Gaussian) and e.sampling is None for e in events):
+        return None
+    return math.sqrt(math.fsum(e.count * (e.mechanism.sensitivity / e.mechanism.sigma) ** 2
+                               for e in events))
+
+
+def _exact(events, name, at):
+    """(lower, upper) of the exact Gaussian profile: the upper end certified by numeric.gaussian
+    (float-error allowance, rounded up) at mu rounded up; the lower end at mu rounded down,
+    less 1e-9 relative (the exact value lies between)."""
+    from . import gaussian as G
+    mu = _gaussian_mu(events)
+    mu_hi, mu_lo = mu * (1 + 4e-16), mu * (1 - 4e-16)
+    if name == "epsilon":
+        upper = float(G.eps_exact(at, 1.0 / mu_hi))
+        lower = float(G.eps_exact(at, 1.0 / mu_lo)) * (1 - 1e-9)
+        return max(lower, 0.0), upper
+    upper = float(G.delta_upper(at, mu_hi))
+    lower = float(np.exp(G.log_delta_exact(at, mu_lo))) * (1 - 1e-9)
+    return max(lower, 0.0), min(upper, 1.0)
+
+
 def _approx(events, name, at, method):
     from . import methods
     if len(events) != 1 or not isinstance(events[0].mechanism, EV.Gaussian) or \
@@ -81,6 +111,9 @@ def _certified(events, name, at, method, neighbouring, conversion):
     """Certified (lower, upper, route, notes, citation) for method rdp, pld or best."""
     notes, got, errors = [], {}, {}
     routes = CERTIFIED if method == "best" else (method,)
+    if method == "best" and _gaussian_mu(events) is not None:
+        got["exact"] = (*_exact(events, name, at), None)
+        routes = ()          # the exact profile: no other route can be tighter
     for r in routes:
         try:
             if r == "rdp":
@@ -109,10 +142,12 @@ def _certified(events, name, at, method, neighbouring, conversion):
                           "try a larger delta or fewer steps)")
     route = min(finite, key=lambda r: finite[r][1])
     upper = finite[route][1]
-    lower = got["pld"][0] if "pld" in got else 0.0
+    lower = max(v[0] for r, v in got.items() if r in ("pld", "exact")) if ("pld" in got or "exact" in got) else 0.0
     for r, exc in errors.items():
         notes.append(str(exc))
     cites = []
+    if "exact" in got:
+        cites.append(EXACT_CITATION)
     if "pld" in got:
         cites.append(PLD_CITATION)
     if "rdp" in got:

@@ -121,7 +121,7 @@ def test_cli_handlers(capsys):
                 "--method", "rdp") == 0
     out = json.loads(capsys.readouterr().out)
     assert out["epsilon"] == pytest.approx(8.0784, abs=1e-3) and out["conversion"] == "optimal"
-    # the default is the tightest certified route: here PLD, bracketing the exact G_mu epsilon
+    # the default is the tightest certified route: here the exact Gaussian profile (route exact)
     assert _cli("epsilon", "--sigma", "20", "--steps", "1000", "--delta", "1e-5", "--json") == 0
     out = json.loads(capsys.readouterr().out)
     from scipy.optimize import brentq
@@ -129,7 +129,8 @@ def test_cli_handlers(capsys):
     mu = 1000 ** 0.5 / 20
     exact = brentq(lambda e: norm.cdf(-e / mu + mu / 2) - np.exp(e) * norm.cdf(-e / mu - mu / 2)
                    - 1e-5, 0, 50, xtol=1e-13)
-    assert out["route"] == "pld" and out["epsilon_lower"] <= exact <= out["epsilon_upper"]
+    assert out["route"] == "exact" and out["epsilon_lower"] <= exact <= out["epsilon_upper"]
+    assert out["epsilon_upper"] - out["epsilon_lower"] < 1e-7
     assert out["epsilon"] == out["epsilon_upper"] < 8.0784
     assert _cli("delta", "--sigma", "20", "--steps", "1000", "--epsilon", "3", "--conversion",
                 "mironov") == 0
