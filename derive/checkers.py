@@ -74,14 +74,33 @@ class Domain:
 def mp_function(expr, dom: Domain) -> Callable[[dict], object]:
     """A function of a point (dict) evaluating ``expr`` in mpmath; ``None`` where it is
     not a finite real number."""
-    fn = sp.lambdify(dom.symbols, expr, modules=[truths.namespace(), "mpmath"])
     names = [v.name for v in dom.vars]
+    expr = sp.sympify(expr)
+    if expr.has(sp.Sum, sp.Product, sp.Integral):
+        done = expr.doit()
+        if not done.has(sp.Sum, sp.Product, sp.Integral):
+            expr = done
+    syms = dom.symbols
+
+    def slow(pt):
+        """SymPy's own arbitrary-precision evaluation (sums without a closed form, functions
+        the mpmath printer does not know)."""
+        try:
+            v = expr.xreplace({s: sp.Float(str(pt[n]), mp.mp.dps) for s, n in zip(syms, names)})
+            return _real(mp.mpmathify(sp.N(v, mp.mp.dps)))
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError, AttributeError):
+            return None
+    if expr.has(sp.Sum, sp.Product, sp.Integral):
+        return slow
+    fn = sp.lambdify(syms, expr, modules=[truths.namespace(), "mpmath"])
 
     def f(pt):
         try:
             return _real(fn(*[pt[n] for n in names]))
-        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+        except (ZeroDivisionError, ValueError, OverflowError):
             return None
+        except (TypeError, NameError, AttributeError):
+            return slow(pt)
     return f
 
 

@@ -346,7 +346,20 @@ class ClaimFile:
     def _map(self, expr, *, line, item, what, text):
         funcs = {"Phi": Phi, "Phi^{-1}": PhiInv, "erf": sp.erf, "erfc": sp.erfc, "Gamma": sp.gamma}
 
+        bound: dict = {}     # variables bound by a sum, product or integral
+
         def fix(e):
+            if isinstance(e, (sp.Sum, sp.Product, sp.Integral)):
+                limits = []
+                for lim in e.limits:
+                    v = lim[0]
+                    b = sp.Symbol(_canon(v.name), integer=not isinstance(e, sp.Integral), real=True)
+                    bound[_canon(v.name)] = b
+                    limits.append((b,) + tuple(fix(x) for x in lim[1:]))
+                body = fix(e.function)
+                for lim in e.limits:
+                    bound.pop(_canon(lim[0].name), None)
+                return e.func(body, *limits)
             if isinstance(e, AppliedUndef):
                 name = _canon(type(e).__name__)
                 args = [fix(a) for a in e.args]
@@ -366,6 +379,8 @@ class ClaimFile:
                     return sp.E
                 if n == "pi":
                     return sp.pi
+                if n in bound:
+                    return bound[n]
                 if n in getattr(self, "quantities", {}):
                     return self.quantities[n]
                 if n not in self.symbols:
@@ -518,6 +533,11 @@ class ClaimFile:
         elif kind in ("limit", "asymptotic"):
             x = self._sym(spec["var"], line, item, "var")
             x0 = _point(spec["to"], self._err(line, item, f"to={spec['to']!r} must be a number, oo or -oo"))
+            iv = self.symbols[x.name].interval
+            if not (x0 in (sp.oo, -sp.oo) and (iv.end if x0 == sp.oo else iv.start) == x0) and \
+                    not (x0 not in (sp.oo, -sp.oo) and bool(iv.closure.contains(x0))):
+                raise self._err(self.lines.field(line, "to"), item,
+                                f"to={spec['to']!r} is not a point or end of {x.name}'s domain {iv}")
             side = spec.get("side", "+")
             if side not in ("+", "-"):
                 raise self._err(line, item, f"side={side!r} must be \"+\" or \"-\"")
@@ -667,15 +687,23 @@ def _point(v, err):
 
 
 def _looks_like_relation(text: str) -> bool:
-    t = re.sub(r"\\(left|right)[<>]", "", text)
-    return bool(re.search(r"(?<![<>\\])=|\\le(q)?\b|\\ge(q)?\b|<|>", t))
+    return bool(_relation_sides(re.sub(r"\\(left|right)[<>]", "", text))[1])
 
 
 def _relation_sides(text: str) -> tuple[str, str]:
-    m = re.search(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|(?<![<>])=|<|>", text)
-    if not m:
-        return text, ""
-    return text[:m.start()].strip(), text[m.end():].strip()
+    """Split 'A rel B' at its relation, ignoring relations inside braces (``\\sum_{k=1}``)."""
+    rx = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|(?<![<>])=|<|>")
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0:
+            m = rx.match(text, i)
+            if m and not (ch == "\\" and text[i - 1:i] == "\\"):
+                return text[:m.start()].strip(), text[m.end():].strip()
+    return text, ""
 
 
 def extract_label(tex: str, label: str, err) -> str:

@@ -89,6 +89,8 @@ BAD = [  # (replace this, with that) -> a phrase the one-line error must contain
     (('x = "(0, oo)"', 'x = { search = [1, 2] }'), "symbol 'x': needs a domain"),
     (('where = "(1)"\n', ''), "missing 'where'"),
     (('key = "tiny"', 'key = "zheng2020"'), "is a built-in paper"),
+    (('kind = "inequality"\nlatex = \'\\log(1+x) \\le x\'', 'kind = "limit"\nof = \'x\'\nvar = "x"\nto = -1\nequals = \'0\''),
+     "to=-1 is not a point or end of x's domain"),
 ]
 
 
@@ -207,3 +209,36 @@ def test_claims_over_every_pair_of_pmfs():
     renyi = mp.log(mp.fsum(p ** a * q ** (1 - a) for p, q in zip(P, Q))) / (a - 1)
     kl = mp.fsum(p * mp.log(p / q) for p, q in zip(P, Q))
     assert renyi > kl * (1 + 1e-6)
+
+
+
+def test_sums_bind_their_index(tmp_path):
+    """A summation index needs no declaration; the sum is evaluated (closed form or SymPy's
+    own evaluation) and the Basel bound sum_{k<=n} 1/k^2 <= pi^2/6 holds while <= 1.6 fails
+    (at n = 4 the sum is 1.4236, at n = 6 already 1.4914: the counterexample is recomputed)."""
+    f = tmp_path / "s.toml"
+    f.write_text('''[paper]
+key = "sums"
+title = "t"
+
+[symbols]
+n = { domain = "[1, oo)", integer = true, search = [1, 200] }
+
+[[claim]]
+id = "basel"
+where = "(1)"
+kind = "inequality"
+latex = '\\sum_{k=1}^{n} \\frac{1}{k^2} \\le \\frac{\\pi^2}{6}'
+
+[[claim]]
+id = "too_small"
+where = "(2)"
+kind = "inequality"
+latex = '\\sum_{k=1}^{n} \\frac{1}{k^2} \\le 1.6'
+''')
+    cf = ClaimFile(f)
+    v1, v2 = (c.check() for c in cf.claims)
+    assert v1.status in ("proved", "holds_numerically")
+    assert v2.status == "fails"
+    n = int(float(v2.counterexample["params"]["n"]))
+    assert sum(1 / k ** 2 for k in range(1, n + 1)) > 1.6
