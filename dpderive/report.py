@@ -222,7 +222,6 @@ def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pd
     steps = len(keys) + 1
     bar = _progress_bar(steps, "report")
     for key in keys:
-        check_all(key)
         extras = _figures(key, outdir, log) if figures else None
         if extras is not None:
             extras, measured = split_measured(extras)
