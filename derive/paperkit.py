@@ -75,9 +75,11 @@ class Paper:
 
     def generic(self, cid: str, location: str, kind: str, statement: str, *, latex: str,
                 params: tuple, conditions: tuple = (), formulas: tuple = (), section: str = "",
-                seed: str | None = None, note: str = "", **fields) -> Claim:
+                seed: str | None = None, note: str = "", shown_kind: str | None = None,
+                **fields) -> Claim:
         """A claim checked by the generic checker of ``kind`` (see the module docstring);
-        ``fields`` are the kind's SymPy inputs (``checkers.check``'s keywords)."""
+        ``fields`` are the kind's SymPy inputs (``checkers.check``'s keywords); ``shown_kind``
+        is the paper's own word for the claim (derivative, convexity, ...) when it differs."""
         if kind not in checkers.KINDS:
             raise ValueError(f"{cid}: kind={kind!r} is not one of {', '.join(checkers.KINDS)}")
         dom = checkers.Domain([param_var(p) for p in params], tuple(conditions))
@@ -85,7 +87,7 @@ class Paper:
                                         for k, v in fields.items()),
                            [(p.name, str(p.domain), p.sample) for p in params],
                            [sp.srepr(c) for c in conditions]))
-        c = self.claim(cid, location, kind, statement, latex=latex,
+        c = self.claim(cid, location, shown_kind or kind, statement, latex=latex,
                        check=lambda: checkers.check(kind, dom, **fields), formulas=formulas,
                        section=section, seed=seed, note=note)
         c.checker, c.definition, c.spec = kind, definition, (kind, dom, fields)

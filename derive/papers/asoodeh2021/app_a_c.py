@@ -200,13 +200,10 @@ def _appB_eq76():
 
 P.claim("appB.eq76", "(76)", "derivative", "the partial derivative of h(p,q;alpha) in q",
         latex=EQ76_LATEX, section=B, formulas=("appB.h",), check=_appB_eq76)
-P.claim("appB.eq76_sign", "(76)", "sign",
-        "dh/dq is negative for all 0 < q < p < 1, so h is decreasing in q",
-        latex=r"which is negative for all 0 < q < p < 1, and therefore, $h(p,q;\alpha)$ is decreasing in q.",
-        section=B, formulas=("appB.h",),
-        check=lambda: check_relation(sp.diff(h_pq.expr, q), "<", sp.Integer(0), (ALPHA, PP, QQ),
-                                     conditions=(q < p,), n=60,
-                                     method="sign of the SymPy derivative at random points with q < p"))
+P.generic("appB.eq76_sign", "(76)", "inequality", "dh/dq is negative for all 0 < q < p < 1, so h is decreasing in q", shown_kind="sign",
+          latex=r"which is negative for all 0 < q < p < 1, and therefore, $h(p,q;\alpha)$ is decreasing in q.", section=B, formulas=("appB.h",),
+          params=(ALPHA, PP, QQ), conditions=(q < p,),
+          lhs=sp.diff(h_pq.expr, q), op="<", rhs=sp.Integer(0))
 
 
 def _appB_eq77():
@@ -243,12 +240,10 @@ P.claim("appB.eq78", "(78)", "identity",
         latex=EQ78_LATEX, section=B, formulas=("appB.h", "thm3.objective"), check=_appB_eq78)
 
 # ----------------------------------------------------------------------------- Appendix C
-P.claim("appC.h1_convex", "App. C", "convexity",
-        "p -> h_1(p; alpha, delta, eps) is convex for alpha > 1, delta in [0,1), eps > 0",
-        latex=r"the mapping $p \mapsto h_1(p; \alpha, \delta, \varepsilon)$ is convex",
-        section=C, formulas=("thm3.objective",),
-        check=lambda: check_relation(sp.diff(h1, p, 2), ">=", sp.Integer(0), (ALPHA, EPS_POS, DELTA, PP),
-                                     conditions=(p > delta,), n=60, seed=3))
+P.generic("appC.h1_convex", "App. C", "inequality", "p -> h_1(p; alpha, delta, eps) is convex for alpha > 1, delta in [0,1), eps > 0", shown_kind="convexity",
+          latex=r"the mapping $p \mapsto h_1(p; \alpha, \delta, \varepsilon)$ is convex", section=C, formulas=("thm3.objective",),
+          params=(ALPHA, EPS_POS, DELTA, PP), conditions=(p > delta,),
+          lhs=sp.diff(h1, p, 2), op=">=", rhs=sp.Integer(0))
 
 first_term = p ** alpha * (p - delta) ** (1 - alpha)
 EQ79_LATEX = r"e^{(\alpha-1)\left(\gamma_{\alpha}^{\varepsilon}(\delta)-\varepsilon\right)} \ge \inf_{p\in(\delta,1)} p^{\alpha}(p-\delta)^{1-\alpha}"
@@ -272,10 +267,10 @@ P.claim("appC.eq79", "(79)", "inequality", "lower bound 1: drop the second term 
 
 D2_LATEX = r"(\alpha - 1)\alpha \left(p^{\frac{\alpha}{2}}(p - \delta)^{\frac{-1-\alpha}{2}} - p^{\frac{\alpha-2}{2}}(p - \delta)^{\frac{1-\alpha}{2}}\right)^2 \ge 0,"
 _d2 = parse_printed(D2_LATEX.rstrip(",").replace(r" \ge 0", ""))
-P.claim("appC.d2_first", "App. C", "derivative",
-        "the second derivative of p^alpha (p - delta)^{1-alpha} in p, written as a square",
-        latex=D2_LATEX, section=C,
-        check=lambda: check_equal(sp.diff(first_term, p, 2), _d2, (ALPHA, DELTA, PP), conditions=(p > delta,)))
+P.generic("appC.d2_first", "App. C", "identity", "the second derivative of p^alpha (p - delta)^{1-alpha} in p, written as a square", shown_kind="derivative",
+          latex=D2_LATEX, section=C,
+          params=(ALPHA, DELTA, PP), conditions=(p > delta,),
+          lhs=sp.diff(first_term, p, 2), rhs=_d2, truth_side="lhs")
 
 
 def _appC_pstar():
@@ -320,36 +315,38 @@ P.claim("appC.eq80", "(80)", "optimum",
 
 EQ81_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) \ge \varepsilon - \frac{1}{\alpha - 1} \log \left(\frac{1}{\delta \alpha} \left(1 - \frac{1}{\alpha} \right)^{\alpha - 1} \right)"
 _b81 = parse_printed(r"\varepsilon - \frac{1}{\alpha - 1} \log \left(\frac{1}{\delta \alpha} \left(1 - \frac{1}{\alpha} \right)^{\alpha - 1} \right)")
-P.claim("appC.eq81", "(81)", "identity", "(80) solved for gamma in the case alpha*delta < 1",
-        latex=EQ81_LATEX, section=C,
-        check=lambda: check_equal(eps + sp.log(_v80a) / (alpha - 1), _b81, (ALPHA, EPS, DELTA),
-                                  conditions=(alpha * delta < 1,)))
-P.claim("appC.eq82", "(82)", "identity", "(81) rewritten with zeta_alpha",
-        latex=r"= \varepsilon - \frac{1}{\alpha - 1} \log \frac{\zeta_{\alpha}}{\delta}.", section=C,
-        formulas=("thm4.zeta",),
-        check=lambda: check_equal(_b81, eps - sp.log(zeta.expr / delta) / (alpha - 1), (ALPHA, EPS, DELTA)))
+P.generic("appC.eq81", "(81)", "identity", "(80) solved for gamma in the case alpha*delta < 1", shown_kind="identity",
+          latex=EQ81_LATEX, section=C,
+          params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
+          lhs=eps + sp.log(_v80a) / (alpha - 1), rhs=_b81, truth_side="lhs")
+P.generic("appC.eq82", "(82)", "identity", "(81) rewritten with zeta_alpha", shown_kind="identity",
+          latex=r"= \varepsilon - \frac{1}{\alpha - 1} \log \frac{\zeta_{\alpha}}{\delta}.", section=C, formulas=("thm4.zeta",),
+          params=(ALPHA, EPS, DELTA),
+          lhs=_b81, rhs=eps - sp.log(zeta.expr / delta) / (alpha - 1), truth_side="lhs")
 
-P.claim("appC.h1_convex_delta", "App. C", "convexity", "h_1(p; alpha, delta, eps) is convex in delta",
-        latex=r"the function $h_1(p; \alpha, \delta, \varepsilon)$ is convex in δ",
-        section=C, check=lambda: check_relation(sp.diff(h1, delta, 2), ">=", sp.Integer(0),
-                                                (ALPHA, EPS, DELTA, PP), conditions=(p > delta,), n=60))
+P.generic("appC.h1_convex_delta", "App. C", "inequality", "h_1(p; alpha, delta, eps) is convex in delta", shown_kind="convexity",
+          latex=r"the function $h_1(p; \alpha, \delta, \varepsilon)$ is convex in δ", section=C,
+          params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,),
+          lhs=sp.diff(h1, delta, 2), op=">=", rhs=sp.Integer(0))
 
 LIN_LATEX = r"&= p + (\alpha-1)\delta + \left(\frac{1-p}{e^\varepsilon - p}\right)^\alpha \\ &\quad \times \left(e^\varepsilon - p - (\alpha-1)\delta\right),"
 _lin = parse_printed(r"p + (\alpha-1)\delta + \left(\frac{1-p}{e^\varepsilon - p}\right)^\alpha \left(e^\varepsilon - p - (\alpha-1)\delta\right)")
 _lin_true = h1.subs(delta, 0) + sp.diff(h1, delta).subs(delta, 0) * delta
-P.claim("appC.linearisation", "App. C", "derivative",
-        "the linearisation of h_1 at delta = 0: h_1(delta=0) + d h_1/d delta (delta=0) * delta",
-        latex=LIN_LATEX, section=C,
-        check=lambda: check_equal(_lin_true, _lin, (ALPHA, EPS, DELTA, PP), conditions=(p > delta,)))
+P.generic("appC.linearisation", "App. C", "identity", "the linearisation of h_1 at delta = 0: h_1(delta=0) + d h_1/d delta (delta=0) * delta", shown_kind="derivative",
+          latex=LIN_LATEX, section=C,
+          params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,),
+          lhs=_lin_true, rhs=_lin, truth_side="lhs")
 
 EQ83_LATEX = r"e^{(\alpha-1)\left(\gamma_{\alpha}^{\varepsilon}(\delta)-\varepsilon\right)} \ge \inf_{p \in (\delta,1)} \left(1 - \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha}\right) p + \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha} \times \left(e^{\varepsilon} - (\alpha-1)\delta\right) + (\alpha-1)\delta. \tag{83}"
 h2 = parse_printed(r"\left(1 - \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha}\right) p + \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha} \left(e^{\varepsilon} - (\alpha-1)\delta\right) + (\alpha-1)\delta")
-P.claim("appC.eq83", "(83)", "identity", "h_2 (the objective of (83)) is the linearisation of h_1 rearranged",
-        latex=EQ83_LATEX, section=C,
-        check=lambda: check_equal(_lin_true, h2, (ALPHA, EPS, DELTA, PP), conditions=(p > delta,)))
-P.claim("appC.eq83_bound", "(83)", "inequality", "h_1 >= h_2 (convexity in delta), equality iff delta = 0",
-        latex=r"with equality if and only if $\delta = 0$. Therefore, we have", section=C,
-        check=lambda: check_relation(h1, ">=", h2, (ALPHA, EPS, DELTA, PP), conditions=(p > delta,), n=60))
+P.generic("appC.eq83", "(83)", "identity", "h_2 (the objective of (83)) is the linearisation of h_1 rearranged", shown_kind="identity",
+          latex=EQ83_LATEX, section=C,
+          params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,),
+          lhs=_lin_true, rhs=h2, truth_side="lhs")
+P.generic("appC.eq83_bound", "(83)", "inequality", "h_1 >= h_2 (convexity in delta), equality iff delta = 0", shown_kind="inequality",
+          latex=r"with equality if and only if $\delta = 0$. Therefore, we have", section=C,
+          params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,),
+          lhs=h1, op=">=", rhs=h2)
 
 H3_LATEX = r"\frac{\partial h_2(p;\alpha,\delta,\varepsilon)}{\partial p} = 1 + \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha} \\"
 h3 = parse_printed(r"1 + \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha} \left(\frac{\alpha(e^{\varepsilon}-1)(p+(\alpha-1)\delta-e^{\varepsilon})}{(e^{\varepsilon}-p)(1-p)} - 1\right)")
@@ -365,46 +362,56 @@ def _appC_h3():
 
 P.claim("appC.h3", "(84)", "derivative", "h_3 := d h_2/d p as printed",
         latex=H3_LATEX, section=C, check=_appC_h3)
-P.claim("appC.h3_increasing_delta", "(84)", "monotonicity", "h_3 is increasing in delta",
-        latex=r"the function $h_3(p; \alpha, \delta, \varepsilon)$ is increasing in δ", section=C,
-        check=lambda: check_relation(sp.diff(h3, delta), ">=", sp.Integer(0), (ALPHA, EPS, DELTA, PP),
-                                     conditions=(p > delta,), n=60))
-P.claim("appC.h4", "(84)", "identity", "h_3 at delta = 0 is h_4",
-        latex=r"h_3(p; \alpha, \delta, \varepsilon) \ge h_3(p; \alpha, \delta = 0, \varepsilon) = h_4(p; \alpha, \varepsilon)",
-        section=C, check=lambda: check_equal(h3.subs(delta, 0), h4, (ALPHA, EPS, PP)))
+P.generic("appC.h3_increasing_delta", "(84)", "inequality", "h_3 is increasing in delta", shown_kind="monotonicity",
+          latex=r"the function $h_3(p; \alpha, \delta, \varepsilon)$ is increasing in δ", section=C,
+          params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,),
+          lhs=sp.diff(h3, delta), op=">=", rhs=sp.Integer(0))
+P.generic("appC.h4", "(84)", "identity", "h_3 at delta = 0 is h_4", shown_kind="identity",
+          latex=r"h_3(p; \alpha, \delta, \varepsilon) \ge h_3(p; \alpha, \delta = 0, \varepsilon) = h_4(p; \alpha, \varepsilon)", section=C,
+          params=(ALPHA, EPS, PP),
+          lhs=h3.subs(delta, 0), rhs=h4, truth_side="lhs")
 DH4_LATEX = r"\frac{\partial h_4(p;\alpha,\varepsilon)}{\partial p} = \alpha(\alpha - 1) (e^{\varepsilon} - 1)^2 \bar{p}^{\alpha - 2} (e^{\varepsilon} - p)^{-\alpha - 1} > 0"
 _dh4 = parse_printed(r"\alpha(\alpha - 1) (e^{\varepsilon} - 1)^2 \bar{p}^{\alpha - 2} (e^{\varepsilon} - p)^{-\alpha - 1}")
-P.claim("appC.dh4", "(85)", "derivative", "d h_4/d p = alpha(alpha-1)(e^eps-1)^2 (1-p)^{alpha-2} (e^eps-p)^{-alpha-1} > 0",
-        latex=DH4_LATEX, section=C,
-        check=lambda: check_equal(sp.diff(h4, p), _dh4, (ALPHA, EPS, PP)))
+P.generic("appC.dh4", "(85)", "identity", "d h_4/d p = alpha(alpha-1)(e^eps-1)^2 (1-p)^{alpha-2} (e^eps-p)^{-alpha-1} > 0", shown_kind="derivative",
+          latex=DH4_LATEX, section=C,
+          params=(ALPHA, EPS, PP),
+          lhs=sp.diff(h4, p), rhs=_dh4, truth_side="lhs")
 EQ86_LATEX = r"= \frac{(e^{\varepsilon}-\delta)^{\alpha} - \bar{\delta}^{\alpha} - \alpha(e^{\varepsilon}-1)\bar{\delta}^{\alpha-1}}{(e^{\varepsilon}-\delta)^{\alpha}} (86)"
 _v86 = parse_printed(r"\frac{(e^{\varepsilon}-\delta)^{\alpha} - \bar{\delta}^{\alpha} - \alpha(e^{\varepsilon}-1)\bar{\delta}^{\alpha-1}}{(e^{\varepsilon}-\delta)^{\alpha}}")
-P.claim("appC.eq86", "(86)", "identity", "h_4 at p = delta",
-        latex=EQ86_LATEX, section=C, check=lambda: check_equal(h4.subs(p, delta), _v86, (ALPHA, EPS, DELTA)))
+P.generic("appC.eq86", "(86)", "identity", "h_4 at p = delta", shown_kind="identity",
+          latex=EQ86_LATEX, section=C,
+          params=(ALPHA, EPS, DELTA),
+          lhs=h4.subs(p, delta), rhs=_v86, truth_side="lhs")
 h5 = parse_printed(r"(e^{\varepsilon}-\delta)^{\alpha} - \bar{\delta}^{\alpha} - \alpha(e^{\varepsilon}-1)\bar{\delta}^{\alpha-1}")
 DH5_LATEX = r"\frac{\partial h_5(\delta, \alpha, \varepsilon)}{\partial \varepsilon} = \alpha e^{\varepsilon} \Big(\big(e^{\varepsilon} - \delta \big)^{\alpha - 1} - (1 - \delta)^{\alpha - 1} \Big) \ge 0"
 _dh5 = parse_printed(r"\alpha e^{\varepsilon} \Big(\big(e^{\varepsilon} - \delta \big)^{\alpha - 1} - (1 - \delta)^{\alpha - 1} \Big)")
-P.claim("appC.dh5", "(88)", "derivative", "d h_5/d eps = alpha e^eps ((e^eps - delta)^{alpha-1} - (1-delta)^{alpha-1})",
-        latex=DH5_LATEX, section=C, check=lambda: check_equal(sp.diff(h5, eps), _dh5, (ALPHA, EPS, DELTA)))
-P.claim("appC.eq88", "(88)", "value", "h_5(delta, alpha, eps = 0) = 0",
-        latex=r"\geq \frac{h_5(\delta, \alpha, \varepsilon = 0)}{(e^{\varepsilon} - \delta)^{\alpha}} = 0, \tag{88}",
-        section=C, check=lambda: check_equal(h5.subs(eps, 0), sp.Integer(0), (ALPHA, DELTA)))
-P.claim("appC.h2_increasing", "(88)", "monotonicity",
-        "the objective h_2 of (83) is increasing in p on (delta, 1) (the conclusion of (84)-(88))",
-        latex=r"Therefore, the objective function $h_2(p; \alpha, \delta, \varepsilon)$ in (83) is increasing in p",
-        section=C, check=lambda: check_relation(sp.diff(h2, p), ">=", sp.Integer(0), (ALPHA, EPS, DELTA, PP),
-                                                conditions=(p > delta,), n=80))
+P.generic("appC.dh5", "(88)", "identity", "d h_5/d eps = alpha e^eps ((e^eps - delta)^{alpha-1} - (1-delta)^{alpha-1})", shown_kind="derivative",
+          latex=DH5_LATEX, section=C,
+          params=(ALPHA, EPS, DELTA),
+          lhs=sp.diff(h5, eps), rhs=_dh5, truth_side="lhs")
+P.generic("appC.eq88", "(88)", "identity", "h_5(delta, alpha, eps = 0) = 0", shown_kind="value",
+          latex=r"\geq \frac{h_5(\delta, \alpha, \varepsilon = 0)}{(e^{\varepsilon} - \delta)^{\alpha}} = 0, \tag{88}", section=C,
+          params=(ALPHA, DELTA),
+          lhs=h5.subs(eps, 0), rhs=sp.Integer(0), truth_side="lhs")
+P.generic("appC.h2_increasing", "(88)", "inequality", "the objective h_2 of (83) is increasing in p on (delta, 1) (the conclusion of (84)-(88))", shown_kind="monotonicity",
+          latex=r"Therefore, the objective function $h_2(p; \alpha, \delta, \varepsilon)$ in (83) is increasing in p", section=C,
+          params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,),
+          lhs=sp.diff(h2, p), op=">=", rhs=sp.Integer(0))
 EQ89_LATEX = r"= \alpha\delta + \left(\frac{1-\delta}{e^{\varepsilon}-\delta}\right)^{\alpha} \left(e^{\varepsilon}-\alpha\delta\right)"
 _v89 = parse_printed(EQ89_LATEX.lstrip("= "))
-P.claim("appC.eq89", "(89)", "identity", "h_2 at p = delta",
-        latex=EQ89_LATEX, section=C, check=lambda: check_equal(h2.subs(p, delta), _v89, (ALPHA, EPS, DELTA)))
+P.generic("appC.eq89", "(89)", "identity", "h_2 at p = delta", shown_kind="identity",
+          latex=EQ89_LATEX, section=C,
+          params=(ALPHA, EPS, DELTA),
+          lhs=h2.subs(p, delta), rhs=_v89, truth_side="lhs")
 EQ91_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) \ge \varepsilon + \frac{1}{\alpha - 1} \log \left(\alpha \delta + \left(\frac{1 - \delta}{e^{\varepsilon} - \delta} \right)^{\alpha} \left(e^{\varepsilon} - \alpha \delta \right) \right)"
 _b91 = parse_printed(r"\varepsilon + \frac{1}{\alpha - 1} \log \left(\alpha \delta + \left(\frac{1 - \delta}{e^{\varepsilon} - \delta} \right)^{\alpha} \left(e^{\varepsilon} - \alpha \delta \right) \right)")
-P.claim("appC.eq91", "(91)", "identity", "(91) is Theorem 4's f as stated in (23)",
-        latex=EQ91_LATEX, section=C, formulas=("thm4.f",),
-        check=lambda: check_equal(_b91, P_f_expr(), (ALPHA, EPS, DELTA)))
-
-
 def P_f_expr():
     from .sec2_3 import f
     return f.expr
+
+
+P.generic("appC.eq91", "(91)", "identity", "(91) is Theorem 4's f as stated in (23)", shown_kind="identity",
+          latex=EQ91_LATEX, section=C, formulas=("thm4.f",),
+          params=(ALPHA, EPS, DELTA),
+          lhs=_b91, rhs=P_f_expr(), truth_side="lhs")
+

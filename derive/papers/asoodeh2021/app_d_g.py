@@ -92,14 +92,12 @@ f1 = P.formula("appD.f1", "App. D", F1_LATEX,
                description="the argument of the logarithm in Theorem 4's f")
 
 
-def _f1_def_check():
-    return check_equal(thm4_f.expr, eps + sp.log(f1.expr) / (alpha - 1), (ALPHA, EPS, DELTA),
-                       conditions=(alpha * delta < 1,), method="Theorem 4's f vs eps + log(f_1)/(alpha-1)")
 
 
-P.claim("appD.f1", "App. D", "definition",
-        "f_1 is the expression inside the logarithm in Theorem 4's f",
-        latex=F1_LATEX, section=APP_D, formulas=("appD.f1", "thm4.f"), check=_f1_def_check)
+P.generic("appD.f1", "App. D", "identity", "f_1 is the expression inside the logarithm in Theorem 4's f", shown_kind="definition",
+          latex=F1_LATEX, section=APP_D, formulas=("appD.f1", "thm4.f"),
+          params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
+          lhs=thm4_f.expr, rhs=eps + sp.log(f1.expr) / (alpha - 1), truth_side="lhs")
 
 D2F1_LATEX = (r"(\alpha - 1)\alpha (e^{\varepsilon} - 1)\bar{\delta}^{\alpha} \frac{(e^{\varepsilon}(1 - 2\delta + "
               r"e^{\varepsilon}) - \alpha\delta(e^{\varepsilon} - 1))}{\bar{\delta}^{2}(e^{\varepsilon} - \delta)^{\alpha}"
@@ -124,15 +122,14 @@ f2 = P.formula("appD.f2", "App. D", F2_LATEX,
                params=(ALPHA, EPS), section=APP_D)
 _c93 = parse_printed(r"\delta - \frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)}")
 
-P.claim("appD.eq93", "(93)", "convexity",
-        "f_1 is convex in delta wherever (93) holds (alpha > 1, eps >= 0, delta in (0,1))",
-        latex=EQ93_LATEX, section=APP_D, formulas=("appD.f1",),
-        check=lambda: check_relation(D2F1_TRUE, ">=", sp.Integer(0), (ALPHA, EPS, DELTA), conditions=(_c93 <= 0,),
-                                     n=40, method="sign of sympy.diff(f_1, delta, 2) where (93) holds"))
-P.claim("appD.f2", "(93)", "definition",
-        "f_2 is the bound on delta in (93): delta - f_2 <= 0 is (93)",
-        latex=F2_LATEX, section=APP_D, formulas=("appD.f2",),
-        check=lambda: check_equal(_c93, delta - f2.expr, (ALPHA, EPS, DELTA), method="SymPy"))
+P.generic("appD.eq93", "(93)", "inequality", "f_1 is convex in delta wherever (93) holds (alpha > 1, eps >= 0, delta in (0,1))", shown_kind="convexity",
+          latex=EQ93_LATEX, section=APP_D, formulas=("appD.f1",),
+          params=(ALPHA, EPS, DELTA), conditions=(_c93 <= 0,),
+          lhs=D2F1_TRUE, op=">=", rhs=sp.Integer(0))
+P.generic("appD.f2", "(93)", "identity", "f_2 is the bound on delta in (93): delta - f_2 <= 0 is (93)", shown_kind="definition",
+          latex=F2_LATEX, section=APP_D, formulas=("appD.f2",),
+          params=(ALPHA, EPS, DELTA),
+          lhs=_c93, rhs=delta - f2.expr, truth_side="lhs")
 
 EQ94_LATEX = (r"\gamma_{\alpha}^{\varepsilon}(\delta) \ge f(\alpha, \varepsilon, \delta) = \varepsilon + "
               r"\frac{1}{\alpha - 1} \log(f_1(\alpha, \varepsilon, \delta))")
@@ -223,10 +220,10 @@ eq96 = P.formula("appD.eq96", "(96)", EQ96_LATEX,
 DF2_TRUE = sp.diff(f2.expr, eps)
 DF2_FACTORED = sp.factor(sp.simplify(DF2_TRUE))
 
-P.claim("appD.eq96", "(96)", "derivative", "the partial derivative of f_2 with respect to eps",
-        latex=EQ96_LATEX, section=APP_D, formulas=("appD.eq96", "appD.f2"),
-        check=lambda: check_equal(DF2_TRUE, eq96.expr, (ALPHA, EPS), derived=DF2_FACTORED,
-                                  method="sympy.diff(f_2, eps) at random points"))
+P.generic("appD.eq96", "(96)", "identity", "the partial derivative of f_2 with respect to eps", shown_kind="derivative",
+          latex=EQ96_LATEX, section=APP_D, formulas=("appD.eq96", "appD.f2"),
+          params=(ALPHA, EPS),
+          lhs=DF2_TRUE, rhs=eq96.expr, truth_side="lhs")
 
 EQ97_LATEX = (r"\begin{cases} \leq 0, & 1 \leq e^{\varepsilon} \leq \frac{\alpha + \sqrt{2\alpha(\alpha + 1)}}{2 + "
               r"\alpha} \\ > 0, & \text{otherwise,} \end{cases}")
@@ -283,10 +280,10 @@ def _eq98_min():
 P.claim("appD.eq98_min", "(98)", "optimum",
         "f_2(alpha, .) attains its minimum over eps >= 0 at e^eps = (alpha + sqrt(2 alpha(alpha+1)))/(2+alpha)",
         latex=EQ98A_LATEX, section=APP_D, formulas=("appD.f2",), check=_eq98_min)
-P.claim("appD.eq98", "(98)", "identity",
-        "f_2 at that minimiser, minus 1/alpha, equals 2(alpha^2 + alpha(sqrt(2 alpha(alpha+1)) - 1) - 2)/(alpha(2+alpha)^2)",
-        latex=EQ98_LATEX, section=APP_D, formulas=("appD.f2", "appD.eq98"),
-        check=lambda: check_equal(F2_AT_STAR, eq98.expr, (ALPHA,), method=""))
+P.generic("appD.eq98", "(98)", "identity", "f_2 at that minimiser, minus 1/alpha, equals 2(alpha^2 + alpha(sqrt(2 alpha(alpha+1)) - 1) - 2)/(alpha(2+alpha)^2)", shown_kind="identity",
+          latex=EQ98_LATEX, section=APP_D, formulas=("appD.f2", "appD.eq98"),
+          params=(ALPHA,),
+          lhs=F2_AT_STAR, rhs=eq98.expr, truth_side="lhs")
 
 EQ99_LATEX = r"=: \frac{f_3(\alpha)}{\alpha(2+\alpha)^2}"
 F3 = sp.expand(eq98.expr * alpha * (2 + alpha) ** 2)  # f_3 as defined by (99)
@@ -327,14 +324,14 @@ eq101 = P.formula("appD.eq101", "(101)", EQ101_LATEX,
                   role="identity", quantity=r"\mathrm{d}f_3/\mathrm{d}\alpha", params=(ALPHA,), section=APP_D)
 DF3_TRUE = sp.diff(F3, alpha)
 
-P.claim("appD.eq101", "(101)", "derivative", "the derivative of f_3",
-        latex=EQ101_LATEX, section=APP_D, formulas=("appD.eq101",),
-        check=lambda: check_equal(DF3_TRUE, eq101.expr, (ALPHA,), derived=DF3_TRUE,
-                                  method="sympy.diff(f_3, alpha)"))
-P.claim("appD.eq101_pos", "(101)", "monotonicity", "f_3 is increasing on alpha > 1: d f_3/d alpha > 0",
-        latex=EQ101_LATEX, section=APP_D, formulas=("appD.eq101",),
-        check=lambda: check_relation(DF3_TRUE, ">", sp.Integer(0), (ALPHA,), n=40,
-                                     method="sign of sympy.diff(f_3, alpha) at random alpha > 1"))
+P.generic("appD.eq101", "(101)", "identity", "the derivative of f_3", shown_kind="derivative",
+          latex=EQ101_LATEX, section=APP_D, formulas=("appD.eq101",),
+          params=(ALPHA,),
+          lhs=DF3_TRUE, rhs=eq101.expr, truth_side="lhs")
+P.generic("appD.eq101_pos", "(101)", "inequality", "f_3 is increasing on alpha > 1: d f_3/d alpha > 0", shown_kind="monotonicity",
+          latex=EQ101_LATEX, section=APP_D, formulas=("appD.eq101",),
+          params=(ALPHA,),
+          lhs=DF3_TRUE, op=">", rhs=sp.Integer(0))
 
 EQ102_LATEX = (r"\varepsilon_{\alpha}^{\delta}(\gamma) \le \frac{1}{\alpha - 1} \log \left(\frac{e^{(\alpha - 1)\gamma} "
                r"- 1}{\alpha \delta} + 1 \right)")
@@ -385,11 +382,10 @@ _fz = sp.lambdify([alpha], ZETA, "mpmath")
 E1_LATEX = (r"\gamma - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_{\alpha}} < 0$ for $\delta > "
             r"\zeta_{\alpha} e^{(\alpha-1)\gamma}")
 _e1 = parse_printed(r"\gamma - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_{\alpha}}").xreplace({zeta_alpha: ZETA})
-P.claim("appE.negative", "App. E", "inequality",
-        "gamma - log(delta/zeta_alpha)/(alpha-1) < 0 for delta > zeta_alpha e^{(alpha-1)gamma}",
-        latex=E1_LATEX, section=APP_E,
-        check=lambda: check_relation(_e1, "<", sp.Integer(0), (ALPHA, GAMMA, DELTA),
-                                     conditions=(delta > ZETA * sp.exp((alpha - 1) * gamma),), n=40))
+P.generic("appE.negative", "App. E", "inequality", "gamma - log(delta/zeta_alpha)/(alpha-1) < 0 for delta > zeta_alpha e^{(alpha-1)gamma}", shown_kind="inequality",
+          latex=E1_LATEX, section=APP_E,
+          params=(ALPHA, GAMMA, DELTA), conditions=(delta > ZETA * sp.exp((alpha - 1) * gamma),),
+          lhs=_e1, op="<", rhs=sp.Integer(0))
 
 E2_LATEX = (r"we therefore have $\varepsilon_{\alpha}^{\delta}(\gamma) = 0$ for $\delta \in "
             r"[\zeta_{\alpha}e^{(\alpha-1)\gamma}, \frac{1}{\alpha}]$")
@@ -459,10 +455,10 @@ P.claim("appE.nonempty", "App. E", "condition",
         latex=E3_LATEX, section=APP_E, check=_nonempty_check)
 
 E4_LATEX = r"we have $\gamma + \log(1 - \delta) < 0$ if $\delta > 1 - e^{-\gamma}$"
-P.claim("appE.log_negative", "App. E", "inequality", "gamma + log(1 - delta) < 0 if delta > 1 - e^{-gamma}",
-        latex=E4_LATEX, section=APP_E,
-        check=lambda: check_relation(gamma + sp.log(1 - delta), "<", sp.Integer(0), (GAMMA, DELTA),
-                                     conditions=(delta > 1 - sp.exp(-gamma),), n=40))
+P.generic("appE.log_negative", "App. E", "inequality", "gamma + log(1 - delta) < 0 if delta > 1 - e^{-gamma}", shown_kind="inequality",
+          latex=E4_LATEX, section=APP_E,
+          params=(GAMMA, DELTA), conditions=(delta > 1 - sp.exp(-gamma),),
+          lhs=gamma + sp.log(1 - delta), op="<", rhs=sp.Integer(0))
 
 E5_LATEX = (r"Hence, $\varepsilon_{\alpha}^{\delta}(\gamma) = 0$ if $\delta > \max\{1 - e^{-\gamma}, "
             r"1/\alpha\}$")

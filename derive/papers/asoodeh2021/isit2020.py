@@ -25,11 +25,10 @@ thm3_000 = P.formula("isit.thm3.objective", "(16)", THM3_000,
                      role="definition", quantity=r"\gamma^{\varepsilon}_{\alpha}(\delta)-\varepsilon", seed=SEED_ISIT,
                      params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,), section=S,
                      description="Theorem 3 as printed in ISIT 2020: the min taken outside the logarithm, delta in [0,1)")
-P.claim("isit.thm3", "(16)", "identity",
-        "ISIT 2020's Theorem 3 (min of the log) equals the journal's (log of the min M): same objective up to log",
-        latex=THM3_000, seed=SEED_ISIT, section=S, formulas=("isit.thm3.objective", "thm3.objective"),
-        check=lambda: check_equal(sp.log(objective.expr) / (alpha - 1), thm3_000.expr, (ALPHA, EPS, DELTA, PP),
-                                  conditions=(p > delta,)))
+P.generic("isit.thm3", "(16)", "identity", "ISIT 2020's Theorem 3 (min of the log) equals the journal's (log of the min M): same objective up to log", shown_kind="identity",
+          latex=THM3_000, seed=SEED_ISIT, section=S, formulas=("isit.thm3.objective", "thm3.objective"),
+          params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,),
+          lhs=sp.log(objective.expr) / (alpha - 1), rhs=thm3_000.expr, truth_side="lhs")
 
 
 def _thm3_delta0():

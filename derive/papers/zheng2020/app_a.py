@@ -265,15 +265,15 @@ for k_, lx in ((2, A8[1]), (3, A8[2])):
     P.formula(f"eqA_8.l{k_}", "(A.8)", lx, role="approximation", quantity="", params=(H, SIGMA_N, KT3, KT4),
               hand=A8_TERMS[k_ - 1], hand_reason="'\\cdot-' and \\bm", section=SA)
 
-P.claim("eqA_8.vs_3_7", "(A.8)", "identity",
-        "(A.8) (written '+ sigma^-3 . -1/6 ...') and (3.7) (written '- T_1 - T_2') are the same expression: "
-        "the sign conventions agree",
-        latex=A8[0], section=SA, formulas=("eqA_8", "eq3_7"),
-        check=lambda: check_equal(EQ37, A8_EXPR, (H, SIGMA_N, KT3, KT4), n=10))
-P.claim("eqA_8.derivation", "(A.8)", "identity",
-        "(A.8) follows from (A.4) with R_j = r_j(-D) Phi and (A.6)",
-        latex=A8[2], section=SA, formulas=("eqA_8",),
-        check=lambda: check_equal(edgeworth_truth(kt3, kt4, sigma_n), A8_EXPR, (H, SIGMA_N, KT3, KT4), n=10))
+P.generic("eqA_8.vs_3_7", "(A.8)", "identity", "(A.8) (written '+ sigma^-3 . -1/6 ...') and (3.7) (written '- T_1 - T_2') are the same expression: "
+        "the sign conventions agree", shown_kind="identity",
+          latex=A8[0], section=SA, formulas=("eqA_8", "eq3_7"),
+          params=(H, SIGMA_N, KT3, KT4),
+          lhs=EQ37, rhs=A8_EXPR, truth_side="lhs")
+P.generic("eqA_8.derivation", "(A.8)", "identity", "(A.8) follows from (A.4) with R_j = r_j(-D) Phi and (A.6)", shown_kind="identity",
+          latex=A8[2], section=SA, formulas=("eqA_8",),
+          params=(H, SIGMA_N, KT3, KT4),
+          lhs=edgeworth_truth(kt3, kt4, sigma_n), rhs=A8_EXPR, truth_side="lhs")
 
 # ----------------------------------------------------------------------------- truncation errors
 T1_LATEX = r"t_{1}:=\sigma^{-3}_{n}\cdot\frac{1}{6}\bm{\tilde{\kappa}}_{3}(it)^{3}"
