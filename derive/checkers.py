@@ -138,8 +138,10 @@ def _confirm(fn, pt):
 
 
 def _method(symbolic: str, res) -> str:
-    return (f"{symbolic}: not shown; adversarial search over the domain (ends, {res.evaluations} "
-            f"points, Nelder-Mead from the worst) at {SEARCH_DPS} digits, confirmed at {CONFIRM_DPS}")
+    n = res.evaluations
+    return (f"{symbolic}: not shown; adversarial search over the domain (ends, {n} "
+            f"point{'s' if n != 1 else ''}, Nelder-Mead from the worst) at {SEARCH_DPS} digits, "
+            f"confirmed at {CONFIRM_DPS}")
 
 
 # ----------------------------------------------------------------------------- differences
