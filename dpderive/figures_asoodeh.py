@@ -20,7 +20,7 @@ from numeric import accountant as A  # noqa: E402
 from numeric import conversion as C  # noqa: E402
 from numeric import gaussian as G  # noqa: E402
 from numeric import kernels as K  # noqa: E402
-from numeric.rdp import (AbadiApproxSubsampledGaussian, LinearRDP, RDPValidityWarning,  # noqa: E402
+from numeric.rdp import (AbadiApproxSubsampledGaussian, RDPValidityWarning,  # noqa: E402
                          SubsampledGaussian)
 
 FIG2_PAIRS = ((2.0, 1.0), (5.0, 1.0), (10.0, 2.0))   # the paper does not state its three pairs

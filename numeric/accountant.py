@@ -21,7 +21,7 @@ answer tighter, never unsound.  eps and delta are rounded up.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from functools import cached_property
 
 import numpy as np
-from scipy.special import log_ndtr, ndtr, ndtri
+from scipy.special import ndtr, ndtri
 
 from derive.errors import DomainError
 

@@ -89,7 +89,7 @@ def _with_domains(name: str, fn: Callable) -> Callable:
 _EXPR_KERNELS: dict = {}
 
 
-def _compile_expr(expr: sp.Expr, syms: tuple, backend: str) -> Callable:
+def _compile_expr(expr, syms: tuple, backend: str) -> Callable:
     import sympy as sp
     key = (sp.srepr(expr), sp.srepr(tuple(syms)), backend)
     fn = _EXPR_KERNELS.get(key)
@@ -102,12 +102,12 @@ def _compile_expr(expr: sp.Expr, syms: tuple, backend: str) -> Callable:
     return fn
 
 
-def compile_expr_numpy(expr: sp.Expr, syms: tuple[sp.Symbol, ...]) -> Callable:
+def compile_expr_numpy(expr, syms: tuple) -> Callable:
     """Compile a derived expression (e.g. a ``sympy.diff``) to NumPy, cached by srepr."""
     return _compile_expr(expr, syms, "numpy")
 
 
-def compile_expr_mpmath(expr: sp.Expr, syms: tuple[sp.Symbol, ...]) -> Callable:
+def compile_expr_mpmath(expr, syms: tuple) -> Callable:
     """Compile a derived expression to mpmath, cached by srepr."""
     return _compile_expr(expr, syms, "mpmath")
 

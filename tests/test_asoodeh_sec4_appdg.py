@@ -2,7 +2,6 @@
 independently (mpmath quadrature and numeric differentiation, grid searches,
 closed-form Gaussian privacy profiles)."""
 import mpmath as mp
-import pytest
 import sympy as sp
 
 import derive

@@ -3,7 +3,7 @@ exact curves from closed forms and from the certified PLD bracket, Hermite polyn
 from their recurrence, the CLT limit, and Section 4's interpreter on G_mu."""
 import numpy as np
 import pytest
-from scipy.special import ndtr, ndtri
+from scipy.special import ndtr
 
 import derive
 from derive.core import DomainError

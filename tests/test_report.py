@@ -2,7 +2,6 @@
 without undefined references or overfull boxes and renders with pdftoppm."""
 import json
 import os
-import re
 import shutil
 import subprocess
 

@@ -1,7 +1,6 @@
 """Soundness regressions found in review: each test pins a case where a reported
 guarantee once fell below the truth (float cancellation), a NaN escaped, or bad input
 was not named.  Truths are closed forms evaluated with mpmath."""
-import math
 
 import mpmath as mp
 import numpy as np

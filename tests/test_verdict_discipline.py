@@ -19,7 +19,6 @@ import re
 
 import pytest
 
-import derive
 from derive import registry
 from dpderive.errata import SEVERITIES, grouping_table
 

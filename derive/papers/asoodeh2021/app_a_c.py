@@ -10,7 +10,7 @@ import sympy as sp
 from ...core import Verdict
 from ...parse import parse_printed
 from ...symbols import ALPHA, DELTA, EPS, P as PP, Param, Q as QQ, alpha, delta, eps, p, q
-from ...verify import check_draws, check_equal, check_relation, symbolic_zero
+from ...verify import check_draws, check_equal
 from . import _truth as TR
 from ._paper import P
 from .sec2_3 import objective as h1_formula, zeta

@@ -8,9 +8,8 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, GAMMA, P as PP, Q as QQ, alpha, delta, eps, gamma, p, q
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, P as PP, Q as QQ, alpha, delta, eps, p, q
 from ...verify import check_draws, check_equal, mp_minimize
 from . import _truth as TR
 from ._paper import P, SEED_ISIT

@@ -19,7 +19,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, mu, q, rho, sigma, T, tau
-from ...verify import check_draws, check_equal, mp_sup
+from ...verify import check_draws, check_equal
 from . import _truth as TR
 from ... import truths as TS
 from ._paper import P

@@ -5,7 +5,6 @@ Kairouz et al.'s (6), and the proof steps of Sec. III-C - in the paper's order.
 """
 from __future__ import annotations
 
-import random
 from fractions import Fraction as Fr
 
 import mpmath as mp
@@ -13,7 +12,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import alpha, delta, eps
-from ...verify import check_draws, check_equal, check_relation, symbolic_zero
+from ...verify import check_draws, check_equal, symbolic_zero
 from . import _truth as TR
 from ._paper import ALPHA01, DELTA0, DUMP_PERCENT, EPSP, ETA, P, SYMS, dump_parse, eta
 

@@ -11,9 +11,9 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import eps, mu
-from ...verify import check_draws, check_equal, check_relation
+from ...verify import check_draws, check_relation
 from . import _truth as TR
-from ._paper import C0, EPSP, ETA, MU0, P, SYMS, c0, c1, eta, n
+from ._paper import EPSP, P, c0, c1, n
 from .sec2_3 import dominating, exact_verdict
 
 IV, V, APPG, APPH = "Sec. IV", "Sec. V", "App. G", "App. H"

@@ -10,9 +10,9 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import eps, mu
-from ...verify import check_draws, check_equal
+from ...verify import check_draws
 from . import _truth as TR
-from ._paper import DUMP_PERCENT, EPSP, MU0, P, Phi, SYMS, dump_parse
+from ._paper import EPSP, MU0, P, Phi, SYMS, dump_parse
 
 VI, APPI, APPJ, APPK = "Sec. VI", "App. I", "App. J", "App. K"
 
