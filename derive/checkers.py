@@ -601,6 +601,37 @@ def pair_description(truth) -> str:
                      for f in sorted(pairs, key=sp.default_sort_key))
 
 
+def describe_pairs(v: Verdict, pairs: dict) -> Verdict:
+    """A counterexample over pmf pairs names the pmfs (P, Q) instead of their logits."""
+    ce = v.counterexample
+    if not ce or not pairs or "params" not in ce:
+        return v
+    params = dict(ce["params"])
+    for name, expr in pairs.items():
+        coords = [str(c) for c in expr.args]
+        if not all(c in params for c in coords):
+            continue
+        with mp.workdps(30):
+            pr = truths.pmf_pair(*[mp.mpf(params.pop(c)) for c in coords])
+        params[name] = ("([" + ", ".join(mp.nstr(x, 8) for x in pr.P) + "], ["
+                        + ", ".join(mp.nstr(x, 8) for x in pr.Q) + "])")
+    ce["params"] = params
+    return v
+
+
+
+def pmf_pairs_in(fields: dict) -> dict:
+    """{pair name: Pmf(...) expression} for the pmf pairs the fields of a claim use."""
+    from sympy.core.function import AppliedUndef
+    out = {}
+    for v in fields.values():
+        if isinstance(v, sp.Basic):
+            for f in v.atoms(AppliedUndef):
+                if type(f).__name__ == "Pmf" and f.args:
+                    out[str(f.args[0]).rsplit("_", 1)[0]] = f
+    return out
+
+
 def check(kind: str, dom: Domain, **kw) -> Verdict:
     """Dispatch a claim of ``kind`` (see ``KINDS``) to its checker."""
     if kind == "identity":

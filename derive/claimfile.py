@@ -568,7 +568,7 @@ class ClaimFile:
                  if any(e.free_symbols <= v.free_symbols for v in kw.values() if isinstance(v, sp.Basic))}
 
         def check(kind=kind, dom=dom, kw=kw, pairs=pairs) -> Verdict:
-            return _describe_pairs(checkers.check(kind, dom, **kw), pairs)
+            return checkers.describe_pairs(checkers.check(kind, dom, **kw), pairs)
         return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
                      kind=kind, statement=statement, printed_latex=printed, check_fn=check,
@@ -645,24 +645,6 @@ def load_file(path: str | Path) -> str:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _describe_pairs(v: Verdict, pairs: dict) -> Verdict:
-    """A counterexample over pmf pairs names the pmfs (P, Q) instead of their logits."""
-    ce = v.counterexample
-    if not ce or not pairs or "params" not in ce:
-        return v
-    params = dict(ce["params"])
-    for name, expr in pairs.items():
-        coords = [str(c) for c in expr.args]
-        if not all(c in params for c in coords):
-            continue
-        with mp.workdps(30):
-            pr = truths.pmf_pair(*[mp.mpf(params.pop(c)) for c in coords])
-        params[name] = ("([" + ", ".join(mp.nstr(x, 8) for x in pr.P) + "], ["
-                        + ", ".join(mp.nstr(x, 8) for x in pr.Q) + "])")
-    ce["params"] = params
-    return v
-
-
 def _int(v, err):
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
         raise err

@@ -88,7 +88,9 @@ class Paper:
                            [(p.name, str(p.domain), p.sample) for p in params],
                            [sp.srepr(c) for c in conditions]))
         c = self.claim(cid, location, shown_kind or kind, statement, latex=latex,
-                       check=lambda: checkers.check(kind, dom, **fields), formulas=formulas,
+                       check=lambda: checkers.describe_pairs(checkers.check(kind, dom, **fields),
+                                                             checkers.pmf_pairs_in(fields)),
+                       formulas=formulas,
                        section=section, seed=seed, note=note)
         c.checker, c.definition, c.spec = kind, definition, (kind, dom, fields)
         return c
@@ -110,3 +112,12 @@ def param_var(prm: Param) -> Var:
     else:
         rng = None
     return Var(prm.name, prm.symbol, lo, hi, bool(dom.left_open), bool(dom.right_open), integer, rng)
+
+
+def pmf_pair(name: str, points: int):
+    """(params, pair) for a claim about every pair of pmfs on ``points`` points: the pair is
+    ``Pmf(u_1..u_k, v_1..v_k)`` of ``derive.truths`` (softmax logits), each logit a parameter on
+    the real line searched over [-4, 4] (probability ratios up to e^8 between points)."""
+    syms = [sp.Symbol(f"{name}_{s}{i}", real=True) for s in "uv" for i in range(1, points + 1)]
+    params = tuple(Param(x, sp.Interval(-sp.oo, sp.oo), ("uniform", -4.0, 4.0)) for x in syms)
+    return params, sp.Function("Pmf")(*syms)

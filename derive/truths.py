@@ -799,6 +799,8 @@ PAIRS = {
 #: quantities: name -> (function, description, precision note)
 QUANTITIES = {
     "HockeyStick": (lambda pr, g: pr.hockey(g), "HockeyStick(pair, gamma): E_gamma(P||Q) = sup_A P(A) - gamma Q(A)"),
+    "SupOverEvents": (lambda pr, g: pr.E(g), "SupOverEvents(pmf pair, gamma): sup over every event A of P(A) - gamma Q(A), "
+                      "by brute force over all 2^k events"),
     "Renyi": (lambda pr, a: _renyi_checked(pr, a), "Renyi(pair, alpha): D_alpha(P||Q) = log(int p^alpha q^(1-alpha))/(alpha-1)"),
     "KL": (lambda pr: _kl_checked(pr), "KL(pair): int p log(p/q)"),
     "TV": (tv, "TV(pair): sup_A |P(A) - Q(A)|"),

@@ -9,54 +9,38 @@ import sympy as sp
 
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, eps, gamma, p, t, zeta_alpha
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, LAM, TVAR, P as PP, alpha, delta, eps, gamma, lam, p, t, zeta_alpha
 from ...verify import (check_draws, check_equal, check_relation, mp_minimize, symbolic_zero)
 from . import _truth as TR
 from ._paper import P
+from ...paperkit import pmf_pair
 
 II, III = "Sec. II", "Sec. III"
 
 # ----------------------------------------------------------------------------- Sec. I-II
-P.claim("sec3.renyi_chi", "Sec. III", "identity",
-        "Renyi divergence is a function of the chi^alpha divergence: "
-        "D_alpha = log(1 + (alpha-1) chi^alpha)/(alpha-1), checked on random distributions",
-        latex=r"D_{\alpha}(P||Q) = \frac{1}{\alpha-1}\log(1+(\alpha-1)\chi^{\alpha}(P||Q))",
-        section=III,
-        check=lambda: check_draws(_draw_renyi_chi, "==", n=30,
-                                  method="definitions (1) and chi^alpha on random 2-6 point distributions"))
+# claims about every pair of distributions: searched over pmfs on 5 points (derive.truths' Pmf pair)
+_PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
+_F = sp.Function
+P.generic("sec3.renyi_chi", "Sec. III", "identity",
+          "Renyi divergence is a function of the chi^alpha divergence: "
+          "D_alpha = log(1 + (alpha-1) chi^alpha)/(alpha-1), for every pair of distributions",
+          latex=r"D_{\alpha}(P||Q) = \frac{1}{\alpha-1}\log(1+(\alpha-1)\chi^{\alpha}(P||Q))",
+          section=III, params=(ALPHA,) + _PQ_PARAMS,
+          lhs=_F("Renyi")(_PQ, alpha), rhs=sp.log(1 + (alpha - 1) * _F("ChiAlpha")(_PQ, alpha)) / (alpha - 1))
 
+P.generic("sec2.eq4", "(4)", "identity",
+          "(eps,delta)-DP as sup over events of M_d(A) - e^eps M_d'(A): the sup over all events "
+          "(brute force) equals the hockey-stick divergence E_{e^eps} (the form used in (9))",
+          shown_kind="definition",
+          latex=r"\sup_{A \in \mathcal{F}, d \sim d'} \mathcal{M}_d(A) - e^{\varepsilon} \mathcal{M}_{d'}(A) \le \delta.",
+          section=II, params=(EPS,) + _PQ_PARAMS,
+          lhs=_F("SupOverEvents")(_PQ, sp.exp(eps)), rhs=_F("HockeyStick")(_PQ, sp.exp(eps)))
 
-def _draw_renyi_chi(rng):
-    k = rng.randint(2, 6)
-    Pd, Qd = TR.random_pair(rng, k)
-    a = 1 + mp.mpf(10) ** (rng.uniform(-2, 2))
-    return ({"k": k, "alpha": a}, TR.renyi(Pd, Qd, a),
-            mp.log(1 + (a - 1) * TR.chi_alpha(Pd, Qd, a)) / (a - 1))
-
-
-def _draw_E_sup(lam_from_eps: bool):
-    def draw(rng):
-        k = rng.randint(2, 6)
-        Pd, Qd = TR.random_pair(rng, k)
-        lam = mp.e ** mp.mpf(rng.uniform(0, 2)) if lam_from_eps else 1 + mp.mpf(rng.uniform(0, 3))
-        return ({"k": k, "lambda": lam}, TR.E_sup(Pd, Qd, lam), TR.E(Pd, Qd, lam))
-    return draw
-
-
-P.claim("sec2.eq4", "(4)", "definition",
-        "(eps,delta)-DP as sup over events of M_d(A) - e^eps M_d'(A): the sup over all events "
-        "(brute force) equals the hockey-stick divergence E_{e^eps} (the form used in (9))",
-        latex=r"\sup_{A \in \mathcal{F}, d \sim d'} \mathcal{M}_d(A) - e^{\varepsilon} \mathcal{M}_{d'}(A) \le \delta.",
-        section=II,
-        check=lambda: check_draws(_draw_E_sup(True), "==", n=30,
-                                  method="brute force over all 2^k events vs sum of positive parts"))
-
-P.claim("sec3.eq8", "(8)", "identity",
-        "E_lambda(P||Q) = int (dP - lambda dQ)_+ = sup_A [P(A) - lambda Q(A)]",
-        latex=r"\mathsf{E}_{\lambda}(P\|Q) = \int (\mathsf{d}P - \lambda \mathsf{d}Q)_{+} = \sup_{A \in \mathcal{F}} [P(A) - \lambda Q(A)].",
-        section=III,
-        check=lambda: check_draws(_draw_E_sup(False), "==", n=30,
-                                  method="brute force over all 2^k events, 2-6 point distributions"))
+P.generic("sec3.eq8", "(8)", "identity",
+          "E_lambda(P||Q) = int (dP - lambda dQ)_+ = sup_A [P(A) - lambda Q(A)]",
+          latex=r"\mathsf{E}_{\lambda}(P\|Q) = \int (\mathsf{d}P - \lambda \mathsf{d}Q)_{+} = \sup_{A \in \mathcal{F}} [P(A) - \lambda Q(A)].",
+          section=III, params=(LAM,) + _PQ_PARAMS,
+          lhs=_F("SupOverEvents")(_PQ, lam), rhs=_F("HockeyStick")(_PQ, lam))
 
 # ----------------------------------------------------------------------------- (10)-(11)
 CHI_LATEX = r"\chi(\gamma) := \frac{e^{(\alpha - 1)\gamma} - 1}{\alpha - 1}."
@@ -106,12 +90,12 @@ P.claim("sec3.eq10", "(10)", "identity",
         latex=r"\sup_{d \sim d'} \chi^{\alpha}(\mathcal{M}_d || \mathcal{M}_{d'}) \le \chi(\gamma),",
         section=III, formulas=("chi",), check=_eq10_check)
 
-P.claim("sec3.eq9", "(9)", "identity",
-        "M is (eps,delta)-DP iff sup E_{e^eps}(M_d||M_d') <= delta: the DP constraint (4) is the "
-        "hockey-stick divergence at lambda = e^eps (brute force over events)",
-        latex=r"\sup_{d \sim d'} \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \leq \delta.",
-        section=III, check=lambda: check_draws(_draw_E_sup(True), "==", n=30, seed=9,
-                                                method="brute force over all events, lambda = e^eps"))
+P.generic("sec3.eq9", "(9)", "identity",
+          "M is (eps,delta)-DP iff sup E_{e^eps}(M_d||M_d') <= delta: the DP constraint (4) is the "
+          "hockey-stick divergence at lambda = e^eps (brute force over events)",
+          latex=r"\sup_{d \sim d'} \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \leq \delta.",
+          section=III, params=(EPS,) + _PQ_PARAMS,
+          lhs=_F("SupOverEvents")(_PQ, sp.exp(eps)), rhs=_F("HockeyStick")(_PQ, sp.exp(eps)))
 
 # ----------------------------------------------------------------------------- Theorem 1
 THM1_LATEX = r"\delta = e^{-(\alpha - 1)(\varepsilon - \gamma)}. (7)"
