@@ -13,6 +13,7 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import alpha, delta, eps
 from ...verify import check_draws, check_equal, symbolic_zero
+from ...paperkit import pmf_pair
 from . import _truth as TR
 from ._paper import ALPHA01, DELTA0, DUMP_PERCENT, EPSP, ETA, P, SYMS, dump_parse, eta
 
@@ -49,18 +50,15 @@ def _rand_pair(rng, n=None):
 
 
 # ----------------------------------------------------------------------------- Sec. II
-def _draw_def1(rng):
-    Pd, Qd = _rand_pair(rng)
-    e = mp.mpf(rng.uniform(0, 2))
-    return {"k": len(Pd), "varepsilon": e}, TR.hockey_events(Pd, Qd, mp.e ** e), TR.hockey(Pd, Qd, mp.e ** e)
-
-
-P.claim("def1.dp", "Def. 1", "definition",
-        "(eps,delta)-DP: the smallest delta with Pr(M(D0) in S) <= e^eps Pr(M(D1) in S) + delta for all S "
-        "is the hockey-stick divergence sum (P0 - e^eps P1)_+ (brute force over all events)",
-        latex=r"{\rm\mathbf{Pr}}(M(D_{0})\in S)\leq e^{\varepsilon}{\rm\mathbf{Pr% }}(M(D_{1})\in S)+\delta.",
-        section=II, check=lambda: check_draws(_draw_def1, "==", n=25,
-                                              method="brute force over all 2^n events vs sum of positive parts"))
+# claims about every pair of distributions: searched over pmfs on 5 points (derive.truths' Pmf pair)
+_PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
+P.generic("def1.dp", "Def. 1", "identity",
+          "(eps,delta)-DP: the smallest delta with Pr(M(D0) in S) <= e^eps Pr(M(D1) in S) + delta for all S "
+          "is the hockey-stick divergence sum (P0 - e^eps P1)_+ (brute force over all events)",
+          shown_kind="definition",
+          latex=r"{\rm\mathbf{Pr}}(M(D_{0})\in S)\leq e^{\varepsilon}{\rm\mathbf{Pr% }}(M(D_{1})\in S)+\delta.",
+          section=II, params=(EPSP,) + _PQ_PARAMS,
+          lhs=sp.Function("SupOverEvents")(_PQ, sp.exp(eps)), rhs=sp.Function("HockeyStick")(_PQ, sp.exp(eps)))
 
 
 def _thm1_check():
@@ -83,15 +81,11 @@ P.claim("thm1.roc", "Thm. 1", "identity",
         latex=r"t+e^{\varepsilon}f(P_{0},P_{1})(t)\geq 1-\delta,", section=II, check=_thm1_check)
 
 
-def _draw_tv(rng):
-    Pd, Qd = _rand_pair(rng)
-    return {"k": len(Pd)}, TR.hockey_events(Pd, Qd, 1), mp.fsum(abs(p - q) for p, q in zip(Pd, Qd)) / 2
-
-
-P.claim("def3.tv", "Def. 3", "definition",
-        "d_TV(P,Q) = sup_A (P(A) - Q(A)) equals half the L1 distance (brute force over events)",
-        latex=r"d_{TV}(P,Q)=\sup_{A\subseteq\mathcal{Y}}(P(A)-Q(A)).", section=II,
-        check=lambda: check_draws(_draw_tv, "==", n=25, method="brute force over events vs (1/2) sum |P - Q|"))
+P.generic("def3.tv", "Def. 3", "identity",
+          "d_TV(P,Q) = sup_A (P(A) - Q(A)) equals half the L1 distance (brute force over events)",
+          shown_kind="definition",
+          latex=r"d_{TV}(P,Q)=\sup_{A\subseteq\mathcal{Y}}(P(A)-Q(A)).", section=II, params=_PQ_PARAMS,
+          lhs=sp.Function("SupOverEvents")(_PQ, 1), rhs=sp.Function("TV")(_PQ))
 
 
 def _draw_footnote(rng):
