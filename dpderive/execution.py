@@ -297,6 +297,17 @@ def _module_files(fn) -> list[Path]:
     return [f]
 
 
+def claim_files(claim) -> list[Path]:
+    """The sources a claim's verdict depends on beyond the engine: the module registering its
+    check and, for a built-in paper, the whole paper package (a generic claim's check lives in
+    derive/paperkit.py, its inputs in the paper's modules)."""
+    files = set(_module_files(claim.check_fn))
+    pkg = _derive_root() / "papers" / str(claim.paper)
+    if pkg.is_dir():
+        files |= set(pkg.rglob("*.py"))
+    return sorted(files)
+
+
 def verdict_key(claim) -> str:
     """Key of a claim's cached verdict: its id, its definition (claim-file claims carry a
     canonical text of their declaration), the source of the module (and paper package)
@@ -305,7 +316,7 @@ def verdict_key(claim) -> str:
     import sympy
     h = hashlib.sha256()
     for part in (claim.id, getattr(claim, "definition", "") or "",
-                 files_digest(_module_files(claim.check_fn)), files_digest(engine_files()),
+                 files_digest(claim_files(claim)), files_digest(engine_files()),
                  sympy.__version__, mpmath.__version__, sys.version.split()[0]):
         h.update(str(part).encode() + b"\0")
     return h.hexdigest()
