@@ -29,11 +29,19 @@ def test_symbolic_zero_is_conservative():
     assert not symbolic_zero(eps - 1)
 
 
-def test_mp_minimize_boundary_optimum():
-    # minimum of (x - 1e-30)^2 + x on (0, 1) sits at the left end: resolved in logit coordinates
+def test_mp_minimize_interior_optimum():
+    # (x - 1e-30)^2 + (x - 0.3)^2 on (0, 1): the minimum is at the mean, 0.15 + 5e-31
     with mp.workdps(60):
         x, v = mp_minimize(lambda x: (x - mp.mpf("1e-30")) ** 2 + (x - mp.mpf("0.3")) ** 2, 0, 1)
-        assert abs(x - mp.mpf("0.15")) < mp.mpf(10) ** -25
+        assert abs(x - (mp.mpf("0.3") + mp.mpf("1e-30")) / 2) < mp.mpf(10) ** -25
+
+
+def test_mp_minimize_optimum_next_to_the_boundary():
+    # (x - 1e-30)^2 on (0, 1): the minimiser sits 1e-30 from the left end (closed form), which a
+    # uniform grid could not resolve; the logit coordinates do, to 1e-3 relative
+    with mp.workdps(60):
+        x, v = mp_minimize(lambda x: (x - mp.mpf("1e-30")) ** 2, 0, 1)
+        assert abs(x - mp.mpf("1e-30")) < mp.mpf("1e-33") and v < mp.mpf("1e-66")
 
 
 def test_check_draws_attaches_fail_note_only_on_failure():
