@@ -10,7 +10,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import SIGMA, eps, mu, sigma
-from ...verify import check_draws, check_equal
+from ...verify import check_draws
 from . import _truth as TR
 from ...symbols import Param
 from ._paper import DUMP_PERCENT, EPSP, MU0, P, Phi, SYMS, Dl, dump_parse
