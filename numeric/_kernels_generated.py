@@ -2,7 +2,6 @@
 
 Kernels: eq28 (asoodeh2021.eq28), thm3_* (numeric.conversion.derived_exprs)."""
 import numpy
-import scipy.special
 
 def eq28(a0, a1):
     """eq28(alpha, sigma)"""

@@ -40,8 +40,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy.special import expit
-
 from . import kernels as K
 from .solvers import ConvergenceError, bracketed_newton, round_up
 
@@ -149,8 +147,8 @@ def log_objective_terms(alpha, eps, delta, u):
 def _score(a, e, d, u, W, kern):
     """(g, dg/dt): d/du log(objective) and its derivative in t = log u."""
     la, lb = _log_terms_shifted(a, e, d, u)
-    wa = expit(la - lb)
-    wb = expit(lb - la)
+    wa = K.expit(la - lb)
+    wb = K.expit(lb - la)
     dA, dB = kern["dA"](a, W, d, u), kern["dB"](a, W, d, u)
     g = wa * dA + wb * dB
     gp = wa * kern["d2A"](a, W, d, u) + wb * kern["d2B"](a, W, d, u) + wa * wb * (dA - dB) ** 2
@@ -286,7 +284,7 @@ def _eps_interior(a, g, d):
         t0 = tcache[idx]
         gam, t, u, la, lb = _gamma_interior(a[idx], e, d[idx], np.where(np.isfinite(t0), t0, np.nan))
         tcache[idx] = t
-        wb = expit(lb - la)
+        wb = K.expit(lb - la)
         dgam = 1.0 + wb * kern["dB_deps"](a[idx], np.exp(-e), d[idx], u) / (a[idx] - 1.0)
         return gam - g[idx], dgam
 
@@ -351,7 +349,7 @@ def _delta_interior(a, g, e):
             d = np.exp(s)
             gam, t, u, la, lb = _gamma_interior(a2[idx], e2[idx], d, tcache[idx])
             tcache[idx] = t
-            wa, wb = expit(la - lb), expit(lb - la)
+            wa, wb = K.expit(la - lb), K.expit(lb - la)
             W = np.exp(-e2[idx])
             dl = (wa * kern["dA_ddelta"](a2[idx], W, d, u) + wb * kern["dB_ddelta"](a2[idx], W, d, u))
             return gam - g2[idx], d * dl / (a2[idx] - 1.0)

@@ -180,6 +180,67 @@ def logsumexp(x, axis=None):
     return np.squeeze(out, axis=axis) if axis is not None else out.reshape(())
 
 
+def expit(x):
+    """The logistic function 1/(1 + e^{-x}), with full relative accuracy at both ends
+    (``e^{-|x|}`` never overflows).  NumPy only: the accountant's start-up does not import
+    ``scipy.special`` for it (tied to ``scipy.special.expit`` in tests/test_numeric_kernels.py)."""
+    x = np.asarray(x, dtype=float)
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+def logaddexp_scalar(x: float, y: float) -> float:
+    """log(e^x + e^y) for floats (-inf allowed), without NumPy's per-call overhead."""
+    if x < y:
+        x, y = y, x
+    if y == -math.inf:
+        return x
+    return x + math.log1p(math.exp(y - x))
+
+
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def log_ndtr_scalar(x: float) -> float:
+    """log Phi(x) for a float, within 2e-14 relative everywhere: ``log1p(-erfc(x/sqrt2)/2)`` for
+    x >= 0, ``log(erfc(-x/sqrt2)/2)`` down to x = -30 (math.erfc keeps its relative accuracy
+    in the tail), and below it the asymptotic series log(phi(x)/|x|) + log(1 - 1/x^2 + 3/x^4
+    - ...), whose 8th term is below 1e-16 there.  NumPy-free (tied to ``scipy.special.log_ndtr``
+    and mpmath in tests/test_numeric_kernels.py)."""
+    if x != x:
+        raise DomainError("x", x, "a number (not NaN)")
+    if x >= 0:
+        return math.log1p(-0.5 * math.erfc(x / math.sqrt(2.0)))
+    if x > -30.0:
+        return math.log(0.5 * math.erfc(-x / math.sqrt(2.0)))
+    if x == -math.inf:
+        return -math.inf
+    r = 1.0 / (x * x)
+    series, term = 1.0, 1.0
+    for k in range(1, 9):                       # 1 - r + 3 r^2 - 15 r^3 + ...
+        term *= -(2 * k - 1) * r
+        series += term
+    return -0.5 * x * x - math.log(-x) - _LOG_SQRT_2PI + math.log(series)
+
+
+@functools.lru_cache(maxsize=8)
+def _log_factorial_table(size: int) -> np.ndarray:
+    return np.array([math.lgamma(i + 1.0) for i in range(size)])
+
+
+def log_binom_int(n, k):
+    """log C(n, k) for integers 0 <= k <= n (float arrays holding integers), from a table of
+    ``math.lgamma`` values (correctly rounded to about an ulp; sized to the next power of two
+    of max n, so a handful of tables serve a process).  NumPy and ``math`` only (tied to
+    ``scipy.special.gammaln`` in tests/test_numeric_kernels.py)."""
+    n = np.asarray(n, dtype=float)
+    k = np.asarray(k, dtype=float)
+    top = int(np.max(n)) + 1 if n.size else 1
+    table = _log_factorial_table(1 << max(top - 1, 1).bit_length())
+    ni, ki = n.astype(np.int64), k.astype(np.int64)
+    return table[ni] - table[ki] - table[ni - ki]
+
+
 def log1mexp(x):
     """log(1 - exp(-x)) for x > 0, stable at both ends (Maechler 2012)."""
     x = _arr(x)

@@ -24,7 +24,6 @@ import math
 import warnings
 
 import numpy as np
-from scipy.special import gammaln, gammasgn, log_ndtr
 
 from . import kernels as K
 from ._kernels_generated import eq28 as _eq28      # registry formula asoodeh2021.eq28, generated
@@ -143,7 +142,7 @@ def log_a_integer(alpha: np.ndarray, q: float, s: float) -> np.ndarray:
         n = vals[start:stop, None]
         k = np.arange(2.0, vals[stop - 1] + 1.0)[None, :]
         with np.errstate(invalid="ignore"):
-            terms = (gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(np.maximum(n - k, 0.0) + 1.0)
+            terms = (K.log_binom_int(n, np.minimum(k, n))
                      + k * lq + (n - k) * l1q + K.log_expm1((k * k - k) / (2 * s * s)))
         lam1 = K.logsumexp(np.where(k <= n, terms, -np.inf), axis=1)
         res[start:stop] = np.where(lam1 > 0, np.logaddexp(0.0, lam1), np.log1p(np.exp(np.minimum(lam1, 0.0))))
@@ -171,6 +170,9 @@ def log_a_fractional(alpha: np.ndarray, q: float, s: float, *, tail: float = -40
     curve is used as an upper bound on the Renyi divergence).
     """
     a = np.asarray(alpha, dtype=float).ravel()
+    if a.size == 1:     # one order (the accountant's refinement): the same series in floats
+        return np.full(np.shape(alpha), _log_a_fractional_one(float(a[0]), q, s, tail, max_terms))
+    from scipy.special import gammaln, gammasgn, log_ndtr   # imported on first use (start-up cost)
     lq, l1q = np.log(q), np.log1p(-q)
     z0 = s * s * (np.log(1 / q - 1) if q < 1 else -np.inf) + 0.5
     pos = np.full(a.size, -np.inf)
@@ -206,6 +208,46 @@ def log_a_fractional(alpha: np.ndarray, q: float, s: float, *, tail: float = -40
     # in relative terms; add it (and a floor of 64 ulp) to log A so the curve stays an upper bound
     err = 2.0 ** -52 * (64.0 + start) * np.exp(np.logaddexp(pos, neg) - la)
     return (la + err).reshape(np.shape(alpha))
+
+
+def _log_a_fractional_one(a: float, q: float, s: float, tail: float, max_terms: int) -> float:
+    """``log_a_fractional`` at one order, term by term in floats (math.lgamma and
+    ``kernels.log_ndtr_scalar``): the accountant refines one order at a time, where the
+    array version's 256-term chunks and SciPy's import cost more than the ~alpha + 40 terms
+    the series needs.  Same terms, stopping rule and rounding up (tests/test_numeric_rdp.py
+    holds the two equal)."""
+    lq, l1q = math.log(q), math.log1p(-q)
+    z0 = s * s * (math.log(1 / q - 1) if q < 1 else -math.inf) + 0.5
+    lga1 = math.lgamma(a + 1.0)
+    pos = neg = -math.inf
+    quiet = 0                                   # consecutive terms below e^tail x the sum
+    i = 0
+    while True:
+        j = a - i
+        if j + 1.0 > 0 or (j + 1.0) != math.floor(j + 1.0):     # Gamma(j+1) finite
+            logc = lga1 - math.lgamma(i + 1.0) - math.lgamma(j + 1.0)
+            sgn = 1 if (j + 1.0 > 0 or math.floor(j + 1.0) % 2 == 0) else -1
+            ls0 = logc + i * lq + j * l1q + (i * i - i) / (2 * s * s) + K.log_ndtr_scalar((z0 - i) / s)
+            ls1 = logc + j * lq + i * l1q + (j * j - j) / (2 * s * s) + K.log_ndtr_scalar((j - z0) / s)
+            lt = K.logaddexp_scalar(ls0, ls1)
+            if sgn > 0:
+                pos = K.logaddexp_scalar(pos, lt)
+            else:
+                neg = K.logaddexp_scalar(neg, lt)
+        else:
+            lt = -math.inf
+        quiet = quiet + 1 if lt < pos + tail else 0
+        i += 1
+        if i > a + 1 and quiet >= 16:
+            break
+        if i > max_terms:
+            raise ArithmeticError("log_a_fractional: series did not converge "
+                                  f"(alpha={a!r}, q={q}, sigma={s})")
+    if neg >= pos:
+        raise ArithmeticError("log_a_fractional: the signed series cancelled to <= 0")
+    la = pos + math.log(-math.expm1(neg - pos))
+    err = 2.0 ** -52 * (64.0 + i) * math.exp(K.logaddexp_scalar(pos, neg) - la)
+    return la + err
 
 
 class SubsampledGaussian(RDPCurve):
@@ -375,7 +417,7 @@ class RandomizedResponse(RDPCurve):
 
 
 def _log_binom(n, k):
-    return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+    return K.log_binom_int(n, k)
 
 
 class _GenericSubsampled(RDPCurve):

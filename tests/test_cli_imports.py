@@ -25,3 +25,36 @@ def test_numeric_commands_do_not_import_sympy(argv):
     r = subprocess.run([sys.executable, "-c", CODE.format(argv=argv)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]", r.stdout[:300]
+
+
+FIRST_USE = """
+import sys, contextlib, io
+from dpderive.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    rc = main({argv!r})
+assert rc == 0, rc
+print(sorted(m for m in sys.modules if m == "scipy.special" or m.startswith("scipy.special.")))
+print(type(sys.modules["numpy.f2py"]).__name__)
+"""
+
+
+@pytest.mark.parametrize("argv", [
+    ["epsilon", "--sigma", "1.1", "--sampling-rate", "0.004267", "--steps", "14063", "--delta", "1e-5",
+     "--method", "rdp"],
+    ["epsilon", "--sigma", "20", "--steps", "1000", "--delta", "1e-5", "--method", "rdp"],
+])
+def test_rdp_queries_do_not_import_scipy_special(argv):
+    """The RDP route answers with NumPy and ``math`` alone (``kernels.expit``, ``log_binom_int``,
+    ``log_ndtr_scalar``; scipy.special costs ~0.06 s to import), and the CLI leaves NumPy's
+    unused subpackages unexecuted (``cli._defer_unused_numpy_subpackages``)."""
+    r = subprocess.run([sys.executable, "-c", FIRST_USE.format(argv=argv)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    special, f2py = r.stdout.split("\n")[:2]
+    assert special == "[]" and f2py == "_LazyModule", r.stdout[:300]
+
+
+def test_deferred_numpy_subpackages_still_work_when_used():
+    code = ("from dpderive.cli import _defer_unused_numpy_subpackages as d; d(); import numpy; "
+            "numpy.testing.assert_allclose(1.0, 1.0); print(numpy.random.default_rng(0).integers(10))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip().isdigit(), r.stderr

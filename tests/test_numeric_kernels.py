@@ -1,4 +1,5 @@
 """Compiled registry kernels vs mpmath, and stable forms vs paper forms (002 Thm. 4, Lemma 1)."""
+import math
 import warnings
 
 import mpmath as mp
@@ -107,3 +108,55 @@ def test_compiled_kernels_check_their_declared_domains():
     with pytest.raises(K.DomainError, match="alpha"):
         fm(mp.mpf("0.9"), mp.mpf(1), mp.mpf("1e-5"))
     assert np.isfinite(f(2.0, 1.0, 1e-5))
+
+
+# --------------------------------------------------------------- NumPy-only special functions
+# (the accountant's start-up path avoids importing scipy.special; these hold its stand-ins to
+# independent values at 40 digits, extremes included)
+def test_expit_matches_mpmath_and_scipy_at_both_ends():
+    from scipy.special import expit
+    x = np.concatenate([np.linspace(-700, 700, 2801), [-745.0, -1e300, 0.0, 1e-300, 1e300]])
+    mp.mp.dps = 40
+    truth = np.array([float(1 / (1 + mp.exp(-mp.mpf(float(v))))) for v in x])
+    got = K.expit(x)
+    normal = truth > 1e-300
+    assert np.all(np.abs(got[normal] - truth[normal]) <= 4e-16 * truth[normal])
+    assert np.array_equal(got[~normal] == 0, truth[~normal] == 0)
+    assert np.allclose(got[normal], expit(x[normal]), rtol=4e-16, atol=0)
+
+
+def test_log_binom_int_matches_mpmath():
+    mp.mp.dps = 40
+    for n in (0, 1, 2, 7, 64, 255, 256, 1000, 4097):
+        for k in sorted({0, min(1, n), n // 3, n // 2, max(n - 1, 0), n}):
+            got = float(K.log_binom_int(float(n), float(k)))
+            truth = mp.log(mp.binomial(n, k))
+            # the table's lgamma values err by ~1 ulp of log(n!), which the differences keep
+            assert abs(got - truth) <= 4e-16 * (1 + math.lgamma(n + 1.0)), (n, k)
+    grid = K.log_binom_int(np.arange(5.0)[:, None], np.minimum(np.arange(5.0)[None, :], np.arange(5.0)[:, None]))
+    assert grid.shape == (5, 5) and grid[4, 2] == pytest.approx(math.log(6.0), rel=1e-15)
+
+
+@pytest.mark.parametrize("x", [-1e6, -1e3, -40.0, -30.000001, -30.0, -29.99999, -20.0, -8.5, -1.0,
+                               -1e-9, 0.0, 1e-9, 1.0, 4.0, 9.5, 30.0, 1e3])
+def test_log_ndtr_scalar_matches_mpmath(x):
+    from scipy.special import log_ndtr
+    mp.mp.dps = 50
+    xm = mp.mpf(x)
+    truth = mp.log1p(-mp.ncdf(-xm)) if x > 0 else mp.log(mp.ncdf(xm))   # 1 - Phi(x) kept exactly
+    got = K.log_ndtr_scalar(x)
+    assert abs(got - truth) <= 2e-14 * abs(truth) + 1e-30   # relative, or absolute near log 1 = 0
+    assert got == pytest.approx(float(log_ndtr(x)), rel=1e-12, abs=1e-30)
+
+
+def test_log_ndtr_scalar_edges():
+    assert K.log_ndtr_scalar(-math.inf) == -math.inf and K.log_ndtr_scalar(math.inf) == 0.0
+    assert K.log_ndtr_scalar(1e300) == 0.0 and math.isfinite(K.log_ndtr_scalar(-1e150))
+    with pytest.raises(K.DomainError, match="x"):
+        K.log_ndtr_scalar(math.nan)
+
+
+def test_logaddexp_scalar():
+    for x, y in [(0.0, 0.0), (-math.inf, 3.0), (700.0, 710.0), (-1e300, -1e300), (5.0, -40.0)]:
+        assert K.logaddexp_scalar(x, y) == pytest.approx(float(np.logaddexp(x, y)), rel=1e-15)
+    assert K.logaddexp_scalar(-math.inf, -math.inf) == -math.inf

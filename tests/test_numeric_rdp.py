@@ -60,3 +60,17 @@ def test_integer_only_rejects_fractional():
     c = R.SubsampledGaussian(0.01, 1.0, fractional=False)
     with pytest.raises(DomainError):
         c(np.array([2.5]))
+
+
+@pytest.mark.parametrize("q, s", [(0.004267, 1.1), (1e-3, 4.0), (0.05, 1.3), (0.5, 0.7), (1e-6, 0.6), (0.9, 3.0)])
+def test_one_order_series_equals_the_array_series(q, s):
+    """The accountant evaluates one order at a time by a float loop (``_log_a_fractional_one``);
+    the vectorised series evaluates several.  Same terms and stopping rule, each rounded up by
+    its own float-error bound (which dominates where the signed sum cancels: small q, alpha
+    near 1).  Both must stay above the quadrature truth, and the one-order loop (fewer terms,
+    a smaller bound) must be no looser than the array series."""
+    for a in (1.01, 1.5, 2.5, 3.7, 10.3, 33.3, 77.7, 150.5):
+        one = R.log_a_fractional(np.array([a]), q, s)[0]
+        arr = R.log_a_fractional(np.array([a, a + 0.1]), q, s)[0]
+        truth = quad_rdp(a, q, s) * (a - 1)          # log A = (alpha - 1) * RDP
+        assert truth * (1 - 1e-12) <= one <= arr * (1 + 1e-13), (a, truth, one, arr)
