@@ -67,6 +67,16 @@ def _fmt(x) -> str:
     return mp.nstr(x, 10)
 
 
+def _sci_tex(v, digits: int = 4) -> str:
+    """A number for a table cell, in LaTeX: 0.08825, 1411.0, 5.212\\times 10^{-6}."""
+    x = mp.mpf(v)
+    plain = mp.nstr(x, digits)
+    if "e" not in plain:
+        return plain
+    mant, exp = plain.split("e")
+    return rf"{mant}\times 10^{{{int(exp)}}}"
+
+
 def validation_rows(f, n: int = 3) -> list[dict]:
     """A short numeric validation table: the float64 kernel (NumPy/SciPy
     lambdify) against mpmath at 50 digits at ``n`` in-domain points."""
@@ -74,9 +84,12 @@ def validation_rows(f, n: int = 3) -> list[dict]:
         # the expression names a quantity defined elsewhere: an optimum (M in 002 (20)) or an
         # abstract function (T(P, Q), F_n in 004 (3.5)); nothing to compile
         return []
+    if not f.expr.free_symbols:
+        return []                  # a constant: nothing to evaluate at points
     pts = sample_points(f.params, n, f.conditions, seed=11)
     if not pts:
         return []
+    sym_of = {p.name: p.symbol for p in f.params}
     syms = list(f.symbols)
     fn_np = sp.lambdify(syms, f.expr, modules=["scipy", "numpy"])
     fn_mp = sp.lambdify(syms, f.expr, modules="mpmath")
@@ -90,7 +103,7 @@ def validation_rows(f, n: int = 3) -> list[dict]:
         with np.errstate(all="ignore"):
             vn = float(fn_np(*[float(a) for a in args]))
         diff = abs(vn - float(vm)) / max(abs(float(vm)), 1e-300) if np.isfinite(vn) else float("nan")
-        rows.append({"point": ", ".join(f"{k}={mp.nstr(v, 4)}" for k, v in pt.items()),
+        rows.append({"point": ", ".join(f"${sp.latex(sym_of[k])} = {_sci_tex(v)}$" for k, v in pt.items()),
                      "numpy": f"{vn:.12g}", "mpmath": mp.nstr(vm, 15),
                      "diff": f"{diff:.1e}" if np.isfinite(diff) else "non-finite"})
     return rows

@@ -117,3 +117,11 @@ def test_pdf_smoke(built, tmp_path):
                    check=True)
     pngs = sorted(tmp_path.glob("pg*.png"))
     assert len(pngs) == 2 and all(p.stat().st_size > 1000 for p in pngs)
+
+
+def test_table_numbers_are_typeset_as_math():
+    from dpderive.report import _sci_tex
+    assert _sci_tex(5.212e-6) == r"5.212\times 10^{-6}"
+    assert _sci_tex(41790.3) == r"4.179\times 10^{4}"
+    assert _sci_tex(9999.7) == r"1.0\times 10^{4}"          # rounding carries into the exponent
+    assert _sci_tex(0.08825) == "0.08825" and _sci_tex(1411.0) == "1411.0"
