@@ -32,10 +32,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-import mpmath as mp
 
 import numpy as np
-from scipy.special import gammaln
 
 from . import kernels as K
 from derive.errors import DomainError
@@ -117,7 +115,7 @@ def _laplace_J(k: int, a: np.ndarray, terms: int) -> np.ndarray:
     m = m[keep]
     with np.errstate(divide="ignore", invalid="ignore"):      # a = 0: 0 * log 0 is masked below
         la = np.log(a)[..., None]
-        logt = np.where(m == 0, 0.0, m * la) - gammaln(m + 1.0)
+        logt = np.where(m == 0, 0.0, m * la) - K._log_factorial_table(terms)[m]
     sign = (-1.0) ** m
     return np.sum(sign * np.exp(logt) * 2.0 / (k + m + 1.0), axis=-1)
 
@@ -236,6 +234,7 @@ def _log1p_power_coeffs(r: int, degree: int) -> list:
 def _y_moments(mu, kmax: int) -> list:
     """E_{N(0,1)}[Y^k], Y = e^{mu x - mu^2/2} - 1, k = 0..kmax, at the current mpmath precision,
     from E[e^{i mu x - i mu^2/2}] = e^{i(i-1)mu^2/2} (binomial expansion; exact formula)."""
+    import mpmath as mp
     m = mp.mpf(mu)
     return [mp.fsum(mp.binomial(k, i) * (-1) ** (k - i) * mp.exp(i * (i - 1) * m * m / 2)
                     for i in range(k + 1)) for k in range(kmax + 1)]
@@ -243,6 +242,7 @@ def _y_moments(mu, kmax: int) -> list:
 
 def _series_mp(mu: float, orders: int, degree: int, under: str) -> list:
     """The coefficient table of ``mixture_cumulant_series`` at the current mpmath precision."""
+    import mpmath as mp
     ey = _y_moments(mu, degree + 1)
     mom = [[mp.mpf(0)] * (degree + 1) for _ in range(orders)]
     for r in range(1, orders + 1):
@@ -270,6 +270,7 @@ def mixture_cumulant_series(mu: float, orders: int = 4, degree: int = 6, under: 
     E_P[L^r] = sum_k a_{r,k} p^k E[Y^k]; E_Q[L^r] = E_P[(1 + pY) L^r]; cumulants by the
     moment recursion on truncated power series.  Asymptotic in p, not convergent.  Summed in
     mpmath (see above); every coefficient is correct to double precision."""
+    import mpmath as mp                  # imported here: the accountant's start-up does not need it
     orders, under = _check_orders(orders), _check_under(under)
     if not (isinstance(degree, (int, np.integer)) and 1 <= degree <= 30):
         raise DomainError("degree", degree, "integers in [1, 30]")

@@ -29,11 +29,11 @@ from __future__ import annotations
 from functools import cached_property
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
 from derive.errors import DomainError
 
 from . import gaussian as _gauss
+from .kernels import ndtr, ndtri      # arrays import scipy.special on first use
 from .solvers import round_up
 
 __all__ = ["TradeOff", "minorant", "upper_envelope", "alpha_grid", "PiecewiseLinear", "Gaussian",

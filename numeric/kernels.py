@@ -223,6 +223,80 @@ def log_ndtr_scalar(x: float) -> float:
     return -0.5 * x * x - math.log(-x) - _LOG_SQRT_2PI + math.log(series)
 
 
+_SQRT2 = math.sqrt(2.0)
+
+
+def ndtr(x):
+    """Phi(x), the standard normal CDF.  A float (or 0-d array) is answered by ``math.erfc``
+    (``erfc(-x/sqrt2)/2``: full relative accuracy in the lower tail, no NumPy call); an array
+    goes to ``scipy.special.ndtr``, imported on first use, so the PLD route's start-up does
+    not pay for ``scipy.special`` (tied to ``scipy.special.ndtr`` and mpmath in
+    tests/test_numeric_kernels.py)."""
+    if np.ndim(x) == 0:
+        x = float(x)
+        if x != x:
+            raise DomainError("x", x, "a number (not NaN)")
+        return 0.5 * math.erfc(-x / _SQRT2)
+    from scipy.special import ndtr as _ndtr
+    return _ndtr(x)
+
+
+def ndtri(p):
+    """Phi^{-1}(p) for p in (0, 1).  A float is found by bisection on ``log_ndtr_scalar`` to
+    six digits and polished by Newton steps on log Phi(x) = log p (within 5e-16 relative of
+    the 40-digit root); an array goes to ``scipy.special.ndtri`` (imported on first use).
+    Tied to mpmath and ``scipy.special.ndtri`` in tests/test_numeric_kernels.py."""
+    if np.ndim(p) != 0:
+        from scipy.special import ndtri as _ndtri
+        return _ndtri(p)
+    p = float(p)
+    if not 0.0 < p < 1.0:
+        raise DomainError("p", p, "(0, 1)")
+    if p > 0.5:
+        return -ndtri(1.0 - p)                  # 1 - p is exact here (Sterbenz)
+    # bracket in [-40, 0] (Phi(-40) < 1e-300 < p) and bisect on log Phi, then polish by Newton
+    lo, hi, lp = -40.0, 0.0, math.log(p)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if log_ndtr_scalar(mid) < lp:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-6 * max(1.0, abs(mid)):
+            break
+    x = 0.5 * (lo + hi)
+    for _ in range(8):                          # Newton on log Phi(x) = log p
+        lphi = log_ndtr_scalar(x)
+        dens = -0.5 * x * x - _LOG_SQRT_2PI - lphi   # log(phi(x)/Phi(x))
+        step = (lphi - lp) / math.exp(dens)
+        x -= step
+        if abs(step) <= 2.0 ** -52 * max(1.0, abs(x)):
+            break
+    return x
+
+
+def next_fast_len(n: int, real: bool = True) -> int:
+    """The smallest 2^a 3^b 5^c >= n (a fast size for a real FFT), as SciPy's
+    ``next_fast_len(n, real=True)`` (``real`` is accepted for that signature; only real
+    transforms are sized here); NumPy's pocketfft is fast at these sizes."""
+    n = int(n)
+    if n <= 6:
+        return max(n, 1)
+    best = 1 << (n - 1).bit_length()
+    p5 = 1
+    while p5 < best:
+        p35 = p5
+        while p35 < best:
+            m = p35
+            if m < n:
+                m <<= (-(-n // m) - 1).bit_length()
+            if m < best:
+                best = m
+            p35 *= 3
+        p5 *= 5
+    return best
+
+
 @functools.lru_cache(maxsize=8)
 def _log_factorial_table(size: int) -> np.ndarray:
     return np.array([math.lgamma(i + 1.0) for i in range(size)])

@@ -63,8 +63,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from scipy.fft import irfft, next_fast_len, rfft
-from scipy.special import expit, ndtr, ndtri
+from numpy.fft import irfft, rfft
+
+from .kernels import expit, ndtr, ndtri, next_fast_len   # NumPy/math only: no scipy at start-up
 
 from derive.errors import DomainError
 
@@ -309,7 +310,11 @@ def _chernoff_end(pmf: DiscretePLD, n: int, ltail: float, sign: float) -> float:
     P[sign * S >= t] <= tail (Chernoff).  A pmf longer than ``CHERNOFF_BLOCKS`` is first
     merged into blocks placed at their largest value of sign*loss (a valid bound; the
     blocks are kept small because the shift of the mean, n times the block width, widens
-    the window), and any lam is valid: a coarse search then a zoom."""
+    the window), and any lam is valid.  The objective is unimodal in lam (its derivative has
+    the sign of g(lam) = lam n K'(lam) - n K(lam) + log tail, and g' = lam n K'' >= 0), so
+    the minimiser is found by safeguarded Newton steps (below) from the Gaussian guess, each
+    step one pass over the pmf for K, K' and K''; the value returned is the smallest
+    objective evaluated (each is a valid end)."""
     spread = max(pmf.w.size * pmf.h, pmf.h)
     ls = sign * pmf.losses
     w = pmf.w
@@ -321,19 +326,52 @@ def _chernoff_end(pmf: DiscretePLD, n: int, ltail: float, sign: float) -> float:
     keep = wb > 0
     lw, lb = np.log(wb[keep]), lb[keep]
 
-    def ends(lam):
-        x = lw[None, :] + lam[:, None] * lb[None, :]
-        xm = np.max(x, axis=1)
-        lk = xm + np.log(np.sum(np.exp(x - xm[:, None]), axis=1))
-        with np.errstate(over="ignore", invalid="ignore"):
-            v = (n * lk - ltail) / lam
-        return np.where(np.isfinite(v), v, np.inf)
+    c = -ltail                                  # > 0
+    if lb.size == 0:
+        return np.inf
 
-    lam = np.logspace(-2, 5, 36) / spread
-    v = ends(lam)
-    i = int(np.argmin(v))
-    lam2 = np.geomspace(lam[max(i - 1, 0)], lam[min(i + 1, lam.size - 1)], 24)
-    return float(min(v[i], np.min(ends(lam2))))
+    def moments(lam):
+        """K(lam), K'(lam), K''(lam) in one pass over the (blocked) pmf."""
+        x = lw + lam * lb
+        xm = float(np.max(x))
+        keep = x > xm - 700.0                   # the rest is below 1e-304 of the largest term:
+        e, lk = np.exp(x[keep] - xm), lb[keep]  # left out, as subnormals slow the sums ~100x
+        s0 = float(np.sum(e))
+        m1 = float(np.dot(e, lk)) / s0
+        return xm + np.log(s0), m1, float(np.dot(e, (lk - m1) ** 2)) / s0
+
+    # g(lam) = n (lam K' - K) - c, with lam K' - K = -K(0) + int_0^lam t K''(t) dt >= 0
+    # increasing; Newton runs on G(u) = log(n (lam K' - K)) - log c in u = log lam, which is
+    # nearly linear both where K is quadratic and where it grows exponentially (a subsampled
+    # mixture's upper tail), inside the bracket [lo, hi] kept from the signs of G.
+    lo, hi = np.log(1e-2 / spread), np.log(1e5 / spread)
+    v0 = n * moments(0.0)[2]                        # Gaussian guess sqrt(2c / (n K''(0)))
+    u = float(np.clip(0.5 * np.log(2 * c / v0), lo, hi)) if v0 > 0 else hi
+    best = np.inf
+    for _ in range(100):
+        lam = np.exp(u)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            k, k1, k2 = moments(lam)
+            val = (n * k + c) / lam
+            a = lam * k1 - k
+            G = np.log(n * a) - np.log(c)
+            dG = lam * lam * k2 / a
+        if not np.isfinite(val):                    # K overflowed: lam is too large
+            hi = u
+            u = 0.5 * (lo + hi)
+            continue
+        best = min(best, val)
+        if G < 0:
+            lo = u
+        else:
+            hi = u
+        nxt = u - G / dG if dG > 0 and np.isfinite(G) else np.nan
+        if not lo < nxt < hi:                       # Newton left the bracket: bisect
+            nxt = 0.5 * (lo + hi)
+        if abs(nxt - u) <= 1e-4 or hi - lo <= 1e-9:  # lam to 1e-4 relative: the value is flat there
+            break
+        u = nxt
+    return float(best)
 
 
 def _window(pmf: DiscretePLD, n: int, tail: float) -> tuple[int, int, float]:
@@ -443,12 +481,13 @@ def _power_spectrum(w: np.ndarray, n: int, M: int):
     return spec, err
 
 
-def compose(pmf: DiscretePLD, n: int, tail: float = TAIL_BOUND) -> Composed:
-    """n-fold self-convolution of a lattice PLD by one FFT (module docstring)."""
+def compose(pmf: DiscretePLD, n: int, tail: float = TAIL_BOUND, window: tuple | None = None) -> Composed:
+    """n-fold self-convolution of a lattice PLD by one FFT (module docstring).  ``window`` is
+    ``_window(pmf, n, tail)`` when the caller has computed it already."""
     inf_n = float(-np.expm1(n * np.log1p(-pmf.inf_mass))) if pmf.inf_mass > 0 else 0.0
     if n == 1:
         return Composed(pmf.h, pmf.k0, pmf.w.copy(), 0.0, 0.0, pmf.inf_mass)
-    J_lo, J_hi, t_out = _window(pmf, n, tail)
+    J_lo, J_hi, t_out = window if window is not None else _window(pmf, n, tail)
     W = J_hi - J_lo + 1
     M = next_fast_len(max(W, pmf.w.size), real=True)
     spec, err = _power_spectrum(pmf.w, n, M)
@@ -594,7 +633,8 @@ class PLDResult:
             model = self.models[direction]
             for _ in range(8):
                 pmf = discretise(model, h, pessimistic)
-                J_lo, J_hi, _ = _window(pmf, self.steps, self.tail)
+                win = _window(pmf, self.steps, self.tail)
+                J_lo, J_hi, _ = win
                 width = max(J_hi - J_lo + 1, pmf.w.size)
                 if width <= MAX_WINDOW_BINS:
                     break
@@ -605,7 +645,7 @@ class PLDResult:
                 raise DomainError("steps", self.steps, "a composition whose PLD window fits "
                                   f"{MAX_WINDOW_BINS} lattice points")
             self.h_used[key] = h
-            self._parts[key] = compose(pmf, self.steps, self.tail)
+            self._parts[key] = compose(pmf, self.steps, self.tail, window=win)
         return self._parts[key]
 
     @property

@@ -6,6 +6,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
+from derive.errors import DomainError
 from numeric import kernels as K
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
@@ -160,3 +161,38 @@ def test_logaddexp_scalar():
     for x, y in [(0.0, 0.0), (-math.inf, 3.0), (700.0, 710.0), (-1e300, -1e300), (5.0, -40.0)]:
         assert K.logaddexp_scalar(x, y) == pytest.approx(float(np.logaddexp(x, y)), rel=1e-15)
     assert K.logaddexp_scalar(-math.inf, -math.inf) == -math.inf
+
+
+def test_ndtr_scalar_matches_mpmath_in_both_tails():
+    # erfc(-x/sqrt2) sees x/sqrt2 rounded: relative error ~ x^2 ulp in the tail (SciPy's too)
+    from scipy.special import ndtr
+    for x in [-37.0, -30.0, -12.5, -3.0, -1e-3, 0.0, 1e-8, 0.7, 5.0, 8.3, 40.0]:
+        with mp.workdps(40):
+            want = mp.ncdf(mp.mpf(x))
+        got = K.ndtr(x)
+        assert abs(got - want) <= 4.5e-16 * (1 + x * x) * want, x
+        assert abs(got - ndtr(x)) <= 4.5e-16 * (1 + x * x) * want, x
+    arr = np.array([-20.0, 0.0, 3.0])
+    assert np.array_equal(K.ndtr(arr), ndtr(arr))           # arrays go to SciPy
+    with pytest.raises(DomainError):
+        K.ndtr(float("nan"))
+
+
+@pytest.mark.parametrize("p", [1e-300, 1e-100, 1e-20, 1e-10, 1e-5, 0.025, 0.3, 0.5, 0.8, 1 - 1e-9, 1 - 2**-52])
+def test_ndtri_scalar_is_the_40_digit_root(p):
+    with mp.workdps(40):
+        lower = min(mp.mpf(p), 1 - mp.mpf(p))           # Phi(-|x|), exact in mpmath
+        root = mp.findroot(lambda x: mp.log(mp.ncdf(x)) - mp.log(lower), -mp.sqrt(-2 * mp.log(lower)))
+        root = root if p < 0.5 else -root
+    got = K.ndtri(p)
+    assert abs(got - float(root)) <= 6e-16 * max(1.0, abs(float(root))), (got, root)
+    for bad in (0.0, 1.0, -0.1, float("nan")):
+        with pytest.raises(DomainError):
+            K.ndtri(bad)
+
+
+def test_next_fast_len_is_scipys_real_size():
+    from scipy.fft import next_fast_len
+    rng = np.random.default_rng(7)
+    ns = list(range(1, 2000)) + [int(v) for v in rng.integers(2000, 10**9, 300)]
+    assert [K.next_fast_len(n) for n in ns] == [next_fast_len(n, real=True) for n in ns]
