@@ -33,7 +33,8 @@ from dpderive.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     rc = main({argv!r})
 assert rc == 0, rc
-print(sorted(m for m in sys.modules if m == "scipy.special" or m.startswith("scipy.special.")))
+print(sorted(m for m in sys.modules if m.split(".")[:2] in (["scipy", "special"], ["scipy", "fft"])
+             or m == "mpmath"))
 print(type(sys.modules["numpy.f2py"]).__name__)
 """
 
@@ -42,11 +43,16 @@ print(type(sys.modules["numpy.f2py"]).__name__)
     ["epsilon", "--sigma", "1.1", "--sampling-rate", "0.004267", "--steps", "14063", "--delta", "1e-5",
      "--method", "rdp"],
     ["epsilon", "--sigma", "20", "--steps", "1000", "--delta", "1e-5", "--method", "rdp"],
+    ["epsilon", "--sigma", "1.1", "--sampling-rate", "0.004267", "--steps", "14063", "--delta", "1e-5"],
+    ["delta", "--sigma", "1.1", "--sampling-rate", "0.004267", "--steps", "14063", "--epsilon", "2",
+     "--method", "pld"],
 ])
-def test_rdp_queries_do_not_import_scipy_special(argv):
-    """The RDP route answers with NumPy and ``math`` alone (``kernels.expit``, ``log_binom_int``,
-    ``log_ndtr_scalar``; scipy.special costs ~0.06 s to import), and the CLI leaves NumPy's
-    unused subpackages unexecuted (``cli._defer_unused_numpy_subpackages``)."""
+def test_accountant_queries_do_not_import_scipy_special_fft_or_mpmath(argv):
+    """The RDP and PLD routes (and ``best``, which runs both) answer with NumPy and ``math``
+    alone (``kernels.expit``, ``log_binom_int``, ``log_ndtr_scalar``, ``ndtr``, ``ndtri``,
+    ``next_fast_len``, ``numpy.fft``; scipy.special and scipy.fft cost 0.1-0.6 s to import),
+    and the CLI leaves NumPy's unused subpackages unexecuted
+    (``cli._defer_unused_numpy_subpackages``)."""
     r = subprocess.run([sys.executable, "-c", FIRST_USE.format(argv=argv)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     special, f2py = r.stdout.split("\n")[:2]
