@@ -118,6 +118,7 @@ class LossModel:
     inf_mass: float = 0.0
     dx_max: float = 0.25                         # panel width of the x-quadrature
     grid_anchor: float | None = None             # h must divide this loss (Laplace atoms)
+    own_h: float | None = None                   # its own lattice step when composed alone
 
     @property
     def continuous(self) -> bool:
@@ -596,8 +597,8 @@ class PLDResult:
         bounded at any number of steps; ``h_used`` records the step of each part."""
         key = (direction, bool(pessimistic))
         if key not in self._parts:
-            h = self.h
             model = self.models[direction]
+            h = model.own_h or self.h
             for _ in range(8):
                 pmf = discretise(model, h, pessimistic)
                 J_lo, J_hi, _ = _window(pmf, self.steps, self.tail)
@@ -1176,11 +1177,29 @@ def fixed_discrete_models(p, q, gamma: float) -> dict:
     ls = np.array([a for a, _ in atoms])
     ws = np.array([w for _, w in atoms])
     sym = LossModel(name="discrete (substitution)", std=_std_of(ls, ws), atoms=atoms)
-    mags = {round(abs(l), 15) for l, _ in pos}
-    if len(mags) == 1:              # atoms -a, 0, a (randomized response): the lattice a Z holds them
-        sym.std = mags.pop() / DEFAULT_RESOLUTION
-    else:
-        sym.std = min(sym.std, DISCRETE_H / DEFAULT_RESOLUTION)
-    for m in (rem, add):            # two atoms a, b with |a| != |b|: a fine lattice
-        m.std = min(m.std, DISCRETE_H / DEFAULT_RESOLUTION)
+    top = max(l for l, _ in rem.atoms)
+    h = _aligned_step(top, [l for l, _ in rem.atoms], DISCRETE_H)
+    for m in (sym, rem, add):       # one lattice h = top/n for all three (pld_accountant's anchor)
+        m.std, m.grid_anchor = h / DEFAULT_RESOLUTION, top
+    if all(abs(abs(l) - top) <= 1e-12 * top or l == 0 for l, _ in sym.atoms):
+        sym.own_h = top             # atoms -a, 0, a (randomized response): exact on a Z when alone
     return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}
+
+
+def _aligned_step(top: float, losses, h_max: float, widen: int = 16) -> float:
+    """A lattice step h = top/n (n in [top/h_max, widen top/h_max]) on which the atoms of
+    ``losses`` sit just above a lattice point: rounding an atom down costs frac(l/h) h of loss
+    per step in the optimistic (lower) bound, so n is the smallest with max_l frac(l/h) h <=
+    h_max/1000 (else the minimiser; a few atoms, e.g. the two of a subsampled randomized
+    response, are then nearly exact).  Returned as
+    top/(n - 1/2) so that anchor/ceil(anchor/h) recovers top/n exactly."""
+    n0 = max(1, int(np.ceil(top / h_max)))
+    n = np.arange(n0, widen * n0 + 1, dtype=float)
+    hs = top / n
+    ls = np.asarray(losses, dtype=float)[:, None] / hs[None, :]
+    frac = ls - np.floor(ls)
+    frac = np.where(np.abs(frac - 1) < 1e-12, 0.0, frac)             # as ``discretise`` reads it
+    err = np.max(frac * hs[None, :], axis=0)                          # round-down distance
+    ok = np.nonzero(err <= 1e-3 * h_max)[0]          # the coarsest lattice that is good enough
+    best = n[int(ok[0])] if ok.size else n[int(np.argmin(err))]
+    return float(top / (best - 0.5))
