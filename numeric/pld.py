@@ -1153,8 +1153,10 @@ def fixed_laplace_models(t: float, gamma: float) -> dict:
     # the lattice holds the top atom log(1 - g + g e^t) (and its mirror): the symmetric pair's
     # atoms are then exact and the fixed orders' lower end loses O(h) at one atom only
     top = max(l for l, _ in rem.atoms)
-    for m in (sym, rem, add):
-        m.grid_anchor = top
+    h = _aligned_step(top, [l for l, _ in rem.atoms],
+                      DEFAULT_RESOLUTION * min(m.std for m in (sym, rem, add)), widen=4)
+    for m in (sym, rem, add):       # and nearly the bottom atom log(1 - g + g e^{-t}) too
+        m.std, m.grid_anchor = h / DEFAULT_RESOLUTION, top
     return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}
 
 
