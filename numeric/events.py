@@ -340,8 +340,7 @@ def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both
     factors = [(_pld_models(e), e.count) for e in events]
     if len(factors) == 1:           # one event: its own lattice, refined per direction
         (models, count), = factors
-        anchors = {m.grid_anchor for m in models.values()}
-        anchor = anchors.pop() if len(anchors) == 1 else None    # h must divide the atoms' loss
+        anchor = models["single"].grid_anchor if "single" in models else None
         h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION, anchor)
         return pld.PLDResult(describe(events), models, count, h, pld.TAIL_BOUND, bounds)
     return pld.composite(factors, bounds=bounds)

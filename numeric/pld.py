@@ -806,7 +806,7 @@ def _choose_h(models, value_discretization, resolution, anchor=None) -> float:
     else:
         h = float(K.check_positive(value_discretization, "value_discretization"))
     if anchor:
-        h = anchor / np.ceil(anchor / h)          # the atoms lie on the lattice
+        h = anchor / np.ceil(anchor / h * (1 - 1e-12))   # the atoms lie on the lattice
     return h
 
 
@@ -1054,6 +1054,9 @@ def subsampled_laplace_models(t: float, q: float) -> dict:
         L=L_a, dL=lambda y: dL_r(-y), x_of=x_a, log_q=logp,
         mass_below=lambda y: 0.0 * y, mass_above=lambda y: 0.0 * y,
         x_tail=(-t, 0.0), atoms=[(-hi_atom, p_lo), (-lo_atom, p_hi)], dx_max=0.25)
+    # each direction on its own lattice nearly holding both its atoms (rounding an atom down in
+    # the lower bound costs O(h) per step)
+    _align((remove, add), DEFAULT_RESOLUTION * min(remove.std, add.std), widen=4)
     return {"remove": remove, "add": add}
 
 
@@ -1150,13 +1153,9 @@ def fixed_laplace_models(t: float, gamma: float) -> dict:
     m0 = -(1 - g) * float(np.expm1(-t / 2))                  # (1-g)(1 - 2 * e^{-t/2}/2)
     sym = _substitution_model(rem, t / 2, lambda x: np.log(0.5) - x, lambda x: 0.0 * x, m0,
                               f"fixed-batch laplace(t={t:g}, gamma={g:g}) (substitution)")
-    # the lattice holds the top atom log(1 - g + g e^t) (and its mirror): the symmetric pair's
-    # atoms are then exact and the fixed orders' lower end loses O(h) at one atom only
-    top = max(l for l, _ in rem.atoms)
-    h = _aligned_step(top, [l for l, _ in rem.atoms],
-                      DEFAULT_RESOLUTION * min(m.std for m in (sym, rem, add)), widen=4)
-    for m in (sym, rem, add):       # and nearly the bottom atom log(1 - g + g e^{-t}) too
-        m.std, m.grid_anchor = h / DEFAULT_RESOLUTION, top
+    # subsampled_laplace_models put each fixed order on a lattice nearly holding its atoms;
+    # the symmetric pair's atoms -a, 0, a lie exactly on a Z / n
+    _align((sym,), DEFAULT_RESOLUTION * min(rem.std, add.std), widen=4)
     return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}
 
 
@@ -1179,13 +1178,23 @@ def fixed_discrete_models(p, q, gamma: float) -> dict:
     ls = np.array([a for a, _ in atoms])
     ws = np.array([w for _, w in atoms])
     sym = LossModel(name="discrete (substitution)", std=_std_of(ls, ws), atoms=atoms)
-    top = max(l for l, _ in rem.atoms)
-    h = _aligned_step(top, [l for l, _ in rem.atoms], DISCRETE_H)
-    for m in (sym, rem, add):       # one lattice h = top/n for all three (pld_accountant's anchor)
-        m.std, m.grid_anchor = h / DEFAULT_RESOLUTION, top
+    for m in (sym, rem, add):       # a shared lattice (heterogeneous compositions): a fine one
+        m.std = DISCRETE_H / DEFAULT_RESOLUTION
+    _align((rem, add), DISCRETE_H, widen=16)      # alone: each on a lattice nearly holding its atoms
+    top = max(l for l, _ in sym.atoms)
     if all(abs(abs(l) - top) <= 1e-12 * top or l == 0 for l, _ in sym.atoms):
-        sym.own_h = top             # atoms -a, 0, a (randomized response): exact on a Z when alone
+        sym.own_h, sym.grid_anchor = top, top     # atoms -a, 0, a (randomized response): exact
     return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}
+
+
+def _align(models, h_max: float, widen: int) -> None:
+    """Give each model with a positive atom its own lattice step (``own_h``, used when its
+    direction is composed alone) from ``_aligned_step`` anchored at its largest atom."""
+    for m in models:
+        ls = [l for l, w in m.atoms if w > 0]
+        if ls and max(ls) > 0:
+            m.own_h = _aligned_step(max(ls), ls, h_max, widen)
+            m.grid_anchor = max(ls)
 
 
 def _aligned_step(top: float, losses, h_max: float, widen: int = 16) -> float:
@@ -1193,8 +1202,7 @@ def _aligned_step(top: float, losses, h_max: float, widen: int = 16) -> float:
     ``losses`` sit just above a lattice point: rounding an atom down costs frac(l/h) h of loss
     per step in the optimistic (lower) bound, so n is the smallest with max_l frac(l/h) h <=
     h_max/1000 (else the minimiser; a few atoms, e.g. the two of a subsampled randomized
-    response, are then nearly exact).  Returned as
-    top/(n - 1/2) so that anchor/ceil(anchor/h) recovers top/n exactly."""
+    response, are then nearly exact)."""
     n0 = max(1, int(np.ceil(top / h_max)))
     n = np.arange(n0, widen * n0 + 1, dtype=float)
     hs = top / n
@@ -1204,4 +1212,4 @@ def _aligned_step(top: float, losses, h_max: float, widen: int = 16) -> float:
     err = np.max(frac * hs[None, :], axis=0)                          # round-down distance
     ok = np.nonzero(err <= 1e-3 * h_max)[0]          # the coarsest lattice that is good enough
     best = n[int(ok[0])] if ok.size else n[int(np.argmin(err))]
-    return float(top / (best - 0.5))
+    return float(top / best)
