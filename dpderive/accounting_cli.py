@@ -413,7 +413,8 @@ def _common(p, calibrate=False):
     p.add_argument("--neighbouring", choices=("add-remove", "replace-one"), default=None,
                    help="neighbouring relation (default add-remove; replace-one for fixed batches)")
     p.add_argument("--sensitivity", type=float, default=1.0,
-                   help="sensitivity under the neighbouring relation (default 1)")
+                   help="sensitivity under the neighbouring relation (default 1; with fixed "
+                   "batches the replace-one sensitivity, 2C for sums clipped to norm C)")
     p.add_argument("--spec", metavar="FILE.json", help="a JSON list of events to compose")
     p.add_argument("--conversion", choices=CONVERSION_CHOICES, default="optimal",
                    help="RDP-to-DP conversion of --method rdp (default: optimal, 002 Theorem 3)")

@@ -22,7 +22,11 @@ or ``WithoutReplacement(batch_size, dataset_size)`` (a fixed batch).
 Neighbouring relation (for the whole composition): ``"add_remove"`` (default) or
 ``"replace_one"``.  Fixed batches are accounted under replace-one only (under
 add/remove the batch size itself would change); Poisson subsampling under
-add/remove only.
+add/remove only.  With a fixed batch the mechanism's ``sensitivity`` is its
+replace-one sensitivity on batches (2C for a sum of per-record terms clipped to norm C;
+every route uses it so: rdp's WithoutReplacementRDP takes the base curve at that
+sensitivity, pld the base pair N(0, sigma^2) vs N(sensitivity, sigma^2), resp. Laplace
+at that shift, as its P vs Q).
 
 Routes:
 
@@ -34,7 +38,10 @@ Routes:
             batches: Wang, Balle, Kasiviswanathan 2019 Thm. 9.  Upper bound only.
 * ``pld``   certified bracket by privacy-loss distributions (``numeric.pld``):
             Gaussian, Laplace and RR, without or with Poisson subsampling (add/remove
-            dominating pairs, Zhu, Dong, Wang 2022).  It does not account fixed batches.
+            dominating pairs, Zhu, Dong, Wang 2022) or fixed batches (replace-one: the
+            upper bound composes the symmetric dominating pair C_gamma(f) = min{f_gamma,
+            f_gamma^{-1}}** of Dong, Roth, Su 2019 Thm. 4.2 (004 Sec. 2), gamma = B/N; the
+            lower bound the worse of the two attained fixed orders; ``numeric.pld``).
 * ``clt``, ``edgeworth``  approximations (``numeric.methods``), one homogeneous
             Gaussian event only; labelled ``guarantee: false``.
 * ``best``  (default) the smallest certified upper bound among rdp and pld, with
@@ -306,10 +313,7 @@ def _pld_models(e: Event):
     from . import pld
     m = e.mechanism
     q = e.rate
-    if isinstance(e.sampling, WithoutReplacement):
-        raise RouteError("pld", e, "fixed-size batches (sampling without replacement) are not "
-                         "implemented in the PLD route; use --method rdp (Wang, Balle, "
-                         "Kasiviswanathan 2019)")
+    fixed = isinstance(e.sampling, WithoutReplacement) and q < 1
     if isinstance(m, Gaussian):
         s = m.sigma / m.sensitivity
         if q == 1:
@@ -317,14 +321,15 @@ def _pld_models(e: Event):
         if s < pld.SIGMA_MIN_SUBSAMPLED:
             raise RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:g} below "
                              f"{pld.SIGMA_MIN_SUBSAMPLED:.4g} with subsampling (quadrature range)")
-        return pld.mixture_models(1.0 / s, q)
+        return pld.fixed_gaussian_models(1.0 / s, q) if fixed else pld.mixture_models(1.0 / s, q)
     if isinstance(m, Laplace):
+        t = m.sensitivity / m.scale
         if q < 1:
-            return pld.subsampled_laplace_models(m.sensitivity / m.scale, q)
-        return pld.laplace_models(m.sensitivity / m.scale)
+            return pld.fixed_laplace_models(t, q) if fixed else pld.subsampled_laplace_models(t, q)
+        return pld.laplace_models(t)
     ee = m.epsilon
     p = np.array([1.0, math.exp(-ee)]) / (1.0 + math.exp(-ee))       # true bit 0 reported
-    return pld.discrete_models(p, p[::-1], q)
+    return pld.fixed_discrete_models(p, p[::-1], q) if fixed else pld.discrete_models(p, p[::-1], q)
 
 
 def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both"):

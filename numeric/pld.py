@@ -55,12 +55,18 @@ Mechanisms: ``gaussian(mu, steps)`` (N(0,1) vs N(mu,1)), ``laplace(theta, steps)
 (Poisson subsampling; both neighbouring directions: "remove" is
 N(0,1) vs q N(1/sigma,1) + (1-q) N(0,1), 004 App. C, i.e. the paper's
 g = (q G_{1/sigma} + (1-q) Id)^{(x)n}; "add" is the reverse order, g^{-1}; the
-worse is reported), ``discrete(p, q, steps)`` (a pair of pmfs).
+worse is reported), ``discrete(p, q, steps)`` (a pair of pmfs).  Fixed-size batches
+(sampling without replacement, replace-one neighbours; ``fixed_gaussian_models``,
+``fixed_laplace_models``, ``fixed_discrete_models``): the upper bound composes the symmetric
+dominating pair min{f_gamma, f_gamma^{-1}}** (Dong, Roth, Su 2019 Thm. 4.2, quoted in 004
+Sec. 2), the lower bound the worse of the two attained fixed orders (section "fixed-size
+batches" below).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
+import math
 
 import numpy as np
 from numpy.fft import irfft, rfft
@@ -75,7 +81,8 @@ from . import kernels as K
 from .solvers import round_down, round_up
 
 __all__ = ["PLDResult", "gaussian", "laplace", "subsampled_gaussian", "discrete",
-           "LossModel", "discretise", "compose", "lines_envelope"]
+           "LossModel", "discretise", "compose", "lines_envelope", "fixed_gaussian_models",
+           "fixed_laplace_models", "fixed_discrete_models"]
 
 _EPS = np.finfo(float).eps
 _LOG2PI_2 = 0.5 * np.log(2 * np.pi)
@@ -113,6 +120,7 @@ class LossModel:
     inf_mass: float = 0.0
     dx_max: float = 0.25                         # panel width of the x-quadrature
     grid_anchor: float | None = None             # h must divide this loss (Laplace atoms)
+    own_h: float | None = None                   # its own lattice step when composed alone
 
     @property
     def continuous(self) -> bool:
@@ -629,8 +637,8 @@ class PLDResult:
         bounded at any number of steps; ``h_used`` records the step of each part."""
         key = (direction, bool(pessimistic))
         if key not in self._parts:
-            h = self.h
             model = self.models[direction]
+            h = model.own_h or self.h
             for _ in range(8):
                 pmf = discretise(model, h, pessimistic)
                 win = _window(pmf, self.steps, self.tail)
@@ -650,15 +658,22 @@ class PLDResult:
 
     @property
     def parts(self) -> dict:
-        """direction -> (optimistic, pessimistic) composed PLDs (computes both)."""
-        return {d: (self.part(d, False), self.part(d, True)) for d in self.models}
+        """direction -> (optimistic, pessimistic) composed PLDs (computes both; None for the
+        side a direction does not bound)."""
+        return {d: (self.part(d, False) if _role(d) != "upper" else None,
+                    self.part(d, True) if _role(d) != "lower" else None) for d in self.models}
 
     # --- profiles -----------------------------------------------------------------------------
+    def _dirs(self, upper: bool) -> list:
+        """The directions that bound from above (pessimistic side) or below (optimistic side):
+        a fixed batch's symmetric dominating pair only above, its two fixed orders only below."""
+        return [d for d in self.models if _role(d) in ("both", "upper" if upper else "lower")]
+
     def _both(self, fn, x):
-        hi = np.max([fn(self.part(d, True), x, True) for d in self.models], axis=0)
+        hi = np.max([fn(self.part(d, True), x, True) for d in self._dirs(True)], axis=0)
         if self.bounds == "upper":
             return np.zeros_like(hi), hi
-        lo = np.max([fn(self.part(d, False), x, False) for d in self.models], axis=0)
+        lo = np.max([fn(self.part(d, False), x, False) for d in self._dirs(False)], axis=0)
         return lo, hi
 
     def delta(self, eps):
@@ -684,11 +699,11 @@ class PLDResult:
         directions (subsampling) the symmetrised min{g, g^-1}** (``direction=`` picks one)."""
         if kind not in ("pessimistic", "optimistic"):
             raise DomainError("kind", kind, "'pessimistic' or 'optimistic'")
-        dirs = list(self.parts) if direction is None else [direction]
+        pes = kind == "pessimistic"
+        dirs = self._dirs(pes) if direction is None else [direction]
         for d in dirs:
             if d not in self.models:
                 raise DomainError("direction", d, f"one of {list(self.models)}")
-        pes = kind == "pessimistic"
         curves = [self._discrete(self.part(d, pes), pes, max_atoms) for d in dirs]
         # the direction whose PLD is the law of log(p/q) under P gives T(Q, P) = g^{-1}
         curves = [c.inverse() if self.models[d].name.endswith("(reversed)") else c
@@ -832,7 +847,7 @@ def _choose_h(models, value_discretization, resolution, anchor=None) -> float:
     else:
         h = float(K.check_positive(value_discretization, "value_discretization"))
     if anchor:
-        h = anchor / np.ceil(anchor / h)          # the atoms lie on the lattice
+        h = anchor / np.ceil(anchor / h * (1 - 1e-12))   # the atoms lie on the lattice
     return h
 
 
@@ -991,7 +1006,8 @@ def mixture_models(mu: float, q: float) -> dict:
 def discrete_models(p, q, rate: float = 1.0) -> dict:
     """A pair of pmfs; with Poisson subsampling at ``rate`` < 1 the add/remove pairs
     (p, (1-rate) p + rate q) and ((1-rate) p + rate q, p) (Zhu, Dong, Wang 2022,
-    Poisson subsampling dominating pairs); without, the pair in both orders."""
+    Poisson subsampling dominating pairs); without, the pair in both orders (one "single"
+    model when q is p reversed, e.g. randomized response: both orders have one PLD)."""
     p, q = (np.asarray(v, dtype=float) for v in (p, q))
     mix = (1 - rate) * p + rate * q if rate < 1 else q
     out = {"remove": _discrete_model(p, mix, "discrete (remove)"),
@@ -1003,6 +1019,8 @@ def discrete_models(p, q, rate: float = 1.0) -> dict:
             losses = {m.std * DEFAULT_RESOLUTION}
         else:                       # a few atoms off the lattice: ask for a fine lattice
             m.std = min(m.std, DISCRETE_H / DEFAULT_RESOLUTION)
+    if rate >= 1 and np.array_equal(q, p[::-1]):
+        return {"single": out["remove"]}   # (p, p reversed) and its reverse share one PLD
     return out
 
 
@@ -1077,4 +1095,162 @@ def subsampled_laplace_models(t: float, q: float) -> dict:
         L=L_a, dL=lambda y: dL_r(-y), x_of=x_a, log_q=logp,
         mass_below=lambda y: 0.0 * y, mass_above=lambda y: 0.0 * y,
         x_tail=(-t, 0.0), atoms=[(-hi_atom, p_lo), (-lo_atom, p_hi)], dx_max=0.25)
+    # each direction on its own lattice nearly holding both its atoms (rounding an atom down in
+    # the lower bound costs O(h) per step)
+    _align((remove, add), DEFAULT_RESOLUTION * min(remove.std, add.std), widen=4)
     return {"remove": remove, "add": add}
+
+
+# ============================================================================= fixed-size batches
+# Sampling without replacement (a batch of B of N records, gamma = B/N) under replace-one
+# neighbours.  With (P, Q) the replace-one pair of the base mechanism (symmetric: T(P,Q) =
+# T(Q,P) = f) and M = (1 - gamma) P + gamma Q, one step satisfies C_gamma(f) = min{f_gamma,
+# f_gamma^{-1}}**, f_gamma = gamma f + (1 - gamma) Id = T(P, M) (Dong, Roth, Su 2019 Thm. 4.2,
+# quoted in 004 Sec. 2 "Subsampling"; Zhu, Dong, Wang 2022 for the dominating-pair form).  The
+# order (P, M) is attained (every other record equal to the replaced one), and so is (M, P);
+# but the pair is not symmetric, and under replace-one an adaptive composition may meet
+# either order at every step, so neither order composed with itself dominates the
+# composition (Lebeda, Regehr, Kamath, Steinke 2024: the pitfall of self-composing the
+# worst-case pair of one step).  The dominating pair used for the upper bound realises the
+# symmetric C_gamma(f): its privacy-loss law under the second hypothesis is
+#
+#     omega(dl) = omega_M(dl)            for l > 0   (the law of L = log(dM/dP) under M),
+#                 m0 delta_0(dl)                     (the slope -1 segment of the hull),
+#                 e^{l} omega_M(d(-l))   for l < 0   (the mirror: the law of -L under P),
+#
+# with m0 = 1 - M[L > 0] - P[L > 0] - M[L = oo] >= 0; for the base pairs here
+# m0 = (1 - gamma)(1 - 2 P[l > 0]) + gamma P[l = 0], l the base loss.  Its profile is
+# max(delta_{P,M}, delta_{M,P}) = delta_{P,M} at eps >= 0 and 1 - e^eps + e^eps delta(-eps) at
+# eps < 0, as a symmetric pair must have.  The lower bound is the larger of the two fixed
+# orders composed with themselves (each attained by one pair of data sets), so it stays a
+# true lower bound whether or not the symmetric pair is attained under composition.
+UPPER_ONLY, LOWER_ONLY = ("substitution",), ("order (P, M)", "order (M, P)")
+
+
+def _role(direction: str) -> str:
+    return "upper" if direction in UPPER_ONLY else "lower" if direction in LOWER_ONLY else "both"
+
+
+def _substitution_model(rem: LossModel, x0: float, log_p, p_sf, m0: float, name: str) -> LossModel:
+    """The symmetric dominating pair of a fixed batch from the order (P, M) (``rem``: the law
+    of L = log(dM/dP) under M, increasing in x, L(x0) = 0).  In the variable y the continuous
+    part is L(y) under M for y >= x0 and its mirror -L(2 x0 - y) with the P-density at
+    2 x0 - y for y < x0; ``p_sf(x)`` is the P-mass of the continuous part above x."""
+    def xm(y):
+        return 2 * x0 - np.asarray(y, dtype=float)
+
+    def L(y):
+        y = np.asarray(y, dtype=float)
+        return np.where(y >= x0, rem.L(np.maximum(y, x0)), -rem.L(np.maximum(xm(y), x0)))
+
+    def dL(y):
+        y = np.asarray(y, dtype=float)
+        return np.where(y >= x0, rem.dL(np.maximum(y, x0)), rem.dL(np.maximum(xm(y), x0)))
+
+    def x_of(l):
+        l = np.asarray(l, dtype=float)
+        return np.where(l >= 0, rem.x_of(np.abs(l)), xm(rem.x_of(np.abs(l))))
+
+    def log_q(y):
+        y = np.asarray(y, dtype=float)
+        return np.where(y >= x0, rem.log_q(np.maximum(y, x0)), log_p(np.maximum(xm(y), x0)))
+
+    pos = [(float(l), float(m)) for l, m in rem.atoms if l > 0 and m > 0]
+    atoms = pos + [(-l, m * np.exp(-l)) for l, m in pos] + [(0.0, float(m0))]
+    hi = rem.x_tail[1]
+    return LossModel(name=name, std=rem.std, L=L, dL=dL, x_of=x_of, log_q=log_q,
+                     mass_below=lambda y: p_sf(xm(y)), mass_above=rem.mass_above,
+                     x_tail=(2 * x0 - hi, hi), atoms=atoms, inf_mass=rem.inf_mass,
+                     dx_max=rem.dx_max)
+
+
+def _check_gamma(gamma) -> float:
+    g = np.asarray(gamma, dtype=float)
+    if not (g.ndim == 0 and np.isfinite(g) and 0 < g < 1):
+        raise DomainError("sampling_ratio", gamma, "(0, 1) (a batch smaller than the data set; "
+                          "gamma = 1 is the plain mechanism)")
+    return float(g)
+
+
+def fixed_gaussian_models(mu: float, gamma: float) -> dict:
+    """A fixed batch (ratio ``gamma`` = B/N < 1) of the Gaussian mechanism N(0,1) vs N(mu,1),
+    mu = (replace-one sensitivity)/sigma, replace-one neighbours: the symmetric dominating
+    pair ("substitution", upper bound) and the two fixed orders (lower bound); see above."""
+    mu, g = float(K.check_positive(mu, "mu")), _check_gamma(gamma)
+    allm = _mixture_models(mu, g)
+    rem, add = allm["remove"], allm["add"]
+    m0 = (1 - g) * math.erf(mu / (2 * math.sqrt(2.0)))      # (1-g)(1 - 2 Phi(-mu/2))
+    sym = _substitution_model(rem, mu / 2, lambda x: -x * x / 2 - _LOG2PI_2, lambda x: ndtr(-x),
+                              m0, f"fixed-batch gaussian(mu={mu:g}, gamma={g:g}) (substitution)")
+    return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}
+
+
+def fixed_laplace_models(t: float, gamma: float) -> dict:
+    """A fixed batch (ratio ``gamma`` < 1) of the Laplace mechanism Lap(0,1) vs Lap(t,1),
+    t = (replace-one sensitivity)/scale, replace-one neighbours (see above)."""
+    t, g = float(K.check_positive(t, "theta")), _check_gamma(gamma)
+    allm = subsampled_laplace_models(t, g)
+    rem, add = allm["remove"], allm["add"]
+    m0 = -(1 - g) * float(np.expm1(-t / 2))                  # (1-g)(1 - 2 * e^{-t/2}/2)
+    sym = _substitution_model(rem, t / 2, lambda x: np.log(0.5) - x, lambda x: 0.0 * x, m0,
+                              f"fixed-batch laplace(t={t:g}, gamma={g:g}) (substitution)")
+    # subsampled_laplace_models put each fixed order on a lattice nearly holding its atoms;
+    # the symmetric pair's atoms -a, 0, a lie exactly on a Z / n
+    _align((sym,), DEFAULT_RESOLUTION * min(rem.std, add.std), widen=4)
+    return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}
+
+
+def fixed_discrete_models(p, q, gamma: float) -> dict:
+    """A fixed batch (ratio ``gamma`` < 1) of a mechanism with a symmetric pair of pmfs
+    (q = p reversed, e.g. randomized response), replace-one neighbours (see above)."""
+    p, q = (np.asarray(v, dtype=float) for v in (p, q))
+    g = _check_gamma(gamma)
+    if p.shape != q.shape or not np.allclose(np.sort(p), np.sort(q), rtol=1e-12, atol=0):
+        raise DomainError("q", "given vector", "a permutation of p (a symmetric pair)")
+    mix = (1 - g) * p + g * q
+    rem = _discrete_model(p, mix, "discrete (P, M)")
+    add = _discrete_model(mix, p, "discrete (M, P)")
+    with np.errstate(divide="ignore"):
+        up = (p > 0) & (q > p)                               # base loss l = log(q/p) > 0
+    m0 = float(np.sum(mix[~up]) - np.sum(p[up]))             # M[L <= 0] - P[L > 0]
+    pos = [(float(np.log(mix[i] / p[i])), float(mix[i])) for i in np.nonzero(up)[0]]
+    atoms = pos + [(-l, float(p[i])) for (l, _), i in zip(pos, np.nonzero(up)[0])]
+    atoms.append((0.0, max(m0, 0.0)))
+    ls = np.array([a for a, _ in atoms])
+    ws = np.array([w for _, w in atoms])
+    sym = LossModel(name="discrete (substitution)", std=_std_of(ls, ws), atoms=atoms)
+    for m in (sym, rem, add):       # a shared lattice (heterogeneous compositions): a fine one
+        m.std = DISCRETE_H / DEFAULT_RESOLUTION
+    _align((rem, add), DISCRETE_H, widen=16)      # alone: each on a lattice nearly holding its atoms
+    top = max(l for l, _ in sym.atoms)
+    if all(abs(abs(l) - top) <= 1e-12 * top or l == 0 for l, _ in sym.atoms):
+        sym.own_h, sym.grid_anchor = top, top     # atoms -a, 0, a (randomized response): exact
+    return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}
+
+
+def _align(models, h_max: float, widen: int) -> None:
+    """Give each model with a positive atom its own lattice step (``own_h``, used when its
+    direction is composed alone) from ``_aligned_step`` anchored at its largest atom."""
+    for m in models:
+        ls = [l for l, w in m.atoms if w > 0]
+        if ls and max(ls) > 0:
+            m.own_h = _aligned_step(max(ls), ls, h_max, widen)
+            m.grid_anchor = max(ls)
+
+
+def _aligned_step(top: float, losses, h_max: float, widen: int = 16) -> float:
+    """A lattice step h = top/n (n in [top/h_max, widen top/h_max]) on which the atoms of
+    ``losses`` sit just above a lattice point: rounding an atom down costs frac(l/h) h of loss
+    per step in the optimistic (lower) bound, so n is the smallest with max_l frac(l/h) h <=
+    h_max/1000 (else the minimiser; a few atoms, e.g. the two of a subsampled randomized
+    response, are then nearly exact)."""
+    n0 = max(1, int(np.ceil(top / h_max)))
+    n = np.arange(n0, widen * n0 + 1, dtype=float)
+    hs = top / n
+    ls = np.asarray(losses, dtype=float)[:, None] / hs[None, :]
+    frac = ls - np.floor(ls)
+    frac = np.where(np.abs(frac - 1) < 1e-12, 0.0, frac)             # as ``discretise`` reads it
+    err = np.max(frac * hs[None, :], axis=0)                          # round-down distance
+    ok = np.nonzero(err <= 1e-3 * h_max)[0]          # the coarsest lattice that is good enough
+    best = n[int(ok[0])] if ok.size else n[int(np.argmin(err))]
+    return float(top / best)
