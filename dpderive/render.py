@@ -124,8 +124,8 @@ _OPS = {"=", "+", "-", "<", ">", "<=", ">=", "->", "*", "/", "~", "=>", "<=>"}
 
 def _ascii_math(tok: str) -> str | None:
     """One ASCII-math token as TeX math (without $), or None when it cannot be converted safely."""
-    if re.search(r"[\^_]$|[\^_][\^_]|\\|\$|@", tok):
-        return None
+    if re.search(r"[\^_]$|[\^_][\^_]|\\|\$|@|\*\*", tok):
+        return None                      # (``**`` is SymPy's power: such text stays as printed)
     if re.search(r"_[A-Za-z0-9]+_|_\{[^{}]*\}_|\^[A-Za-z0-9]+\^|\^\{[^{}]*\}\^", tok):
         return None                      # a double sub- or superscript: an identifier, not mathematics
     if re.search(r"(\}|\^\w+)'", tok):
@@ -147,7 +147,7 @@ def _ascii_math(tok: str) -> str | None:
             out.append(ch)
     if stack:
         return None
-    s = "".join(out)
+    s = re.sub(r"\^\(([^()]*)\)", r"^{(\1)}", "".join(out))     # M^(T): the whole group is raised
     s = (s.replace("<=>", r" \iff ").replace("=>", r" \implies ").replace("<=", r" \le ")
          .replace(">=", r" \ge ").replace("->", r" \to ").replace("!=", r" \ne ").replace("||", r" \| ")
          .replace("~", r" \sim ").replace("*", r" \cdot ").replace("%", r"\%").replace("&", r"\&")
@@ -193,24 +193,47 @@ def prose(text) -> str:
             if (i > 0 and math_flags[i - 1] and not toks[i - 1].endswith((",", ".", ";", ":"))) or \
                     (i + 1 < len(toks) and math_flags[i + 1] and not t.endswith((",", ".", ";", ":"))):
                 math_flags[i] = "join"
-    out, span, i = [], [], 0
+    out, span = [], []
+
+    def convert(tokens) -> str | None:
+        body = " ".join(tokens)
+        trail = re.search(r"[.,;:]*$", body).group(0)
+        body = body[: len(body) - len(trail)] if trail else body
+        conv = _ascii_math(body)
+        return "$" + conv + "$" + tex_escape(trail) if conv else None
+
+    def ends_clause(t: str) -> bool:
+        return t.endswith((",", ";", ":")) or (t.endswith(".") and not t.endswith(".."))
 
     def flush():
-        if span:
-            body = " ".join(span)
-            trail = re.search(r"[.,;:]*$", body).group(0)
-            body = body[: len(body) - len(trail)] if trail else body
-            conv = _ascii_math(body)
-            if conv is None or not conv:
-                out.append(tex_escape(" ".join(span)))
-            else:
-                out.append("$" + conv + "$" + tex_escape(trail))
-            span.clear()
+        """Mathematical tokens joined across commas while a bracket is open
+        (``min{eps_0, eps_1, x}``, up to 60 characters) are typeset whole; if that fails,
+        piece by piece at their commas, and a piece that cannot be converted stays text."""
+        if not span:
+            return
+        whole = convert(span) if len(span) > 1 else None
+        if whole is not None:
+            out.append(whole)
+        else:
+            piece = []
+            for t in span + [None]:
+                if t is not None:
+                    piece.append(t)
+                if piece and (t is None or ends_clause(t)):
+                    out.append(convert(piece) or tex_escape(" ".join(piece)))
+                    piece = []
+        span.clear()
+
+    def open_brackets() -> int:
+        s = " ".join(span)
+        return sum(s.count(c) for c in "({[") - sum(s.count(c) for c in ")}]")
+
     for t, f in zip(toks, math_flags):
         if f:
             span.append(t)
-            if t.endswith((",", ";", ":")) or (t.endswith(".") and not t.endswith("..")):
-                flush()
+            if ends_clause(t) and (open_brackets() <= 0 or len(" ".join(span)) > 60):
+                flush()                     # (a long bracket is split: one unbreakable formula
+                                            # wider than the line would be worse)
         else:
             flush()
             out.append(tex_escape(t))

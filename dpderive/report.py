@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 from sympy.core.function import AppliedUndef
+from sympy.parsing.sympy_parser import parse_expr
 
 from derive import registry
 from derive.core import VERDICTS
@@ -117,6 +119,35 @@ def _derived_forms(f) -> list[dict]:
     return out
 
 
+_TRUTH_METHOD = re.compile(r"^truth (.+?) from derive\.truths; ")
+# names SymPy would read as its own objects (E, I, S, N, Q, O, gamma, beta, zeta, ...) stay symbols
+_TRUTH_LOCALS = {n: sp.Symbol(n) for n in ("E", "I", "S", "N", "Q", "O", "beta", "gamma", "zeta", "C")}
+
+
+def verdict_detail(v) -> tuple[str, str]:
+    """(the verdict in words, the truth it was compared with as LaTeX or ""): the status word is
+    the paragraph's heading, so the words do not repeat it; a zero worst error reads "0"; a
+    truth of ``derive.truths`` is typeset (as a display) instead of quoted as SymPy text."""
+    method, truth = v.method or "", ""
+    m = _TRUTH_METHOD.match(method)
+    if m:
+        try:
+            truth = paper_latex(parse_expr(m.group(1), local_dict=dict(_TRUTH_LOCALS)))
+        except Exception:           # not SymPy syntax (a description): keep the words
+            truth = ""
+        if truth:
+            method = "the truth below, computed from its definition (derive.truths); " + method[m.end():]
+    if v.status == "proved":
+        return method, truth
+    if v.status == "holds_numerically":
+        err = "0" if not v.worst_error else f"{v.worst_error:.1e}"
+        where = "" if "points" in method else f" at {v.points} points"
+        how = ("" if "digits" in method else " in exact arithmetic" if v.precision is None
+               else f" at {v.precision} digits")
+        return f"worst relative error {err}{where}{how} ({method})", truth
+    return v.summary(), ""
+
+
 def claim_display(c, rec: dict) -> dict:
     """What the appendix shows of one claim: the record plus its verdict in words (no raw JSON) and
     its counterexample as rows of a small table."""
@@ -124,7 +155,7 @@ def claim_display(c, rec: dict) -> dict:
     d = dict(rec)
     d["short_location"] = c.source.cite_paper() if c.source.seed != _main_seed(c.paper) else \
         rec["location"] if not rec["location"].startswith("(") else f"eq. {rec['location']}"
-    d["detail"] = v.summary()
+    d["detail"], d["truth_latex"] = verdict_detail(v)
     d["rows"] = ER.counterexample_rows(v.counterexample)
     if v.derived is not None and hasattr(v.derived, "free_symbols"):
         d["derived_latex"] = paper_latex(v.derived)
