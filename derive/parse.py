@@ -23,8 +23,8 @@ The normaliser's rules, in order (each purely notational):
      (with or without ``\\operatorname``; a ``[...]`` argument becomes ``(...)``): undefined
      functions Var_P, E_Q, Prob applied to their argument; ``\\tilde{X}``/``\\widetilde{X}`` ->
      ``\\Xtilde``; ``\\text{Id}``/``\\mathrm{Id}``/``\\mathtt{EW}`` (a word) -> ``\\Id``, ``\\EW``;
-     ``X^{-1}_{s}(`` and ``X_{s}^{-1}(`` -> ``\\XINV_{s}(`` (an inverse function); ``f^{*}(`` ->
-     ``\\fSTAR(`` (a conjugate); ``X^{a}_{b}`` -> ``X_{b}^{a}`` (the subscript is part of the name);
+     ``X^{-1}_{s}(`` and ``X_{s}^{-1}(`` -> ``\\XINV_{s}(`` (an inverse function); ``f^{*}`` ->
+     ``\\fSTAR`` (a conjugate, an optimum: ``f^*``, ``alpha^*``); ``X^{a}_{b}`` -> ``X_{b}^{a}`` (the subscript is part of the name);
   7. ``a \\cdot - b`` -> ``a \\cdot (-1) \\cdot b``;
   8. implicit products: a variable (``\\alpha``, ``p``, ``n``, ...) directly followed by ``(`` is
      a product, not a function application (``\\alpha(\\alpha-1)``, ``n(e^{x}-1)``);
@@ -220,7 +220,8 @@ def normalise(latex: str) -> str:
                lambda m: inv(m, m.group(2)), s)
     s = re.sub(r"(\\[a-zA-Z]+|(?<![\\a-zA-Z])[a-zA-Z])\s*(_\s*(?:\{[^{}]*\}|[a-zA-Z0-9]))\s*\^\s*\{\s*-\s*1\s*\}\s*\(",
                lambda m: inv(m, m.group(2)), s)
-    s = re.sub(r"(?<![\\a-zA-Z])([a-zA-Z])\s*\^\s*\{\s*\*\s*\}\s*\(", r"\\\1STAR(", s)
+    s = re.sub(r"(\\[a-zA-Z]+|(?<![\\a-zA-Z])[a-zA-Z])\s*\^\s*\{\s*\*\s*\}",
+               lambda m: "\\" + m.group(1).lstrip("\\") + "STAR", s)
     # X^{a}_{b} -> X_{b}^{a}
     s = re.sub(r"(\\[a-zA-Z]+|(?<![\\a-zA-Z])[a-zA-Z])\s*\^\s*(\{[^{}]*\}|[a-zA-Z0-9])\s*_\s*(\{[^{}]*\}|[a-zA-Z0-9])",
                lambda m: m.group(0) if m.group(1).lstrip("\\") in _BIG_OPS

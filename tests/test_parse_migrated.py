@@ -97,6 +97,10 @@ def _Phi_inv(u):
 
 
 _IT = sp.I * _t
+_M = sp.symbols("mu_1:7")
+_as = sp.Symbol("alpha_star", positive=True)
+_qd, _pd = sp.symbols("q p_density", positive=True)
+_x = sp.Symbol("x", real=True)
 # the former hand encodings (as they were typed in the paper modules before they were parsed)
 FORMER_HAND = {
     "zheng2020.def2_2.G": _Phi(_Phi_inv(1 - alpha) - mu),
@@ -145,6 +149,21 @@ FORMER_HAND = {
     "zheng2020.eqA_9.3": _n ** -1 * _IT ** 6,
     "zheng2020.eqA_9.4": _n ** -2 * _IT ** 8,
     "zheng2020.eqA_9.5": _n ** sp.Rational(-3, 2) * _IT ** 5,
+    "zheng2020.appB.kappa0": sp.Integer(0),
+    "zheng2020.appB.kappa3": _M[2] - 3 * _M[1] * _M[0] + 2 * _M[0] ** 3,
+    "zheng2020.appB.kappa4": _M[3] - 4 * _M[2] * _M[0] - 3 * _M[1] ** 2 + 12 * _M[1] * _M[0] ** 2 - 6 * _M[0] ** 4,
+    "zheng2020.lemmaC1": p * _Phi(_Phi_inv(1 - alpha) - mu) + (1 - p) * (1 - alpha),
+    "zheng2020.lemmaC1.final": p * _Phi(_Phi_inv(1 - alpha) - mu) + (1 - p) * (1 - alpha),
+    "zheng2020.lemmaC1.beta": p * _Phi(_h - mu) + (1 - p) * _Phi(_h),
+    "zheng2020.lemmaC1.alpha": 1 - _Phi(_h),
+    "zheng2020.mu_star": _Phi_inv(1 - _as) - _Phi_inv(_as),
+    # a bound variable keeps the plain name the parser gives it
+    "zheng2020.gamma_area": sp.Integral(F("f_EW")(sp.Symbol("alpha")), (sp.Symbol("alpha"), 0, 1)),
+    "zheng2020.lemma5_1": sp.Integral(sp.Max(_qd - sp.exp(eps) * _pd, 0), sp.Symbol("mu_measure")),
+    "zheng2020.rec.delta0": sp.Max(1 - sp.exp(eps), 0),
+    "zheng2020.rec.delta_k1": sp.Integral(F("delta_k")(eps - F("L")(_x)), _x),
+    "zheng2020.rec.grid": sp.Integral(F("delta_k")(sp.floor(sp.Symbol("varepsilon_j") - F("L")(_x))), _x),
+    "zheng2020.iid_sigma": sp.sqrt(_n) * sp.Symbol("sigma_1", positive=True),
 }
 
 
@@ -171,8 +190,9 @@ def test_parsed_equals_former_hand(name):
 
 
 def test_parse_share():
-    """The parsed share only grows (issue 13 item 5: 68 of 164 before)."""
+    """At least 80% of the registered formulas are parsed from the printed LaTeX (issue 13 item 5:
+    68 of 164 before); every remaining hand encoding says why."""
     fs = list(registry.formulas())
     parsed = sum(f.encoding == "parsed" for f in fs)
-    assert parsed >= 110, (parsed, len(fs))
+    assert parsed >= 0.8 * len(fs), (parsed, len(fs))
     assert all(f.encoding_note for f in fs if f.encoding == "hand")

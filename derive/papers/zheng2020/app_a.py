@@ -303,5 +303,5 @@ P.generic("h_err", "App. A", "asymptotic", "O(n^-2 He_7(h) + n^-3/2 He_4(h)) is 
           x=h, x0=sp.oo)
 
 P.formula("iid_sigma", "App. A", r"\sigma_{n}=\sqrt{n}\sigma", role="identity", quantity=r"\sigma_n", params=(),
-          hand=sp.sqrt(n) * sp.Symbol("sigma_1", positive=True), hand_reason="sigma here is the per-step sd",
-          section=SA)
+          parse=r"\sqrt{n}\sigma", symbols={"n": n, "sigma": sp.Symbol("sigma_1", positive=True)}, section=SA,
+          description="sigma here is the per-step sd (written sigma_1)")

@@ -60,8 +60,7 @@ TN_LATEX = r"T_{n}(\bm{x})=\log\dfrac{\prod_{i=1}^{n}q_{i}(x_{i})}{\prod_{i=1}^{
 _q = sp.symbols("q1:4", positive=True)
 _p = sp.symbols("p1:4", positive=True)
 P.formula("T_n", "Sec. 3", TN_LATEX, role="definition", quantity=r"T_n(\bm{x})", params=(),
-          hand=sp.log(sp.Mul(*_q) / sp.Mul(*_p)), hand_reason="products over i with \\bm; written for n = 3",
-          section=S3, description="the log-likelihood-ratio statistic")
+          parse=r"\log\dfrac{\prod_{i=1}^{n}q_{i}(x_{i})}{\prod_{i=1}^{n}p_{i}(x_{i})}", symbols=SYMS, section=S3, description="the log-likelihood-ratio statistic")
 
 
 _PPOS = lambda v: Param(v, sp.Interval.open(0, sp.oo), ("loguniform", 0.05, 5))    # noqa: E731
@@ -72,8 +71,8 @@ P.generic("T_n.sum", "Sec. 3", "identity", "log of the product likelihood ratio 
 P.formula("eq3_1", "(3.1)",
           r"\frac{T_{n}(\bm{x})-\mathbb{E}_{P}[T_{n}(\bm{x})]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}(\bm{x})]}}>h(\alpha),",
           role="definition", quantity="rejection rule", params=(),
-          hand=(sp.Symbol("T_n") - E_P) / sp.sqrt(V_P), hand_reason="a rejection event; \\mathbb{V}\\text{ar}",
-          section=S3, description="the standardised statistic thresholded by the optimal test")
+          parse=r"\frac{T_{n}(\bm{x})-\mathbb{E}_{P}[T_{n}(\bm{x})]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}(\bm{x})]}}",
+          symbols=SYMS, section=S3, description="the standardised statistic thresholded by the optimal test")
 EQ32_LATEX = r"\alpha=\operatorname{\mathbb{P}}_{P}\bigg{(}\frac{T_{n}-\mathbb{E}_{P}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}>h\bigg{)}=1-F_{n}(h)."
 P.formula("eq3_2", "(3.2)", EQ32_LATEX, role="equality", quantity=r"\alpha", params=(H,),
           parse=r"1-F_{n}(h)", symbols=SYMS, section=S3)
