@@ -64,7 +64,8 @@ class Formula:
 
     ``printed`` is the expression as the paper prints it (parsed from
     ``printed_latex``, the verbatim LaTeX of the seed, or from ``parse_fragment``, the
-    verbatim part of it that is the expression); ``expr`` is the same expression with the
+    verbatim part of it that is the expression, followed by ``continuation``, the display's
+    further lines as the seed prints them, when the expression runs over several); ``expr`` is the same expression with the
     paper's named sub-definitions (e.g. zeta_alpha) expanded, which is what is computed
     with.  ``encoding`` is "parsed" or "hand" (the parser could not cope; ``encoding_note``
     says why).
@@ -85,6 +86,7 @@ class Formula:
     encoding_note: str = ""
     description: str = ""
     parse_fragment: str | None = None
+    continuation: tuple[str, ...] = ()     # further lines of the display, verbatim, parsed after it
 
     def __post_init__(self):
         if self.role not in ROLES:

@@ -49,17 +49,22 @@ class Paper:
                 hand: sp.Expr | None = None, hand_reason: str = "", conditions: tuple = (),
                 lhs: str = "", section: str = "", seed: str | None = None,
                 description: str = "", symbols: dict | None = None,
-                transform: Callable[[sp.Expr], sp.Expr] | None = None) -> Formula:
+                transform: Callable[[sp.Expr], sp.Expr] | None = None,
+                continued: tuple[str, ...] = ()) -> Formula:
         """Register a formula: ``parse`` (a verbatim fragment of ``latex``) or the whole
         ``latex`` is parsed, unless ``hand`` (with ``hand_reason``) encodes it; ``subs``
         expands named sub-definitions and ``transform`` maps the printed expression to the
-        computed one (e.g. Phi written through erf) — everything is declared here, once."""
+        computed one (e.g. Phi written through erf) — everything is declared here, once.
+        ``continued`` holds the further lines of a display whose expression runs over several
+        (each verbatim from the seed, as the dump splits it): the parser reads the printed line
+        (or ``parse``) followed by them."""
         if hand is not None:
             if not hand_reason:
                 raise ValueError(f"{name}: a hand encoding needs hand_reason")
             printed, encoding = hand, "hand"
         else:
-            printed, encoding = parse_printed(parse if parse is not None else latex, symbols), "parsed"
+            text = " ".join((parse if parse is not None else latex,) + tuple(continued))
+            printed, encoding = parse_printed(text, symbols), "parsed"
         expr = printed.xreplace(subs) if subs else printed
         if transform is not None:
             expr = transform(expr)
@@ -68,7 +73,8 @@ class Paper:
                     params=tuple(params), printed_latex=latex, printed=printed, expr=expr,
                     lhs_latex=lhs, conditions=tuple(conditions), encoding=encoding,
                     encoding_note=hand_reason, description=description,
-                    parse_fragment=parse if parse is not None else (None if hand is not None else latex))
+                    parse_fragment=parse if parse is not None else (None if hand is not None else latex),
+                    continuation=tuple(continued))
         return registry.add_formula(f)
 
     def claim(self, cid: str, location: str, kind: str, statement: str, *, latex: str,

@@ -33,6 +33,8 @@ def test_formula_printed_is_verbatim(f):
     frag = getattr(f, "parse_fragment", None)
     if frag is not None:
         assert _norm(frag) in _norm(f.printed_latex)
+    for line in f.continuation:             # further lines of a display run over several
+        assert _norm(line) in seed_text(f.source.seed)
     if f.encoding == "hand":
         assert f.encoding_note, "a hand encoding says why"
 

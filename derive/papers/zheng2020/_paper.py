@@ -66,3 +66,16 @@ K4 = Param(k4, sp.Interval(-oo, oo), ("uniform", -5, 5))
 THETA = Param(theta, sp.Interval.open(0, oo), ("loguniform", 1e-2, 5))
 ALPHA01 = Param(sp.Symbol("alpha", positive=True), sp.Interval.open(0, 1), ("uniform", 0, 1))
 ALPHA_STAR = Param(alpha_star, sp.Interval.open(0, sp.Rational(1, 2)), ("uniform", 0, 0.5))
+
+# ----------------------------------------------------------------------------- the parser's symbol map
+# names as the parser writes them (braces dropped) -> this paper's symbols; ``i`` is the imaginary
+# unit of the paper's (it); E_P, Var_Q, F_n, ... are parsed as undefined functions
+SYMS = {"h": h, "z": z, "x": x, "t": tt, "n": n, "sigma_n": sigma_n, "kappatilde_3": kt3, "kappatilde_4": kt4,
+        "kappatilde_5": kt5, "kappa_3": k3, "kappa_4": k4, "mu_n": mu_n, "T_n": sp.Symbol("T_n", real=True),
+        "i": sp.I}
+
+
+def erf_form(expr):
+    """The computed form of a parsed formula: derive.functions' Phi and PhiInv written through
+    erf and erfinv (as this module's Phi and Phi_inv), so it lambdifies and evaluates as before."""
+    return expr.rewrite(sp.erf).rewrite(sp.erfinv)

@@ -10,7 +10,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import Param
-from ._paper import H, KT3, KT4, NN, SIGMA_N, TT, P, Phi, h, kt3, kt4, kt5, n, phi, sigma_n, tt
+from ._paper import erf_form, H, KT3, KT4, NN, SIGMA_N, SYMS, TT, P, Phi, h, kt3, kt4, kt5, n, phi, sigma_n, tt
 from .sec3 import EQ37, edgeworth_truth, u
 
 SA = "App. A"
@@ -47,7 +47,7 @@ def _fs_identity(density, target, js=range(1, 4)):
 P.formula("eqA_1", "(A.1)",
           r"X_{Q}=\frac{T_{n}-\mathbb{E}_{Q}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{Q}(T_{n})}}=\frac{\sum_{i=1}^{n}(L_{i}-\mu_{i})}{\sqrt{\sum_{i=1}^{n}\sigma^{2}_{i}}},",
           role="definition", quantity=r"X_Q", params=(),
-          hand=sp.Symbol("X_Q"), hand_reason="repeats (3.6); sums over i", section=SA)
+          parse=r"\frac{\sum_{i=1}^{n}(L_{i}-\mu_{i})}{\sqrt{\sum_{i=1}^{n}\sigma^{2}_{i}}}", symbols=SYMS, section=SA)
 CHIA_LATEX = r"\chi_{n}(t)=\exp\left(\sum_{i=1}^{\infty}\tilde{\kappa}_{r}(X_{Q})\frac{(it)^{r}}{r!}\right),"
 P.formula("chi_n_exact", "App. A", CHIA_LATEX, role="identity", quantity=r"\chi_n(t)", params=(),
           hand=sp.exp(sp.Sum(sp.Function("kappatilde")(sp.Symbol("r")) * (sp.I * tt) ** sp.Symbol("r")
@@ -76,8 +76,8 @@ P.claim("chi_n_exact.index", "App. A", "notation",
 # ----------------------------------------------------------------------------- (A.2)
 A2_R = r"\displaystyle=\sigma_{n}^{-r}\sum_{i=1}^{n}\tilde{\kappa}_{r}(L_{i}),\;\;\forall r>2."
 P.formula("eqA_2", "(A.2)", A2_R, role="identity", quantity=r"\tilde{\kappa}_r(X_Q)", params=(),
-          hand=sigma_n ** -sp.Symbol("r") * sp.Symbol("kappatilde_r_sum"),
-          hand_reason="a sum over i of cumulants", section=SA)
+          parse=r"\sigma_{n}^{-r}\sum_{i=1}^{n}\tilde{\kappa}_{r}(L_{i})", symbols=dict(SYMS, r=sp.Symbol("r")),
+          section=SA)
 for nm, lx in (("eqA_2.k1", r"\displaystyle=\mathbb{E}_{Q}(X_{Q})=0,"),
                ("eqA_2.k2", r"\displaystyle=\mathbb{V}\text{ar}_{Q}(X_{Q})=1,")):
     P.formula(nm, "(A.2)", lx, role="identity", quantity="", params=(), hand=sp.Integer(0 if nm.endswith("1") else 1),
@@ -104,18 +104,14 @@ A3_4 = r"\displaystyle+\sigma_{n}^{-4}\cdot\overbrace{\frac{1}{24}\bm{\tilde{\ka
 A3_EXPR = sp.exp(-tt ** 2 / 2) * (1 + sigma_n ** -3 * kt3 * (sp.I * tt) ** 3 / 6 + sigma_n ** -4 * kt4 * (sp.I * tt) ** 4 / 24
                                   + sigma_n ** -6 * kt3 ** 2 * (sp.I * tt) ** 6 / 72)
 P.formula("eqA_3", "(A.3)", A3_1, role="identity", quantity=r"\chi_n(t)", params=(),
-          hand=sp.exp(-tt ** 2 / 2) * sp.exp(sp.Sum(sigma_n ** -sp.Symbol("r") / sp.factorial(sp.Symbol("r"))
-                                                    * sp.Function("kappatilde")(sp.Symbol("r")) * (sp.I * tt) ** sp.Symbol("r"),
-                                                    (sp.Symbol("r"), 3, sp.oo))),
-          hand_reason="\\bm and an infinite sum", section=SA)
+          symbols=SYMS, section=SA)
 P.formula("eqA_3.trunc", "(A.3)", A3_2, role="approximation", quantity=r"\chi_n(t)", params=(),
           hand=sp.exp(-tt ** 2 / 2) * sp.exp(sigma_n ** -3 * kt3 * (sp.I * tt) ** 3 / 6 + sigma_n ** -4 * kt4 * (sp.I * tt) ** 4 / 24),
-          hand_reason="\\bm", section=SA)
+          hand_reason="the sum runs over 'r=3,4' (a list, not a range the parser reads)", section=SA)
 P.formula("eqA_3.expand", "(A.3)", A3_3, role="approximation", quantity=r"\chi_n(t)", params=(),
-          hand=A3_EXPR, hand_reason="two lines with \\overbrace and \\bm (line 2: eqA_3.expand2)", section=SA)
+          continued=(A3_4,), symbols=SYMS, section=SA)
 P.formula("eqA_3.expand2", "(A.3)", A3_4, role="approximation", quantity="", params=(),
-          hand=A3_EXPR - sp.exp(-tt ** 2 / 2) * (1 + sigma_n ** -3 * kt3 * (sp.I * tt) ** 3 / 6),
-          hand_reason="\\overbrace and \\bm", section=SA)
+          parse=A3_4.removesuffix(r"\bigg{)}."), symbols=SYMS, section=SA)
 
 
 _CUM = (0, 1, c3, c4, c5, c6)          # kappatilde_1..6(X_Q) with kappatilde_1 = 0, kappatilde_2 = 1
@@ -138,11 +134,10 @@ P.generic("eqA_3.expand", "(A.3)", "asymptotic",
 P.formula("eqA_4", "(A.4)",
           r"\widetilde{F}_{n}(h)\approx\Phi(h)+\sigma_{n}^{-3}\cdot R_{1}(h)+\sigma_{n}^{-4}\cdot R_{2}(h)+\sigma_{n}^{-6}\cdot R_{3}(h),",
           role="approximation", quantity=r"\widetilde{F}_n(h)", params=(),
-          hand=Phi(h) + sum(sigma_n ** -k * sp.Function(f"R_{j}")(h) for j, k in ((1, 3), (2, 4), (3, 6))),
-          hand_reason="abstract R_j", section=SA)
+          parse=r"\Phi(h)+\sigma_{n}^{-3}\cdot R_{1}(h)+\sigma_{n}^{-4}\cdot R_{2}(h)+\sigma_{n}^{-6}\cdot R_{3}(h)",
+          symbols=SYMS, transform=erf_form, section=SA)
 P.formula("fs_transform", "App. A", r"\int_{-\infty}^{\infty}e^{ith}dR_{j}(h)=r_{j}(it)e^{-t^{2}/2}.",
-          role="definition", quantity=r"R_j", params=(), hand=sp.Function("r_j")(sp.I * tt) * sp.exp(-tt ** 2 / 2),
-          hand_reason="a Fourier-Stieltjes transform", section=SA)
+          role="definition", quantity=r"R_j", params=(), parse=r"r_{j}(it)e^{-t^{2}/2}", symbols=SYMS, section=SA)
 
 
 DJ_LATEX = r"e^{-t^{2}/2}=(-it)^{-j}\int_{-\infty}^{\infty}e^{ith}d\left\{D^{j}\Phi(h)\right\}"
@@ -209,12 +204,10 @@ A8_TERMS = (Phi(h) + sigma_n ** -3 * (-sp.Rational(1, 6)) * kt3 * (h ** 2 - 1) *
             sigma_n ** -6 * (-sp.Rational(1, 72)) * kt3 ** 2 * (h ** 5 - 10 * h ** 3 + 15 * h) * phi(h))
 A8_EXPR = sum(A8_TERMS)
 P.formula("eqA_8", "(A.8)", A8[0], role="approximation", quantity=r"\widetilde{F}_n(h)",
-          params=(H, SIGMA_N, KT3, KT4), hand=A8_EXPR,
-          hand_reason="three lines with '\\cdot-' and \\bm; the expression is all three (lines 2-3: eqA_8.l2, .l3)",
-          section=SA)
+          params=(H, SIGMA_N, KT3, KT4), continued=A8[1:], symbols=SYMS, transform=erf_form, section=SA)
 for k_, lx in ((2, A8[1]), (3, A8[2])):
     P.formula(f"eqA_8.l{k_}", "(A.8)", lx, role="approximation", quantity="", params=(H, SIGMA_N, KT3, KT4),
-              hand=A8_TERMS[k_ - 1], hand_reason="'\\cdot-' and \\bm", section=SA)
+              symbols=SYMS, section=SA)
 
 P.generic("eqA_8.vs_3_7", "(A.8)", "identity", "(A.8) (written '+ sigma^-3 . -1/6 ...') and (3.7) (written '- T_1 - T_2') are the same expression: "
         "the sign conventions agree", shown_kind="identity",
@@ -230,12 +223,12 @@ P.generic("eqA_8.derivation", "(A.8)", "identity", "(A.8) follows from (A.4) wit
 T1_LATEX = r"t_{1}:=\sigma^{-3}_{n}\cdot\frac{1}{6}\bm{\tilde{\kappa}}_{3}(it)^{3}"
 T2_LATEX = r"t_{2}:=\sigma^{-4}_{n}\cdot\frac{1}{24}\bm{\tilde{\kappa}}_{4}(it)^{4}"
 P.formula("t1", "App. A", T1_LATEX, role="definition", quantity="t_1", params=(),
-          hand=sigma_n ** -3 * kt3 * (sp.I * tt) ** 3 / 6, hand_reason="\\bm", section=SA)
+          parse=T1_LATEX.partition(":=")[2], symbols=SYMS, section=SA)
 P.formula("t2", "App. A", T2_LATEX, role="definition", quantity="t_2", params=(),
-          hand=sigma_n ** -4 * kt4 * (sp.I * tt) ** 4 / 24, hand_reason="\\bm", section=SA)
+          parse=T2_LATEX.partition(":=")[2], symbols=SYMS, section=SA)
 K5_LATEX = r"\dfrac{1}{120}\sigma_{n}^{-5}\bm{\tilde{\kappa}}_{5}(it)^{5}"
 _R5 = P.formula("err_r5", "App. A", K5_LATEX, role="approximation", quantity="", params=(),
-          hand=sigma_n ** -5 * kt5 * (sp.I * tt) ** 5 / 120, hand_reason="\\bm", section=SA)
+          symbols=SYMS, section=SA)
 
 
 _r = sp.Symbol("r", integer=True, positive=True)
@@ -247,7 +240,7 @@ P.generic("err_r5", "App. A", "identity", "the first omitted cumulant term is si
 
 T22_LATEX = r"\sigma^{-8}_{n}\cdot\frac{1}{576}\bm{\tilde{\kappa}}^{2}_{4}(it)^{8}"
 P.formula("err_t2sq", "App. A", T22_LATEX, role="approximation", quantity="", params=(),
-          hand=sigma_n ** -8 * kt4 ** 2 * (sp.I * tt) ** 8 / 576, hand_reason="\\bm", section=SA)
+          symbols=SYMS, section=SA)
 
 
 _T1, _T2 = w * a_ * u ** 3, w ** 2 * b_ * u ** 4      # t_1, t_2 in the i.i.d. scaling (u = it)
@@ -264,7 +257,7 @@ A9 = ((r"\displaystyle\sigma^{-3}_{n}\cdot\bm{\tilde{\kappa}}_{3}(it)^{3}\sim n^
       (r"\displaystyle\sigma^{-5}_{n}\cdot\bm{\tilde{\kappa}}_{5}(it)^{5}\sim n^{-3/2}(it)^{5}.", 5, 1, 1, sp.Rational(-3, 2)))
 for idx, (lx, sp_pow, kpow, _, npow) in enumerate(A9):
     P.formula(f"eqA_9.{idx + 1}", "(A.9)", lx, role="approximation", quantity="", params=(),
-              hand=n ** npow * (sp.I * tt) ** sp_pow, hand_reason="an order relation (~) with \\bm", section=SA)
+              parse=lx.partition(r"\sim")[2], symbols=SYMS, section=SA)
 
 
 # sigma_n = sqrt(n) s1 and kappatilde_r = n c1 (i.i.d.): each term over its stated power of n tends to
@@ -310,5 +303,5 @@ P.generic("h_err", "App. A", "asymptotic", "O(n^-2 He_7(h) + n^-3/2 He_4(h)) is 
           x=h, x0=sp.oo)
 
 P.formula("iid_sigma", "App. A", r"\sigma_{n}=\sqrt{n}\sigma", role="identity", quantity=r"\sigma_n", params=(),
-          hand=sp.sqrt(n) * sp.Symbol("sigma_1", positive=True), hand_reason="sigma here is the per-step sd",
-          section=SA)
+          parse=r"\sqrt{n}\sigma", symbols={"n": n, "sigma": sp.Symbol("sigma_1", positive=True)}, section=SA,
+          description="sigma here is the per-step sd (written sigma_1)")

@@ -16,18 +16,19 @@ from ._paper import THETA, P, theta
 SB = "App. B"
 MU = sp.symbols("mu_1:7")           # raw moments mu_1..mu_6
 _t = sp.Symbol("t")
+_SYMS = {"t": _t, "X": sp.Symbol("X"), "r": sp.Symbol("r")}
 
 K_LATEX = r"K(t)=\log\operatorname{\mathbb{E}}\left(e^{tX}\right)=\sum_{r=0}^{\infty}\kappa_{r}t^{r}/r!."
 P.formula("def3_1.K", "Def. 3.1", K_LATEX, role="definition", quantity="K(t)", params=(),
-          hand=sp.log(sp.Function("M")(_t)), hand_reason="an expectation and an infinite series", section="Sec. 3.1")
+          parse=r"\log\operatorname{\mathbb{E}}\left(e^{tX}\right)", symbols=_SYMS, section="Sec. 3.1")
 P.formula("appB.K", "App. B", r"K(t)=\log\operatorname{\mathbb{E}}\left(e^{tX}\right),", role="definition",
-          quantity="K(t)", params=(), hand=sp.log(sp.Function("M")(_t)), hand_reason="an expectation", section=SB)
+          quantity="K(t)", params=(), parse=r"\log\operatorname{\mathbb{E}}\left(e^{tX}\right)", symbols=_SYMS,
+          section=SB)
 P.formula("appB.mu_r", "App. B", r"\mu_{r}=\operatorname{\mathbb{E}}(X^{r})", role="definition", quantity=r"\mu_r",
-          params=(), hand=sp.Symbol("E[X^r]"), hand_reason="an expectation", section=SB)
+          params=(), parse=r"\operatorname{\mathbb{E}}(X^{r})", symbols=_SYMS, section=SB)
 P.formula("appB.M", "App. B",
           r"M(t)=\operatorname{\mathbb{E}}\left(e^{tX}\right)=\sum_{r=0}^{\infty}\mu_{r}t^{r}/r!=\exp\left(K(t)\right).",
-          role="identity", quantity="M(t)", params=(), hand=sp.exp(sp.Function("K")(_t)),
-          hand_reason="an expectation and an infinite series", section=SB)
+          role="identity", quantity="M(t)", params=(), parse=r"\exp\left(K(t)\right)", symbols=_SYMS, section=SB)
 
 GENERIC_M = 1 + sum(MU[r - 1] * _t ** r / sp.factorial(r) for r in range(1, 7))
 
@@ -55,14 +56,12 @@ P.generic("appB.bell", "App. B", "identity", "kappa_r = sum_k (-1)^(k-1) (k-1)! 
 
 NAMES = {f"mu_{{{j}}}": MU[j - 1] for j in range(1, 7)}
 KAPPA = {
-    0: (r"\displaystyle\kappa_{0}=0,", None, sp.Integer(0), ""),
+    0: (r"\displaystyle\kappa_{0}=0,", "0", None, ""),
     1: (r"\displaystyle\kappa_{1}=\mu_{1},", r"\mu_{1}", None, ""),
     2: (r"\displaystyle\kappa_{2}=\mu_{2}-\mu_{1}^{2},", r"\mu_{2}-\mu_{1}^{2}", None, ""),
-    3: (r"\displaystyle\kappa_{3}=\mu_{3}-3\mu_{2}\mu_{1}+2\mu^{3}_{1},", None,
-        MU[2] - 3 * MU[1] * MU[0] + 2 * MU[0] ** 3, "the parser reads \\mu^{3}_{1} as \\mu^3, dropping the subscript"),
-    4: (r"\displaystyle\kappa_{4}=\mu_{4}-4\mu_{3}\mu_{1}-3\mu^{2}_{2}+12\mu_{2}\mu_{1}^{2}-6\mu^{4}_{1}.", None,
-        MU[3] - 4 * MU[2] * MU[0] - 3 * MU[1] ** 2 + 12 * MU[1] * MU[0] ** 2 - 6 * MU[0] ** 4,
-        "the parser reads \\mu^{2}_{2} and \\mu^{4}_{1} as powers of \\mu, dropping the subscripts"),
+    3: (r"\displaystyle\kappa_{3}=\mu_{3}-3\mu_{2}\mu_{1}+2\mu^{3}_{1},", r"\mu_{3}-3\mu_{2}\mu_{1}+2\mu^{3}_{1}", None, ""),
+    4: (r"\displaystyle\kappa_{4}=\mu_{4}-4\mu_{3}\mu_{1}-3\mu^{2}_{2}+12\mu_{2}\mu_{1}^{2}-6\mu^{4}_{1}.",
+        r"\mu_{4}-4\mu_{3}\mu_{1}-3\mu^{2}_{2}+12\mu_{2}\mu_{1}^{2}-6\mu^{4}_{1}", None, ""),
 }
 KF = {}
 for r, (lx, frag, hand, why) in KAPPA.items():

@@ -8,14 +8,20 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import MU, P as PP, alpha, mu, p
 from ...verify import symbolic_zero
-from ._paper import ALPHA01, H, P, Phi, Phi_inv, h, x
+from ._paper import ALPHA01, H, P, Phi, Phi_inv, erf_form, h, x
+from ...functions import Phi as PhiF, PhiInv
 
 SC = "App. C"
 
 C1_LATEX = r"T(P,Q)=pG_{\mu}+(1-p)\mathrm{Id}."
 LEMMA_C1 = p * Phi(Phi_inv(1 - alpha) - mu) + (1 - p) * (1 - alpha)
+# G_mu and Id as printed, expanded by their definitions (Def. 2.2; Id(alpha) = 1 - alpha)
+_GMU, _ID = sp.Symbol("G_{mu}"), sp.Symbol("Id")
+_GID = {_GMU: PhiF(PhiInv(1 - alpha) - mu), _ID: 1 - alpha,
+        sp.Function("G_mu")(alpha): PhiF(PhiInv(1 - alpha) - mu), sp.Function("Id")(alpha): 1 - alpha}
 P.formula("lemmaC1", "Lemma C.1", C1_LATEX, role="equality", quantity="T(P,Q)(\\alpha)", params=(ALPHA01, MU, PP),
-          hand=LEMMA_C1, hand_reason="G_mu and Id written out (Def. 2.2)", section=SC,
+          parse=C1_LATEX.partition("=")[2], symbols={"G_mu": _GMU, "Id": _ID}, subs=_GID, transform=erf_form,
+          section=SC,
           description="trade-off function of N(0,1) vs p N(mu,1) + (1-p) N(0,1), mu >= 0")
 
 
@@ -56,9 +62,9 @@ P.claim("lemmaC1.lr", "App. C", "identity",
 
 B_LATEX = r"\displaystyle=p\Phi(h-\mu)+(1-p)\Phi(h)."
 P.formula("lemmaC1.beta", "App. C", B_LATEX, role="equality", quantity=r"\beta", params=(H, MU, PP),
-          hand=p * Phi(h - mu) + (1 - p) * Phi(h), hand_reason="\\Phi written through erf", section=SC)
+          parse=B_LATEX.partition("=")[2], symbols={"h": h}, transform=erf_form, section=SC)
 P.formula("lemmaC1.alpha", "App. C", r"\displaystyle=P\{x:x>h\}=1-\Phi(h),", role="equality", quantity=r"\alpha",
-          params=(H,), hand=1 - Phi(h), hand_reason="a probability of an event", section=SC)
+          params=(H,), parse=r"1-\Phi(h)", symbols={"h": h}, transform=erf_form, section=SC)
 
 
 _MIX = (p * sp.exp(-(x - mu) ** 2 / 2) + (1 - p) * sp.exp(-x ** 2 / 2)) / sp.sqrt(2 * sp.pi)
@@ -74,5 +80,5 @@ P.generic("lemmaC1.substitute", "App. C", "identity",
           latex=SUB_LATEX, section=SC, formulas=("lemmaC1",), params=(ALPHA01, MU, PP),
           lhs=(p * Phi(h - mu) + (1 - p) * Phi(h)).subs(h, Phi_inv(1 - alpha)), rhs=LEMMA_C1)
 P.formula("lemmaC1.final", "App. C", r"T(P,Q)(\alpha)=\beta=pG_{\mu}(\alpha)+(1-p)\mathrm{Id}(\alpha).",
-          role="equality", quantity=r"T(P,Q)(\alpha)", params=(ALPHA01, MU, PP), hand=LEMMA_C1,
-          hand_reason="G_mu and Id written out", section=SC)
+          role="equality", quantity=r"T(P,Q)(\alpha)", params=(ALPHA01, MU, PP),
+          parse=r"pG_{\mu}(\alpha)+(1-p)\mathrm{Id}(\alpha)", subs=_GID, transform=erf_form, section=SC)

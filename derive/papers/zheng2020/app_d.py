@@ -41,10 +41,14 @@ D2 = (r"\displaystyle=1+(f_{1}\otimes f_{2})^{*}(-\mathrm{e}^{\varepsilon})",
       r"\displaystyle=\iint q_{2}(y)\cdot\Big{(}q_{1}(x)-\mathrm{e}^{\varepsilon-L_{2}(y)}p_{1}(x)\Big{)}_{+}\mathrm{d}x\mathrm{d}y",
       r"\displaystyle=\int q_{2}(y)\cdot\Big{[}\int\big{(}q_{1}(x)-\mathrm{e}^{\varepsilon-L_{2}(y)}p_{1}(x)\big{)}_{+}\mathrm{d}x\Big{]}\mathrm{d}y",
       r"\displaystyle=\int q_{2}(y)\cdot\delta_{1}\big{(}\varepsilon-L_{2}(y)\big{)}\mathrm{d}y.")
+_XY = {"x": sp.Symbol("x", real=True), "y": sp.Symbol("y", real=True)}
 for k, lx in enumerate(D2, 1):
+    # lines 1-2 are the conjugate of a tensor product of trade-off functions (not an expression);
+    # lines 3-7 are integrals over the abstract densities, parsed as printed
+    kw = (dict(hand=sp.Function("delta_otimes")(eps), hand_reason="a convex conjugate of a tensor product of "
+               "trade-off functions") if k <= 2 else dict(parse=lx.partition("=")[2], symbols=_XY))
     P.formula(f"appD2.l{k}", "App. D.2", lx, role="equality", quantity=r"\delta_\otimes(\varepsilon)",
-              params=(EPS,), hand=sp.Function("delta_otimes")(eps),
-              hand_reason="an integral over abstract densities", section=SD)
+              params=(EPS,), section=SD, **kw)
 
 
 def d2_steps(P1, Q1, P2, Q2, e):

@@ -12,7 +12,8 @@ from ...core import Verdict
 from ...paperkit import pmf_pair
 from ...symbols import DELTA, EPS, MU, P as PP, Param, alpha, delta, eps, mu, p, sigma
 from . import _truth as TR
-from ._paper import ALPHA01, NN, P, Phi, Phi_inv, n
+from ...functions import Phi as PhiF, PhiInv
+from ._paper import erf_form, ALPHA01, NN, P, Phi, Phi_inv, n
 
 S1, S2 = "Sec. 1", "Sec. 2"
 
@@ -71,9 +72,8 @@ P.generic("def_finv.TQP", "Sec. 2", "bound", "f^{-1} = T(Q,P) when f = T(P,Q)",
 G_LATEX = r"G_{\mu}:=T(\mathcal{N}(0,1),\mathcal{N}(\mu,1))\equiv\Phi(\Phi^{-1}(1-\alpha)-\mu)"
 G_EXPR = Phi(Phi_inv(1 - alpha) - mu)
 Gmu = P.formula("def2_2.G", "Def. 2.2", G_LATEX, role="definition", quantity=r"G_{\mu}(\alpha)",
-                params=(ALPHA01, MU), hand=G_EXPR,
-                hand_reason="the parser reads \\Phi^{-1}(x) as x/\\Phi; Phi written through erf",
-                section=S2, description="Gaussian trade-off function")
+                params=(ALPHA01, MU), parse=r"\Phi(\Phi^{-1}(1-\alpha)-\mu)", transform=erf_form, section=S2,
+                description="Gaussian trade-off function")
 
 
 P.generic("def2_2.G", "Def. 2.2", "bound",
@@ -88,8 +88,7 @@ P.formula("prop2_3.conj", "Prop. 2.3", CONJ_LATEX, role="definition", quantity=r
           section=S2)
 D23_LATEX = r"\delta(\varepsilon)=1+f^{*}(-e^{\varepsilon})"
 P.formula("prop2_3.delta", "Prop. 2.3", D23_LATEX, role="equality", quantity=r"\delta(\varepsilon)",
-          params=(EPS,), hand=1 + sp.Function("f^*")(-sp.exp(eps)),
-          hand_reason="f^* is the conjugate of an abstract trade-off function", section=S2)
+          params=(EPS,), parse=D23_LATEX.partition("=")[2], section=S2)
 
 
 def _G_num(m):
@@ -106,8 +105,8 @@ P.generic("prop2_3", "Prop. 2.3", "bound",
 FED_LATEX = r"f_{\varepsilon,\delta}(\alpha)=\max\left\{0,1-\delta-e^{\varepsilon}\alpha,e^{-\varepsilon}(1-\delta-\alpha)\right\}"
 FED_EXPR = sp.Max(0, 1 - delta - sp.exp(eps) * alpha, sp.exp(-eps) * (1 - delta - alpha))
 fed = P.formula("prop2_4.f_eps_delta", "Prop. 2.4", FED_LATEX, role="definition",
-                quantity=r"f_{\varepsilon,\delta}(\alpha)", params=(ALPHA01, EPS, DELTA), hand=FED_EXPR,
-                hand_reason="the parser does not read \\max\\left\\{...\\right\\}", section=S2)
+                quantity=r"f_{\varepsilon,\delta}(\alpha)", params=(ALPHA01, EPS, DELTA),
+                parse=FED_LATEX.partition("=")[2], section=S2)
 P.formula("prop2_4.sup", "Prop. 2.4", r"f=\sup_{i\in I}f_{\varepsilon_{i},\delta_{i}}", role="equality",
           quantity="f", params=(), hand=sp.Function("f")(alpha), hand_reason="a supremum over an index set",
           section=S2)
@@ -145,9 +144,11 @@ P.formula("composition", "Sec. 2", r"f_{1}\otimes f_{2}=T(P_{1}\times P_{2},Q_{1
           section=S2)
 FP_LATEX = r"f_{p}=pf+(1-p)\text{Id}"
 fsym = sp.Symbol("f")
+_ID = sp.Symbol("Id")
+# f is an abstract trade-off function, applied to alpha; Id(alpha) = 1 - alpha (Sec. 2)
 P.formula("subsample.f_p", "Sec. 2", FP_LATEX, role="definition", quantity=r"f_p(\alpha)",
-          params=(ALPHA01, PP), hand=p * sp.Function("f")(alpha) + (1 - p) * (1 - alpha),
-          hand_reason="f is an abstract trade-off function; Id written out as 1 - alpha", section=S2)
+          params=(ALPHA01, PP), parse=FP_LATEX.partition("=")[2], symbols={"f": fsym, "Id": _ID},
+          subs={fsym: sp.Function("f")(alpha), _ID: 1 - alpha}, section=S2)
 
 
 def _min_nonconvex_check():
@@ -182,16 +183,18 @@ P.claim("subsample.min_nonconvex", "Sec. 2", "property",
 
 # ----------------------------------------------------------------------------- noisy SGD and its CLT
 H_LATEX = r"h=pG_{1/\sigma}+(1-p)\text{Id}"
+_G1S = sp.Symbol("G_{1/sigma}")
 P.formula("sgd.h", "Sec. 2", H_LATEX, role="definition", quantity=r"h(\alpha)", params=(ALPHA01, PP),
-          hand=p * Phi(Phi_inv(1 - alpha) - 1 / sigma) + (1 - p) * (1 - alpha),
-          hand_reason="G_{1/sigma} expanded from Def. 2.2", section=S2)
+          parse=H_LATEX.partition("=")[2], symbols={"G_1/sigma": _G1S, "Id": _ID},
+          subs={_G1S: PhiF(PhiInv(1 - alpha) - 1 / sigma), _ID: 1 - alpha}, transform=erf_form, section=S2,
+          description="G_{1/sigma} expanded from Def. 2.2, Id(alpha) = 1 - alpha")
 P.formula("sgd.g", "Sec. 2", r"g=h^{\otimes n}=(pG_{1/\sigma}+(1-p)\text{Id})^{\otimes n}", role="definition",
           quantity="g", params=(), hand=sp.Function("h^{otimes n}")(alpha),
           hand_reason="an n-fold tensor power of trade-off functions", section=S2)
 CLT_MU_LATEX = r"g\rightarrow G_{p\sqrt{n(e^{1/\sigma^{2}}-1)}}"
 CLT_MU = p * sp.sqrt(n * (sp.exp(1 / sigma ** 2) - 1))
 P.formula("sgd.clt_mu", "Sec. 2", CLT_MU_LATEX, role="approximation", quantity=r"\mu_{\rm CLT}",
-          params=(PP,), hand=CLT_MU, hand_reason="the parser reads n(...) as a function call", section=S2,
+          params=(PP,), parse=r"p\sqrt{n(e^{1/\sigma^{2}}-1)}", symbols={"n": n}, section=S2,
           description="the CLT limit's GDP parameter for noisy SGD, p sqrt(n) -> nu")
 
 nu = sp.Symbol("nu", positive=True)

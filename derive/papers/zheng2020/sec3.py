@@ -22,8 +22,8 @@ from ...core import Verdict
 from ...symbols import alpha, mu
 from ...verify import symbolic_zero
 from . import _truth as TR
-from ._paper import (ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, Z, E_P, E_Q, Fn, Fn_inv, Ftn, P, Phi, Phi_inv,
-                     V_P, V_Q, h, k3, k4, kt3, kt4, mu_n, n, phi, sigma_n, tt, z)
+from ._paper import (erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, E_P, E_Q, Fn, Fn_inv, Ftn, P, Phi,
+                     Phi_inv, V_P, V_Q, h, k3, k4, kt3, kt4, mu_n, n, phi, sigma_n, tt, z)
 from ...symbols import Param
 
 S3, S31, S32, S33 = "Sec. 3", "Sec. 3.1", "Sec. 3.2", "Sec. 3.3"
@@ -60,8 +60,7 @@ TN_LATEX = r"T_{n}(\bm{x})=\log\dfrac{\prod_{i=1}^{n}q_{i}(x_{i})}{\prod_{i=1}^{
 _q = sp.symbols("q1:4", positive=True)
 _p = sp.symbols("p1:4", positive=True)
 P.formula("T_n", "Sec. 3", TN_LATEX, role="definition", quantity=r"T_n(\bm{x})", params=(),
-          hand=sp.log(sp.Mul(*_q) / sp.Mul(*_p)), hand_reason="products over i with \\bm; written for n = 3",
-          section=S3, description="the log-likelihood-ratio statistic")
+          parse=r"\log\dfrac{\prod_{i=1}^{n}q_{i}(x_{i})}{\prod_{i=1}^{n}p_{i}(x_{i})}", symbols=SYMS, section=S3, description="the log-likelihood-ratio statistic")
 
 
 _PPOS = lambda v: Param(v, sp.Interval.open(0, sp.oo), ("loguniform", 0.05, 5))    # noqa: E731
@@ -72,11 +71,11 @@ P.generic("T_n.sum", "Sec. 3", "identity", "log of the product likelihood ratio 
 P.formula("eq3_1", "(3.1)",
           r"\frac{T_{n}(\bm{x})-\mathbb{E}_{P}[T_{n}(\bm{x})]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}(\bm{x})]}}>h(\alpha),",
           role="definition", quantity="rejection rule", params=(),
-          hand=(sp.Symbol("T_n") - E_P) / sp.sqrt(V_P), hand_reason="a rejection event; \\mathbb{V}\\text{ar}",
-          section=S3, description="the standardised statistic thresholded by the optimal test")
+          parse=r"\frac{T_{n}(\bm{x})-\mathbb{E}_{P}[T_{n}(\bm{x})]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}(\bm{x})]}}",
+          symbols=SYMS, section=S3, description="the standardised statistic thresholded by the optimal test")
 EQ32_LATEX = r"\alpha=\operatorname{\mathbb{P}}_{P}\bigg{(}\frac{T_{n}-\mathbb{E}_{P}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}>h\bigg{)}=1-F_{n}(h)."
 P.formula("eq3_2", "(3.2)", EQ32_LATEX, role="equality", quantity=r"\alpha", params=(H,),
-          hand=1 - Fn(h), hand_reason="a probability of an event", section=S3)
+          parse=r"1-F_{n}(h)", symbols=SYMS, section=S3)
 FQ_LATEX = r"\displaystyle\operatorname{\mathbb{P}}_{Q}\bigg{(}\frac{T_{n}-\mathbb{E}_{Q}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}\leq h-\frac{\mathbb{E}_{Q}[T_{n}]-\mathbb{E}_{P}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}\bigg{)}."
 Tn = sp.Symbol("T_n", real=True)
 
@@ -118,14 +117,14 @@ P.claim("var_symmetric", "Sec. 3", "identity",
 MUN_LATEX = r"\mu_{n}=(\mathbb{E}_{Q}[T_{n}]-\mathbb{E}_{P}[T_{n}])/\sqrt{\mathbb{V}\text{ar}_{Q}[T_{n}]}"
 MUN_EXPR = (E_Q - E_P) / sp.sqrt(V_Q)
 P.formula("mu_n", "Sec. 3", MUN_LATEX, role="definition", quantity=r"\mu_n", params=(),
-          hand=MUN_EXPR, hand_reason="\\mathbb{V}\\text{ar} is not parsed", section=S3)
+          parse=MUN_LATEX.partition("=")[2], symbols=SYMS, section=S3)
 P.formula("f_sym", "Sec. 3", r"f(\alpha)=\widetilde{F}_{n}(F^{-1}_{n}(1-\alpha)-\mu_{n})", role="equality",
-          quantity=r"f(\alpha)", params=(ALPHA01,), hand=Ftn(Fn_inv(1 - alpha) - mu_n),
-          hand_reason="abstract CDFs F_n, F~_n", section=S3, description="[DRS19], symmetric case")
+          quantity=r"f(\alpha)", params=(ALPHA01,), parse=r"\widetilde{F}_{n}(F^{-1}_{n}(1-\alpha)-\mu_{n})",
+          symbols=SYMS, section=S3, description="[DRS19], symmetric case")
 P.formula("eq3_3", "(3.3)", r"f(\alpha)\rightarrow G_{\mu}(\alpha)=\Phi(\Phi^{-1}(1-\alpha)-\mu)",
           role="approximation", quantity=r"f(\alpha)", params=(ALPHA01,),
-          hand=Phi(Phi_inv(1 - alpha) - mu), hand_reason="a limit; \\Phi^{-1} is misread by the parser",
-          section=S3, description="CLT: the composed trade-off function tends to G_mu")
+          parse=r"\Phi(\Phi^{-1}(1-\alpha)-\mu)", transform=erf_form, section=S3,
+          description="CLT: the composed trade-off function tends to G_mu")
 
 # ----------------------------------------------------------------------------- (3.4)-(3.5)
 L34_1 = r"\displaystyle\hskip 3.0pt\operatorname{\mathbb{P}}_{Q}\bigg{(}\frac{T_{n}-\mathbb{E}_{P}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}\leq h\bigg{)}"
@@ -134,7 +133,7 @@ L34_4 = r"\displaystyle\hskip 3.0pt\widetilde{F}_{n}\bigg{(}(h-\mu_{n})\sqrt{\fr
 ARG3 = (h - (E_Q - E_P) / sp.sqrt(V_P)) * sp.sqrt(V_P / V_Q)      # line 3's threshold for X_Q
 ARG4 = (h - mu_n) * sp.sqrt(V_P / V_Q)                              # line 4's argument of F~_n
 P.formula("eq3_4", "(3.4)", L34_4, role="equality", quantity=r"f(\alpha)", params=(H,),
-          hand=Ftn(ARG4), hand_reason="abstract CDF F~_n; \\mathbb{V}\\text{ar}", section=S3,
+          symbols=SYMS, section=S3,
           description="last line of (3.4); mu_n as defined in Sec. 3 (denominator sqrt(Var_Q))")
 # same event iff line 1's function is a positive multiple of line 3's: here sqrt(Var_Q/Var_P)
 P.generic("eq3_4.steps", "(3.4)", "identity", "lines 1-3 of (3.4): the same event rescaled to X_Q",
@@ -151,8 +150,7 @@ P.generic("eq3_4.last", "(3.4)", "identity",
 EQ35_LATEX = r"f(\alpha)=\widetilde{F}_{n}\bigg{(}\left(F^{-1}_{n}(1-\alpha)-\mu_{n}\right)\sqrt{\frac{\mathbb{V}\text{ar}_{P}[T_{n}]}{\mathbb{V}\text{ar}_{Q}[T_{n}]}}\bigg{)}."
 EQ35_EXPR = Ftn((Fn_inv(1 - alpha) - mu_n) * sp.sqrt(V_P / V_Q))
 P.formula("eq3_5", "(3.5)", EQ35_LATEX, role="equality", quantity=r"f(\alpha)", params=(ALPHA01,),
-          hand=EQ35_EXPR, hand_reason="abstract CDFs F_n (inverse) and F~_n, \\mathbb{V}\\text{ar}",
-          section=S3,
+          parse=EQ35_LATEX.partition("=")[2], symbols=SYMS, section=S3,
           description="exact two-sided representation; F_n, F~_n are the CDFs of the P- and Q-standardised "
                       "T_n; mu_n is printed as (E_Q - E_P)/sqrt(Var_Q) (see claim eq3_5.exact)")
 
@@ -205,14 +203,14 @@ P.claim("eq3_5.var_p", "(3.5)", "identity",
 
 P.formula("eq3_6", "(3.6)",
           r"X_{Q}=\frac{T_{n}-\mathbb{E}_{Q}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{Q}(T_{n})}}=\frac{\sum_{i=1}^{n}(L_{i}-\mu_{i})}{\sqrt{\sum_{i=1}^{n}\sigma^{2}_{i}}},",
-          role="definition", quantity=r"X_Q", params=(), hand=(Tn - E_Q) / sp.sqrt(V_Q),
-          hand_reason="sums over i and \\mathbb{V}\\text{ar}", section=S31)
+          role="definition", quantity=r"X_Q", params=(),
+          parse=r"\frac{T_{n}-\mathbb{E}_{Q}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{Q}(T_{n})}}", symbols=SYMS,
+          section=S31)
 
 # ----------------------------------------------------------------------------- Def. 3.1 and chi_n
 CHI_LATEX = r"\chi_{n}(t)=\bigg{(}1+\sum_{j=1}^{\infty}{\frac{P_{j}(it)}{n^{j/2}}}\bigg{)}\exp(-t^{2}/2),"
 P.formula("chi_n", "Sec. 3.1", CHI_LATEX, role="approximation", quantity=r"\chi_n(t)", params=(),
-          hand=sp.exp(-tt ** 2 / 2) * sp.Function("Psum")(tt), hand_reason="an infinite series of unspecified P_j",
-          section=S31)
+          parse=CHI_LATEX.partition("=")[2], symbols=SYMS, section=S31)
 
 
 def edgeworth_polys(jmax=3, rmax=None):
@@ -246,13 +244,12 @@ T2 = (sigma_n ** -4 / 24 * kt4 * (h ** 3 - 3 * h) + sigma_n ** -6 / 72 * kt3 ** 
 EQ37 = Phi(h) - T1 - T2
 EW_PARAMS_Q = (H, SIGMA_N, KT3, KT4)
 eq3_7 = P.formula("eq3_7", "(3.7)", EQ37_1, role="approximation", quantity=r"\widetilde{F}_n(h)",
-                  params=EW_PARAMS_Q, hand=EQ37,
-                  hand_reason="two-line display with \\overbrace and \\bm; the expression is both lines "
-                              "(line 2 is registered as eq3_7.T2)",
-                  section=S31, description="degree-2 Edgeworth approximation of F~_n; kappatilde_r are sums "
+                  params=EW_PARAMS_Q, parse=EQ37_1.partition("=")[2], continued=(EQ37_2,), symbols=SYMS,
+                  transform=erf_form, section=S31,
+                  description="degree-2 Edgeworth approximation of F~_n; kappatilde_r are sums "
                                            "over i of the cumulants of L_i under Q_i, sigma_n^2 = sum Var_Q(L_i)")
 P.formula("eq3_7.T2", "(3.7)", EQ37_2, role="approximation", quantity=r"T_2", params=EW_PARAMS_Q,
-          hand=T2, hand_reason="\\overbrace and \\bm", section=S31)
+          parse=EQ37_2.replace(r"\displaystyle-", "", 1), symbols=SYMS, section=S31)
 
 
 P.generic("eq3_7.derivation", "(3.7)", "identity",
@@ -304,17 +301,15 @@ EQ38 = (Phi(h) - sigma_n ** -3 * sp.Rational(1, 6) * k3 * (h ** 2 - 1) * phi(h)
         - sigma_n ** -4 * sp.Rational(1, 24) * k4 * (h ** 3 - 3 * h) * phi(h)
         - sigma_n ** -6 * sp.Rational(1, 72) * k3 ** 2 * (h ** 5 - 10 * h ** 3 + 15 * h) * phi(h))
 EW_PARAMS_P = (H, SIGMA_N, K3, K4)
-P.formula("eq3_8", "(3.8)", EQ38_1, role="approximation", quantity=r"F_n(h)", params=EW_PARAMS_P, hand=EQ38,
-          hand_reason="three-line display with \\bm; the expression is all three lines "
-                      "(lines 2-3 registered as eq3_8.l2, eq3_8.l3)",
+P.formula("eq3_8", "(3.8)", EQ38_1, role="approximation", quantity=r"F_n(h)", params=EW_PARAMS_P,
+          continued=(EQ38_2, EQ38_3), symbols=SYMS, transform=erf_form,
           section=S31, description="degree-2 Edgeworth approximation F_EW of F_n; kappa_r are sums of the "
                                    "cumulants of L_i under P_i; sigma_n should be sqrt(sum Var_P(L_i)) "
                                    "(see claim eq3_8.sigma)")
 P.formula("eq3_8.l2", "(3.8)", EQ38_2, role="approximation", quantity="", params=EW_PARAMS_P,
-          hand=-sigma_n ** -4 * sp.Rational(1, 24) * k4 * (h ** 3 - 3 * h) * phi(h), hand_reason="\\bm", section=S31)
+          symbols=SYMS, section=S31)
 P.formula("eq3_8.l3", "(3.8)", EQ38_3, role="approximation", quantity="", params=EW_PARAMS_P,
-          hand=-sigma_n ** -6 * sp.Rational(1, 72) * k3 ** 2 * (h ** 5 - 10 * h ** 3 + 15 * h) * phi(h),
-          hand_reason="\\bm", section=S31)
+          symbols=SYMS, section=S31)
 
 
 P.generic("eq3_8.derivation", "(3.8)", "identity",
@@ -419,17 +414,16 @@ P.generic("method_i", "Sec. 3.1", "identity",
           lhs=EQ38.subs({k3: 0, k4: 0}).subs(h, Phi_inv(1 - alpha)) - 1 - alpha, rhs=sp.Integer(0))
 
 P.formula("z_def", "(3.9)", r"z=\Phi^{-1}(1-\alpha)", role="definition", quantity="z", params=(ALPHA01,),
-          hand=Phi_inv(1 - alpha), hand_reason="the parser reads \\Phi^{-1}(x) as x/\\Phi", section=S31)
+          parse=r"\Phi^{-1}(1-\alpha)", transform=erf_form, section=S31)
 EQ39_1 = r"F^{-1}_{n}(1-\alpha)\approx z+\sigma_{n}^{-3}\frac{1}{6}\bm{\kappa}_{3}(z^{2}-1)"
 EQ39_2 = r"\displaystyle\hskip 10.0pt+\sigma_{n}^{-4}\frac{1}{24}\bm{\kappa}_{4}(z^{3}-3z)-\sigma_{n}^{-6}\frac{1}{36}\bm{\kappa}_{3}^{2}(2z^{3}-5z)."
 EQ39 = (z + sigma_n ** -3 * sp.Rational(1, 6) * k3 * (z ** 2 - 1) + sigma_n ** -4 * sp.Rational(1, 24) * k4 * (z ** 3 - 3 * z)
         - sigma_n ** -6 * sp.Rational(1, 36) * k3 ** 2 * (2 * z ** 3 - 5 * z))
 P.formula("eq3_9", "(3.9)", EQ39_1, role="approximation", quantity=r"F^{-1}_n(1-\alpha)",
-          params=(Z, SIGMA_N, K3, K4), hand=EQ39,
-          hand_reason="two-line display with \\bm; the expression is both lines (line 2: eq3_9.l2)",
-          section=S31, description="degree-2 Cornish-Fisher quantile, z = Phi^{-1}(1 - alpha)")
+          params=(Z, SIGMA_N, K3, K4), parse=EQ39_1.partition(r"\approx")[2], continued=(EQ39_2,),
+          symbols=SYMS, section=S31, description="degree-2 Cornish-Fisher quantile, z = Phi^{-1}(1 - alpha)")
 P.formula("eq3_9.l2", "(3.9)", EQ39_2, role="approximation", quantity="", params=(Z, SIGMA_N, K3, K4),
-          hand=EQ39 - z - sigma_n ** -3 * sp.Rational(1, 6) * k3 * (z ** 2 - 1), hand_reason="\\bm", section=S31)
+          symbols=SYMS, section=S31)
 
 
 # bookkeeping e ~ n^{-1/2}: kappa_3/sigma_n^3 = g_1 e, kappa_4/sigma_n^4 = g_2 e^2 (sigma_n = 1 by scaling);
@@ -468,8 +462,7 @@ P.claim("sec3_2.F_inv", "Sec. 3.2", "asymptotic",
 # ----------------------------------------------------------------------------- Sec. 3.2 chain
 FEW_LATEX = r"\displaystyle=\tilde{F}_{\mathtt{EW}}(F^{-1}_{\mathtt{EW}}(1-\alpha)-\mu)"
 P.formula("f_EW", "Sec. 3.2", FEW_LATEX, role="approximation", quantity=r"f_{\mathtt{EW}}(\alpha)",
-          params=(ALPHA01,), hand=sp.Function("Ftilde_EW")(sp.Function("F_EW^{-1}")(1 - alpha) - mu),
-          hand_reason="composition of the approximations (3.7) and (3.8)", section=S32,
+          params=(ALPHA01,), parse=FEW_LATEX.partition("=")[2], section=S32,
           description="Edgeworth trade-off function for symmetric f")
 FINAL_LATEX = r"\displaystyle=f(\alpha)+O(n^{-\frac{3}{2}})."
 

@@ -8,14 +8,14 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import alpha
-from ._paper import ALPHA_STAR, P, Phi, Phi_inv, alpha_star
+from ._paper import ALPHA_STAR, P, Phi, Phi_inv, alpha_star, erf_form
 
 S4 = "Sec. 4"
 
 MUSTAR_LATEX = r"\mu^{*}=\Phi^{-1}(1-\alpha^{*})-\Phi^{-1}(\alpha^{*})."
 MUSTAR = Phi_inv(1 - alpha_star) - Phi_inv(alpha_star)
 P.formula("mu_star", "Sec. 4", MUSTAR_LATEX, role="definition", quantity=r"\mu^{*}", params=(ALPHA_STAR,),
-          hand=MUSTAR, hand_reason="the parser reads \\Phi^{-1}(x) as x/\\Phi", section=S4,
+          parse=MUSTAR_LATEX.partition("=")[2], symbols={"alpha^*": alpha_star}, transform=erf_form, section=S4,
           description="GDP parameter whose G_mu has the same fixed point alpha* as f_EW")
 
 
@@ -32,8 +32,7 @@ P.generic("mu_star.monotone", "Sec. 4", "monotone",
 
 GAMMA_LATEX = r"\gamma=\int_{0}^{1}f_{\mathtt{EW}}(\alpha)d\alpha"
 P.formula("gamma_area", "Sec. 4", GAMMA_LATEX, role="definition", quantity=r"\gamma", params=(),
-          hand=sp.Integral(sp.Function("f_EW")(alpha), (alpha, 0, 1)),
-          hand_reason="an integral of an abstract trade-off function", section=S4)
+          parse=GAMMA_LATEX.partition("=")[2], section=S4)
 
 
 def _gauss_family_check():

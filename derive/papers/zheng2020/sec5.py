@@ -62,8 +62,8 @@ RS2, PAIR2 = pmf_pair("rs", 2)
 L51_LATEX = r"\delta_{1}(\varepsilon)=\int(q-\mathrm{e}^{\varepsilon}p)_{+}\mathrm{d}\mu."
 qd, pd = sp.symbols("q p_density", positive=True)
 P.formula("lemma5_1", "Lemma 5.1", L51_LATEX, role="equality", quantity=r"\delta_1(\varepsilon)", params=(EPS,),
-          hand=sp.Integral(sp.Max(qd - sp.exp(eps) * pd, 0), sp.Symbol("mu_measure")),
-          hand_reason="an integral against an abstract dominating measure", section=S51)
+          parse=L51_LATEX.partition("=")[2], symbols={"q": qd, "p": pd, "mu": sp.Symbol("mu_measure")}, section=S51,
+          description="q, p are the densities of Q, P with respect to the dominating measure mu")
 
 
 _U4, _V4 = _logits(PAIR4)
@@ -75,8 +75,7 @@ P.generic("lemma5_1", "Lemma 5.1", "bound", "delta_1(eps) = 1 + f^*(-e^eps) = in
 # ----------------------------------------------------------------------------- Lemma 5.2
 L52_LATEX = r"\delta_{\otimes}(\varepsilon)=\int_{\mathbb{R}}\delta_{1}\big{(}\varepsilon-L_{2}(y)\big{)}q_{2}(y)\mathrm{d}y."
 P.formula("lemma5_2", "Lemma 5.2", L52_LATEX, role="equality", quantity=r"\delta_\otimes(\varepsilon)",
-          params=(EPS,), hand=sp.Function("delta_otimes")(eps),
-          hand_reason="an integral of an abstract function", section=S51)
+          params=(EPS,), parse=L52_LATEX.partition("=")[2], symbols={"y": sp.Symbol("y", real=True)}, section=S51)
 
 
 _U3, _V3 = _logits(PAIR3)
@@ -90,8 +89,7 @@ P.generic("lemma5_2", "Lemma 5.2", "bound",
 # ----------------------------------------------------------------------------- the recursion
 D0_LATEX = r"\displaystyle=\max\{1-\mathrm{e}^{\varepsilon},0\}"
 P.formula("rec.delta0", "Sec. 5.1", D0_LATEX, role="definition", quantity=r"\delta_0(\varepsilon)",
-          params=(EPS,), hand=sp.Max(1 - sp.exp(eps), 0), hand_reason="\\max\\{...\\} is not parsed",
-          section=S51)
+          params=(EPS,), parse=D0_LATEX.partition("=")[2], section=S51)
 
 
 P.generic("rec.delta0", "Sec. 5.1", "bound", "delta_0(eps) = max{1 - e^eps, 0} is the dual of f^{(x)0} = Id",
@@ -100,8 +98,7 @@ P.generic("rec.delta0", "Sec. 5.1", "bound", "delta_0(eps) = max{1 - e^eps, 0} i
 
 DK_LATEX = r"\displaystyle=\int\delta_{k}\big{(}\varepsilon-L(x)\big{)}\mathrm{d}x"
 P.formula("rec.delta_k1", "Sec. 5.1", DK_LATEX, role="equality", quantity=r"\delta_{k+1}(\varepsilon)",
-          params=(EPS,), hand=sp.Integral(sp.Function("delta_k")(eps - sp.Function("L")(x)), x),
-          hand_reason="an integral of an abstract function", section=S51)
+          params=(EPS,), parse=DK_LATEX.partition("=")[2], symbols={"x": x}, section=S51)
 
 
 # k = 1: delta_2 of f (x) f (brute force over events of P x P vs Q x Q) against the printed recursion,
@@ -128,8 +125,8 @@ P.generic("rec.f_n", "Sec. 5.1", "bound", "f(alpha) = sup_{eps in R} 1 - delta(e
 
 GRID_LATEX = r"\displaystyle=\int\delta_{k}\big{(}\lfloor\varepsilon_{j}-L(x)\rfloor\big{)}\mathrm{d}x,j=1,\ldots,N"
 P.formula("rec.grid", "Sec. 5.1", GRID_LATEX, role="equality", quantity=r"\delta_{k+1}(\varepsilon_j)", params=(),
-          hand=sp.Integral(sp.Function("delta_k")(sp.floor(sp.Symbol("varepsilon_j") - sp.Function("L")(x))), x),
-          hand_reason="an integral of an abstract function on a grid", section=S51)
+          parse=r"\int\delta_{k}\big{(}\lfloor\varepsilon_{j}-L(x)\rfloor\big{)}\mathrm{d}x",
+          symbols={"x": x, "varepsilon_j": sp.Symbol("varepsilon_j")}, section=S51)
 P.generic("rec.grid", "Sec. 5.1", "bound",
           "grid recursion delta_{k+1}(eps_j) = int delta_k(floor(eps_j - L(x))) dx (a grid containing every "
           "eps_j - L(x), so the rounding is exact)", shown_kind="identity",
