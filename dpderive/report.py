@@ -145,7 +145,11 @@ def verdict_detail(v) -> tuple[str, str]:
         how = ("" if "digits" in method else " in exact arithmetic" if v.precision is None
                else f" at {v.precision} digits")
         return f"worst relative error {err}{where}{how} ({method})", truth
-    return v.summary(), ""
+    if v.status == "fails":
+        return method, truth
+    if v.status == "artifact":
+        return f"the printed form fails ({method}); another version of the paper prints it correctly", ""
+    return v.note or method, ""
 
 
 def claim_display(c, rec: dict) -> dict:
