@@ -184,8 +184,11 @@ def constant_discrepancy(f_true, f_printed, dom: Domain, dps: int = CONFIRM_DPS)
         if any(a is None or b is None for a, b in vals):
             return ""
         tol = mp.mpf(10) ** -(dps // 2)
+        # a constant factor is a finite nonzero ratio with a nonzero printed side: a truth that
+        # is identically 0 (or a printed side that dominates it) has ratio 0, which is no factor
         ratios = [a / b for a, b in vals if b != 0]
-        if len(ratios) == 3 and all(abs(r - ratios[0]) <= tol * abs(ratios[0]) for r in ratios) and abs(ratios[0] - 1) > tol:
+        if (len(ratios) == 3 and mp.isfinite(ratios[0]) and abs(ratios[0]) > tol
+                and all(abs(r - ratios[0]) <= tol * abs(ratios[0]) for r in ratios) and abs(ratios[0] - 1) > tol):
             c = sp.nsimplify(float(ratios[0]), [sp.pi, sp.E, sp.sqrt(2)], tolerance=1e-12)
             return f"the printed side is off by the constant factor {c} (true / printed at three points)"
         diffs = [a - b for a, b in vals]

@@ -160,3 +160,19 @@ def test_a_side_undefined_everywhere_on_the_domain_fails():
     assert v.status == "fails" and v.counterexample["rhs"] == "not a real number"
     xv = mp.mpf(v.counterexample["params"]["x"])
     assert mp.sqrt(mp.e ** xv - 1).imag == 0 and mp.sqrt(-mp.e ** xv - 1).imag != 0
+
+
+def test_constant_discrepancy_names_no_factor_0():
+    """A truth identically 0 against a printed side that is not: true/printed is 0 at every
+    point, which is no constant factor (the old check said "off by the constant factor 0").
+    A constant printed side against a zero truth is off by a constant term, named as such."""
+    from derive.checkers import constant_discrepancy, mp_function
+    dom = Domain([A, X])
+    zero = mp_function(sp.Integer(0), dom)
+    note = constant_discrepancy(zero, mp_function(a * x, dom), dom)
+    assert "factor" not in note and note == ""
+    note = constant_discrepancy(zero, mp_function(sp.Integer(3), dom), dom)
+    assert "factor" not in note and "constant term -3" in note
+    # a genuine factor is still named
+    note = constant_discrepancy(mp_function(2 * a * x, dom), mp_function(a * x, dom), dom)
+    assert "constant factor 2" in note
