@@ -176,3 +176,28 @@ def test_constant_discrepancy_names_no_factor_0():
     # a genuine factor is still named
     note = constant_discrepancy(mp_function(2 * a * x, dom), mp_function(a * x, dom), dom)
     assert "constant factor 2" in note
+
+
+@pytest.mark.parametrize("f,g,h,ok", [
+    # a scaled remainder rising slowly to a bound: 1 - 10/log x and 2 - 10/sqrt(log x) (the old test read
+    # their increments, decaying like 1/k^2 at close points, as growth)
+    (1 - 10 / sp.log(x), 0, 1, True),
+    (2 - 10 / sp.sqrt(sp.log(x)), 0, 1, True),
+    # growth, however slow: log x, sqrt(log x), log log x, and a missing power (x log x + x = x log x + O(1))
+    (x * sp.log(x), 0, x, False),
+    (sp.sqrt(sp.log(x)), 0, 1, False),
+    (x * sp.log(sp.log(x)), 0, x, False),
+    (x * sp.log(x) + x, x * sp.log(x), 1, False),
+])
+def test_asymptotic_numeric_tells_slow_approach_from_slow_growth(f, g, h, ok):
+    """The numeric path (SymPy's limit would settle these): a remainder approaching its bound like a
+    power of 1/log x holds; one growing like a power of log x or like log log x fails, and the failure
+    shows the increments along x = 10^(2^j) (constant for a power of log x, ~1/j for log log x)."""
+    from derive.checkers import _asymptotic_numeric
+    v = _asymptotic_numeric(f, g, h, x, sp.oo, Domain([X]))
+    assert v.status == ("holds_numerically" if ok else "fails"), v.summary()
+    if ok:
+        assert "x = 10^(2^j)" in v.method
+    else:
+        inc = [float(i) for i in v.counterexample["log10|R| increments along x = 10^(2^j)"].split(", ")]
+        assert all(i > 0.04 for i in inc)
