@@ -21,7 +21,7 @@ EXPECTED = {
         "lemma2.range": "holds_numerically", "lemma2.eps0_range": "holds_numerically",
         "lemma2.eps1_range": "holds_numerically", "lemma4.range": "holds_numerically",
         "sec5.d_alpha_range": "holds_numerically", "appC.convex_range": "holds_numerically",
-        "prop1.range": "holds_numerically",
+        "prop1.range": "holds_numerically", "def.dp_range": "holds_numerically",
     },
     "ghazi_issa": {
         "def1.range": "holds_numerically", "thm1.range": "holds_numerically", "def4.range": "holds_numerically",
@@ -39,7 +39,7 @@ EXPECTED = {
         "sec4.mu_star_range": "holds_numerically", "eqA6.range": "proved",
         "sec4.gamma_range": "holds_numerically", "sec4.gamma_range_pmf": "holds_numerically",
         "sec4.gamma_range_expo": "holds_numerically", "lemma5_1.eps_range": "holds_numerically",
-        "lemma5_2.eps_range": "holds_numerically",
+        "lemma5_2.eps_range": "holds_numerically", "rec.delta0.eps_range": "holds_numerically",
         # Sec. 5.3: the printed rate p = 0.5/n^{-1/2} = sqrt(n)/2 exceeds 1 from n = 5 (erratum)
         "sgd.p_neg_half": "fails",
     },

@@ -25,6 +25,8 @@ Seed 004 lines (the dump's LaTeX source of each range):
   reaches eps = +-40, and the pmf logits range over [-30, 30] (masses down to e^-60 of the others)
 - ``lemma5_2.eps_range``  l. 262  Lemma 5.2 over the same eps in R and nearly vanishing densities
   (L_2(y) up to +-60)
+- ``rec.delta0.eps_range``  l. 264  the recursion's start delta_0(eps) = max{1 - e^eps, 0} over the same eps in R:
+  the dual of Id = T(P, P)
 
 Already declared elsewhere: ``sgd.p_neg_half`` (custom, sec5).  Not declared: the regimes
 "p sqrt(n) -> nu" (limits, checked by ``sgd.clt``); Lemma 5.1 on continuous densities over eps in R
@@ -182,3 +184,11 @@ P.generic("lemma5_2.eps_range", "Lemma 5.2", "bound",
           params=(S_OPEN,) + _PQ3 + _RS2,
           bound=sum(q2 * _delta_printed(_U3, _V3, _eps_s - l2) for q2, l2 in zip(_softmax(_V2), _loss(_U2, _V2))),
           side="equal", truth=_delta_truth(_product(_U3, _U2), _product(_V3, _V2), _eps_s))
+
+# ----------------------------------------------------------------------------- the recursion's start: eps in R
+P.generic("rec.delta0.eps_range", "Sec. 5.1", "bound",
+          "delta_0(eps) = max{1 - e^eps, 0} over eps in R (eps = log(s/(1-s)): up to +-40) is the dual of Id = T(P, P), "
+          "sup_A P(A) - e^eps P(A), for pmfs P down to e^-60 of each other",
+          shown_kind="domain", latex=r"\displaystyle=\max\{1-\mathrm{e}^{\varepsilon},0\}", section="Sec. 5.1",
+          formulas=("rec.delta0",), params=(S_OPEN,) + _PQ3[:3], bound=sp.Max(1 - sp.exp(_eps_s), 0), side="equal",
+          truth=_delta_truth(_U3, _U3, _eps_s))
