@@ -184,6 +184,10 @@ def constant_discrepancy(f_true, f_printed, dom: Domain, dps: int = CONFIRM_DPS)
         if any(a is None or b is None for a, b in vals):
             return ""
         tol = mp.mpf(10) ** -(dps // 2)
+        # points at which the truth takes one value do not separate a factor from a term (a pmf pair's
+        # three probe points are all P = Q, where a divergence is 0): no constant is named from them
+        if all(abs(a - vals[0][0]) <= tol * max(1, abs(vals[0][0])) for a, _ in vals):
+            return ""
         # a constant factor is a finite nonzero ratio with a nonzero printed side: a truth that
         # is identically 0 (or a printed side that dominates it) has ratio 0, which is no factor
         ratios = [a / b for a, b in vals if b != 0]
