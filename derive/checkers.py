@@ -184,8 +184,15 @@ def constant_discrepancy(f_true, f_printed, dom: Domain, dps: int = CONFIRM_DPS)
         if any(a is None or b is None for a, b in vals):
             return ""
         tol = mp.mpf(10) ** -(dps // 2)
+        # points at which the truth takes one value do not separate a factor from a term (a pmf pair's
+        # three probe points are all P = Q, where a divergence is 0): no constant is named from them
+        if all(abs(a - vals[0][0]) <= tol * max(1, abs(vals[0][0])) for a, _ in vals):
+            return ""
+        # a constant factor is a finite nonzero ratio with a nonzero printed side: a truth that
+        # is identically 0 (or a printed side that dominates it) has ratio 0, which is no factor
         ratios = [a / b for a, b in vals if b != 0]
-        if len(ratios) == 3 and all(abs(r - ratios[0]) <= tol * abs(ratios[0]) for r in ratios) and abs(ratios[0] - 1) > tol:
+        if (len(ratios) == 3 and mp.isfinite(ratios[0]) and abs(ratios[0]) > tol
+                and all(abs(r - ratios[0]) <= tol * abs(ratios[0]) for r in ratios) and abs(ratios[0] - 1) > tol):
             c = sp.nsimplify(float(ratios[0]), [sp.pi, sp.E, sp.sqrt(2)], tolerance=1e-12)
             return f"the printed side is off by the constant factor {c} (true / printed at three points)"
         diffs = [a - b for a, b in vals]
@@ -490,10 +497,9 @@ def _numeric_limit(diff, x, x0, dom, side, what) -> Verdict:
 
 # ----------------------------------------------------------------------------- asymptotics
 def check_asymptotic(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") -> Verdict:
-    """f = g + O(h) as x -> x0: the scaled remainder (f - g)/h stays bounded.  Tested along
-    x = 10^k (x0 = oo) or x0 +- 10^-k: bounded when the increments of log|R| die out
-    geometrically; fails when they stay positive and decay no faster than 1/k (a log factor
-    or a power the O-term misses).  A failing claim carries the leading term of f - g."""
+    """f = g + O(h) as x -> x0: the scaled remainder (f - g)/h stays bounded.  SymPy's limit of
+    (f - g)/h first; otherwise numbers (``_asymptotic_numeric``).  A failing claim carries the
+    leading term of f - g."""
     r = (f - g) / h
     try:
         if sp.count_ops(r) < 120:
@@ -502,11 +508,33 @@ def check_asymptotic(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") ->
                 return Verdict("proved", f"sympy.limit of (f - g)/h is finite ({sp.sstr(lim)})")
     except Exception:  # noqa: BLE001
         pass
-    ks = list(range(1, 19)) if x0 in (sp.oo, -sp.oo) else list(range(1, 19))
+    return _asymptotic_numeric(f, g, h, x, x0, dom, side)
+
+
+#: the log-spaced sequence x = 10^(2^j) (or x0 +- 10^-(2^j)): log x doubles at each step
+LOG_SPACED_J = tuple(range(1, 9))
+
+
+def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") -> Verdict:
+    """|R| = |(f - g)/h| along x = 10^k (x0 = oo) or x0 +- 10^-k, k = 1..18, at 4 points of the other
+    variables: bounded when the increments of log|R| die out geometrically; suspect when they stay
+    positive and decay no faster than 1/k (a log factor or a power the O-term misses).
+
+    A remainder that approaches its limit like a power of 1/log x looks the same at close points (its
+    increments decay like 1/k^2), so a suspect row is tested again along x = 10^(2^j), j = 1..8, where
+    log x doubles at each step: there a power of log x (or more) adds a constant to log|R| at each step
+    and log log x a 1/j, while c + d/(log x)^p moves by a factor 2^-p less each step.  The row fails
+    when over the last three steps the increments stay above 0.005 and the last is more than 0.45 times
+    the one three steps before (log log x: ~0.65; 1/(log x)^p: 2^(-3p), below 0.45 for p >= 0.4);
+    each value there is computed at 4 * 2^j + 70 digits and kept only when it agrees with twice as many
+    (the cancellation in f - g grows with x)."""
+    r = (f - g) / h
+    ks = list(range(1, 19))
     rows = _tail_values(r, x, x0, dom, side, ks)
     method = (f"sympy.limit: not shown; |(f - g)/h| along x -> {x0} (x = 10^k or x0 +- 10^-k, "
               f"k = 1..18) at 4 points of the other variables")
-    used = 0
+    used, relooked = 0, 0
+    fn = None
     for base, seq in rows:
         logs = [mp.log10(abs(s)) if s not in (None,) and s != 0 else None for s in seq]
         tail = [l for l in logs[-8:] if l is not None]
@@ -516,19 +544,68 @@ def check_asymptotic(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") ->
         inc = [b - a for a, b in zip(tail[:-1], tail[1:])]
         growing = all(i > mp.mpf("0.005") for i in inc[-5:])
         slow = inc[-1] > inc[-5] * mp.mpf("0.3")     # geometric decay would shrink it far more
-        if growing and slow:
-            lead = _leading_term(f - g, x, x0)
-            ce = {"params": _params(base), "k (x = 10^k or x0 +- 10^-k)": f"{ks[-8]}..{ks[-1]}",
-                  "log10|R| increments": ", ".join(mp.nstr(i, 3) for i in inc[-5:]),
-                  "relation": "the scaled remainder (f - g)/h grows"}
-            note = "the remainder f - g is not O(h)"
-            if lead is not None:
-                note += f"; its leading term is {sp.sstr(lead)}"
-            return Verdict("fails", method, points=used, counterexample=ce, derived=lead,
-                           note=note, precision=CONFIRM_DPS)
+        if not (growing and slow):
+            continue
+        fn = fn or mp_function(r, dom)
+        log_inc = _log_spaced_increments(fn, x, x0, dom, side, base)
+        if log_inc is not None and not (all(i > mp.mpf("0.005") for i in log_inc[-3:])
+                                        and log_inc[-1] > mp.mpf("0.45") * log_inc[-4]):
+            relooked += 1                             # a slow approach to a bound, not growth
+            continue
+        lead = _leading_term(f - g, x, x0)
+        ce = {"params": _params(base), "k (x = 10^k or x0 +- 10^-k)": f"{ks[-8]}..{ks[-1]}",
+              "log10|R| increments": ", ".join(mp.nstr(i, 3) for i in inc[-5:]),
+              "relation": "the scaled remainder (f - g)/h grows"}
+        if log_inc is not None:
+            ce["log10|R| increments along x = 10^(2^j)"] = ", ".join(mp.nstr(i, 3) for i in log_inc[-4:])
+        note = "the remainder f - g is not O(h)"
+        if lead is not None:
+            note += f"; its leading term is {sp.sstr(lead)}"
+        return Verdict("fails", method, points=used, counterexample=ce, derived=lead,
+                       note=note, precision=CONFIRM_DPS)
     if used == 0:
         return Verdict("inconclusive", method, note="the scaled remainder is undefined along the sequence")
+    if relooked:
+        method += (f"; {relooked} slowly rising row{'s' if relooked != 1 else ''} tested again along "
+                   f"x = 10^(2^j), j = 1..8 (log x doubling): the increments of log|R| decay geometrically")
     return Verdict("holds_numerically", method, points=used, worst_error=0.0, precision=CONFIRM_DPS)
+
+
+def _log_spaced_point(x0, side: str, j: int):
+    """x = 10^(2^j) (x0 = +-oo) or x0 +- 10^-(2^j)."""
+    e = mp.mpf(2) ** j
+    if x0 == sp.oo:
+        return mp.mpf(10) ** e
+    if x0 == -sp.oo:
+        return -mp.mpf(10) ** e
+    h = mp.mpf(10) ** (-e)
+    return mp.mpf(sp.Float(x0, int(e) + 60)) + (h if side == "+" else -h)
+
+
+def _log_spaced_increments(fn, x, x0, dom: Domain, side: str, base: dict):
+    """The increments of log10|R| along ``_log_spaced_point`` (``LOG_SPACED_J``) at the other variables
+    ``base``; each value at 4 * 2^j + 70 digits, kept when it agrees to 1e-6 with twice the digits.  None
+    when fewer than five consecutive values are usable (the sequence stops at the first that is not)."""
+    xv = next(v for v in dom.vars if v.symbol == x)
+    logs = []
+    for j in LOG_SPACED_J:
+        d = 4 * 2 ** j + 70
+        vals = []
+        for dps in (d, 2 * d):
+            with mp.workdps(dps):
+                pt = {k: mp.mpf(v) for k, v in base.items()}
+                pt[x.name] = _log_spaced_point(x0, side, j)
+                if not xv.contains(pt[x.name]) or not dom.where(pt):
+                    vals.append(None)
+                    break
+                vals.append(fn(pt))
+        if len(vals) < 2 or any(v is None or v == 0 or not mp.isfinite(v) for v in vals) \
+                or abs(vals[0] - vals[1]) > mp.mpf(10) ** -6 * abs(vals[1]):
+            break
+        logs.append(mp.log10(abs(vals[1])))
+    if len(logs) < 5:
+        return None
+    return [b - a for a, b in zip(logs[:-1], logs[1:])]
 
 
 def _leading_term(expr, x, x0):

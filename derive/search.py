@@ -204,19 +204,44 @@ def _eval(violation, pt, dps):
             return None
 
 
+def _agree(a, b) -> bool:
+    """Two values of a violation agree: both +inf, or both finite, of one sign and within 1e-3
+    relative."""
+    if a is None or b is None or mp.isnan(a) or mp.isnan(b):
+        return False
+    if mp.isinf(a) or mp.isinf(b):
+        return a == b
+    return (a > 0) == (b > 0) and abs(a - b) <= mp.mpf(10) ** -3 * max(abs(a), abs(b))
+
+
+def _settled_no(v) -> bool:
+    """A value that says "no violation" (finite or -inf, not positive)."""
+    return v is not None and not mp.isnan(v) and not (v > 0)
+
+
 def _stable(violation, pt, dps):
     """The violation at ``dps`` digits; a positive one is recomputed at twice the digits and
     kept only when the two agree (cancellation that eats the working precision makes a
-    violation out of rounding; such a point counts as undefined, never as a counterexample)."""
+    violation out of rounding).  When the recomputation says "no violation" (the sign flips)
+    its value is returned; when it disagrees otherwise (another magnitude, not finite, not a
+    number, undefined) a third value at four times the digits decides: kept when it agrees
+    with the second, its value when it says "no violation", else the point counts as
+    undefined.  So a violation rounding made is never returned, and one that agrees at two
+    successive precisions is never discarded."""
     val = _eval(violation, pt, dps)
     if val is None or not (val > 0):
         return val
     again = _eval(violation, pt, 2 * dps)
-    if again is None or not mp.isfinite(again):
+    if _settled_no(again):
         return again
-    if abs(again - val) > mp.mpf(10) ** -3 * max(abs(again), abs(val)):
-        return None
-    return again
+    if _agree(val, again):
+        return again
+    third = _eval(violation, pt, 4 * dps)
+    if _settled_no(third):
+        return third
+    if _agree(again, third):
+        return third
+    return None
 
 
 class _Stop(Exception):

@@ -1032,3 +1032,35 @@ def _add(atoms: dict, jp: int, jq: int, p, q):
 PAIRS["Staircase"] = (staircase_pair, "Staircase(eps, gamma, D=1): P = the staircase density of Geng et al., "
                                       "Q = P shifted by D (0 <= gamma <= 1), reduced exactly to its "
                                       "likelihood-ratio classes")
+
+
+# ----------------------------------------------------------------------------- area under a trade-off curve
+def tradeoff_area(pair):
+    """gamma = int_0^1 T(P, Q)(tau) dtau, the area under the trade-off curve (Zheng et al. 2020, seed 004
+    Sec. 4; 1/2 for Id, the curve of P = Q).  A pmf pair's curve is piecewise linear: the trapezoids
+    over its vertices, exactly.  A continuous pair's curve is read through the threshold tests
+    (tau = P(reject), beta = Q(accept) at the threshold x): the substitution tau -> x turns the area
+    into int beta(x) p(x) dx (beta = F_Q for a decreasing ratio p/q, 1 - F_Q otherwise), integrated by
+    mpmath's tanh-sinh quadrature between the pair's break points after scaling by the integrand's
+    largest value at them (mpmath's error test is absolute: an area of 1e-100 would be returned to
+    a few digits).  Raises ValueError when the quadrature's error estimate is not small."""
+    if isinstance(pair, DPair):
+        vs = pair.vertices()
+        return mp.fsum((t2 - t1) * (b1 + b2) / 2 for (t1, b1), (t2, b2) in zip(vs[:-1], vs[1:]))
+    beta = pair.Fq if pair.decreasing else pair.sq_
+
+    def g(x):
+        px = pair.p(x)
+        return px * beta(x) if px != 0 else mp.mpf(0)
+    edges = pair._edges(pair.kinks)
+    finite = [x for x in edges if mp.isfinite(x)] or [mp.mpf(0)]
+    probes = finite + [(a + b) / 2 for a, b in zip(finite, finite[1:])]
+    scale = max((abs(g(x)) for x in probes), default=mp.mpf(0))
+    if not scale > 0:
+        scale = mp.mpf(1)
+    return scale * pair.quad_checked(lambda x: g(x) / scale, pair.kinks)
+
+
+QUANTITIES["TradeoffArea"] = (tradeoff_area, "TradeoffArea(pair): int_0^1 T(P, Q)(tau) dtau, the area under the "
+                                             "trade-off curve (trapezoids over a pmf pair's vertices; quadrature "
+                                             "over the threshold x for a continuous pair)")

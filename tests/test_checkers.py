@@ -160,3 +160,44 @@ def test_a_side_undefined_everywhere_on_the_domain_fails():
     assert v.status == "fails" and v.counterexample["rhs"] == "not a real number"
     xv = mp.mpf(v.counterexample["params"]["x"])
     assert mp.sqrt(mp.e ** xv - 1).imag == 0 and mp.sqrt(-mp.e ** xv - 1).imag != 0
+
+
+def test_constant_discrepancy_names_no_factor_0():
+    """A truth identically 0 against a printed side that is not: true/printed is 0 at every
+    point, which is no constant factor (the old check said "off by the constant factor 0"), and
+    a truth that takes one value at the three points names no constant either (ghazi_issa.eq20: KL
+    at the probe points P = Q is 0, against the printed 1).  Genuine factors and terms still are."""
+    from derive.checkers import constant_discrepancy, mp_function
+    dom = Domain([A, X])
+    zero = mp_function(sp.Integer(0), dom)
+    assert constant_discrepancy(zero, mp_function(a * x, dom), dom) == ""
+    assert constant_discrepancy(zero, mp_function(sp.Integer(3), dom), dom) == ""
+    note = constant_discrepancy(mp_function(2 * a * x, dom), mp_function(a * x, dom), dom)
+    assert "constant factor 2" in note
+    note = constant_discrepancy(mp_function(a * x + 3, dom), mp_function(a * x, dom), dom)
+    assert "constant term 3" in note
+
+
+@pytest.mark.parametrize("f,g,h,ok", [
+    # a scaled remainder rising slowly to a bound: 1 - 10/log x and 2 - 10/sqrt(log x) (the old test read
+    # their increments, decaying like 1/k^2 at close points, as growth)
+    (1 - 10 / sp.log(x), 0, 1, True),
+    (2 - 10 / sp.sqrt(sp.log(x)), 0, 1, True),
+    # growth, however slow: log x, sqrt(log x), log log x, and a missing power (x log x + x = x log x + O(1))
+    (x * sp.log(x), 0, x, False),
+    (sp.sqrt(sp.log(x)), 0, 1, False),
+    (x * sp.log(sp.log(x)), 0, x, False),
+    (x * sp.log(x) + x, x * sp.log(x), 1, False),
+])
+def test_asymptotic_numeric_tells_slow_approach_from_slow_growth(f, g, h, ok):
+    """The numeric path (SymPy's limit would settle these): a remainder approaching its bound like a
+    power of 1/log x holds; one growing like a power of log x or like log log x fails, and the failure
+    shows the increments along x = 10^(2^j) (constant for a power of log x, ~1/j for log log x)."""
+    from derive.checkers import _asymptotic_numeric
+    v = _asymptotic_numeric(f, g, h, x, sp.oo, Domain([X]))
+    assert v.status == ("holds_numerically" if ok else "fails"), v.summary()
+    if ok:
+        assert "x = 10^(2^j)" in v.method
+    else:
+        inc = [float(i) for i in v.counterexample["log10|R| increments along x = 10^(2^j)"].split(", ")]
+        assert all(i > 0.04 for i in inc)

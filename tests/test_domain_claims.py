@@ -21,6 +21,7 @@ EXPECTED = {
         "lemma2.range": "holds_numerically", "lemma2.eps0_range": "holds_numerically",
         "lemma2.eps1_range": "holds_numerically", "lemma4.range": "holds_numerically",
         "sec5.d_alpha_range": "holds_numerically", "appC.convex_range": "holds_numerically",
+        "prop1.range": "holds_numerically", "def.dp_range": "holds_numerically",
     },
     "ghazi_issa": {
         "def1.range": "holds_numerically", "thm1.range": "holds_numerically", "def4.range": "holds_numerically",
@@ -28,6 +29,7 @@ EXPECTED = {
         "prop1.range_tv": "holds_numerically", "prop1.range_dp": "holds_numerically",
         "prop2.range": "holds_numerically", "thm4.range": "holds_numerically", "thm5.range": "holds_numerically",
         "thm7.range": "holds_numerically", "thm6.eta_range": "fails",
+        "eq12.mu_range": "holds_numerically",
     },
     "zheng2020": {
         "eq1_1.range": "holds_numerically", "def2_2.range": "holds_numerically",
@@ -35,6 +37,9 @@ EXPECTED = {
         "prop2_4.range": "holds_numerically", "sec2.subsample_range": "holds_numerically",
         "lemmaC1.range": "holds_numerically", "lemmaC1.range_mu0": "proved",
         "sec4.mu_star_range": "holds_numerically", "eqA6.range": "proved",
+        "sec4.gamma_range": "holds_numerically", "sec4.gamma_range_pmf": "holds_numerically",
+        "sec4.gamma_range_expo": "holds_numerically", "lemma5_1.eps_range": "holds_numerically",
+        "lemma5_2.eps_range": "holds_numerically", "rec.delta0.eps_range": "holds_numerically",
         # Sec. 5.3: the printed rate p = 0.5/n^{-1/2} = sqrt(n)/2 exceeds 1 from n = 5 (erratum)
         "sgd.p_neg_half": "fails",
     },
@@ -97,6 +102,8 @@ PLANTED = [
     # a fixed point alpha* beyond 1/2 gives mu* < 0, outside {mu >= 0}
     ("zheng2020", "sec4.mu_star_range", _claim("zheng2020", "sec4.mu_star_range").spec[1].vars[0].name,
      sp.Interval.open(0, 1)),
+    # Prop. 1's "Given alpha > 1": below 1 the factor 1/(alpha - 1) makes (42) fall below D_alpha
+    ("asoodeh2021", "prop1.range", "alpha", sp.Interval.open(sp.Rational(1, 4), 4)),
 ]
 
 
@@ -108,4 +115,35 @@ def test_a_planted_too_wide_range_fails_where_the_stated_one_holds(paper, cid, n
     assert v.status == "fails", v.summary()
     beyond = sp.Float(v.counterexample["params"][name])
     stated = next(x for x in c.spec[1].vars if x.name == name)
-    assert beyond > sp.Float(str(stated.hi)), (beyond, stated.hi)
+    assert (stated.hi is not None and beyond > sp.Float(str(stated.hi))) or \
+        (stated.lo is not None and beyond < sp.Float(str(stated.lo))), (beyond, stated.lo, stated.hi)
+
+
+def test_eq12_negative_mu_is_searched():
+    """(12)'s range mu in R: the search reaches mu < 0, where Phi(Phi^{-1}(1 - alpha) - mu) (no |mu|) is
+    above Id and no trade-off function, so that form fails there while G_{|mu|} holds everywhere."""
+    c = _claim("ghazi_issa", "eq12.mu_range")
+    kind, dom, fields = c.spec
+    mu_r = next(x.symbol for x in dom.vars if x.name == "mu")
+    plain = fields["bound"].xreplace({sp.Abs(mu_r): mu_r})
+    assert plain != fields["bound"]
+    v = checkers.check(kind, dom, **{**fields, "bound": plain})
+    assert v.status == "fails" and sp.Float(v.counterexample["params"]["mu"]) < 0, v.summary()
+
+
+def test_tradeoff_area_truth():
+    """derive.truths' TradeoffArea against closed forms: G_mu has area Phi(-|mu|/sqrt 2) (P(Y <= X) for
+    X ~ N(0,1), Y ~ N(|mu|,1)), down to 1e-1088 at mu = 100; Exp(1) vs Exp(r) has area r/(1 + r);
+    Bern(a) vs Bern(b) has the piecewise-linear area (1 - |a - b|)/2; P = Q (Id) has area 1/2."""
+    import mpmath as mp
+    from derive import truths
+    with mp.workdps(30):
+        for mu in ("-3", "0", "0.5", "10", "100"):
+            got = truths.tradeoff_area(truths.PAIRS["Gaussian"][0](mp.mpf(mu)))
+            want = mp.ncdf(-abs(mp.mpf(mu)) / mp.sqrt(2))
+            assert abs(got - want) <= mp.mpf(10) ** -25 * want, (mu, got, want)
+        r = mp.mpf("0.3")
+        assert abs(truths.tradeoff_area(truths.exponential_pair(r)) - r / (1 + r)) < mp.mpf(10) ** -25
+        a, b = mp.mpf("0.2"), mp.mpf("0.7")
+        assert abs(truths.tradeoff_area(truths.bernoulli_pair(a, b)) - (1 - abs(a - b)) / 2) < mp.mpf(10) ** -28
+        assert truths.tradeoff_area(truths.pmf_pair(1, 2, 3, 1, 2, 3)) == mp.mpf(1) / 2

@@ -18,8 +18,21 @@ from the shared ones) and checks what the statement says over all of it.  Seed 0
 - ``sec5.d_alpha_range`` l. 428  (45): d_alpha(a||b) "for a, b in (0, 1)"
 - ``appC.convex_range`` l. 586  App. C: "for alpha > 1, delta in [0, 1) and eps > 0" the map
   p -> h_1 is convex
+- ``def.dp_range``    l. 77   (eps, delta)-DP "for eps >= 0 and delta in [0, 1)": every such (eps, delta) is attained
+  exactly (the canonical (eps, delta) pair has privacy profile delta at eps)
+- ``prop1.range``     l. 385  Prop. 1 (42): "Given alpha > 1", (42) bounds D_alpha(M_d || M_d') from above, on
+  the pairs P = (0, a, 1-a), Q = (c, (1-c) b, (1-c)(1-b)), a, b in (0, 1), c in [0, 1): c is the mass Q puts
+  where P has none, 1 - beta(0) (c = 0: (42) is tight).  The curve is piecewise linear with a segment of
+  length P(x) and slope |Gamma| = Q(x)/P(x) for each point x with P(x) > 0, so the integral in (42) is the
+  sum of length * slope^(1-alpha) over those segments (in any order); the truth is derive.truths' Renyi
+  from definition (1).  The range is needed: for alpha < 1 the factor 1/(alpha - 1) turns the extra
+  1 - beta(0) >= 0 into a deficit and (42) falls below D_alpha (tests/test_domain_claims.py plants that)
 
 Already declared elsewhere (custom checks): ``thm4.range_ends`` and ``lemma1.range_ends`` (sec2_3).
+Not declared (cost): (5)'s "alpha > 1 and gamma >= 0" (l. 81) and l. 265's "(alpha, rho alpha)-RDP for all
+alpha > 1": both need derive.truths' Renyi of a Gaussian pair, a quadrature of 0.2-2 s a point, so a
+generic search over alpha in (1, 101) took 55-100 s a claim (measured); the Gaussian RDP alpha/(2 sigma^2)
+itself is claim sec4.eq28.
 Not declared: Thm. 5's "eps > 2 delta log(1/delta)" (an O-term statement, asymptotic in delta) and
 (54)'s "alpha <= 1 + sigma^2 log(1/(q sigma)), q < 1/(16 sigma)" (an approximation, "approximately").
 Lemma 3's "for every eps >= 0" (l. 397) is not declared either: on a Gaussian mechanism it needs
@@ -172,3 +185,28 @@ P.generic("appC.convex_range", "App. C", "convex",
           latex=r"One can verify that for $\alpha > 1$, $\delta \in [0, 1)$ and $\varepsilon > 0$, the mapping $p \mapsto h_1(p; \alpha, \delta, \varepsilon)$ is convex.",
           section="App. C", formulas=("thm3.objective",), params=(ALPHA, DELTA0, EPS_POS, P01),
           conditions=(p > delta,), f=F("thm3.objective"), x=p)
+
+# ----------------------------------------------------------------------------- Proposition 1
+c_ = sp.Symbol("c", nonnegative=True)
+C0 = Param(c_, sp.Interval.Ropen(0, 1), ("uniform", 0, 1))
+_Pp = [sp.Integer(0), a_, 1 - a_]
+_Qp = [c_, (1 - c_) * b_, (1 - c_) * (1 - b_)]
+_slope_integral = sum(px * (qx / px) ** (1 - alpha) for px, qx in zip(_Pp[1:], _Qp[1:]))
+_beta0 = 1 - c_                                   # the least type II error at tau = 0 (reject where P = 0)
+P.generic("prop1.range", "Prop. 1", "bound",
+          "Proposition 1's range alpha > 1: (42) = log(1 - beta(0) + int_0^1 |Gamma(tau)|^{1-alpha} dtau)/(alpha-1) "
+          "bounds D_alpha(P||Q) for P = (0, a, 1-a), Q = (c, (1-c)b, (1-c)(1-b)) (a, b in (0, 1), c in [0, 1): "
+          "Q's mass where P has none is 1 - beta(0)); equal at c = 0",
+          shown_kind="domain", latex=r"Proposition 1: Given $\alpha > 1$, a mechanism \mathcal{M} is (α, γ) -RDP for",
+          section=V, params=(ALPHA, A01, B01, C0),
+          bound=sp.log(1 - _beta0 + _slope_integral) / (alpha - 1), side="upper",
+          truth=Fn("Renyi")(Fn("Discrete")(*_Pp, *_Qp), alpha))
+
+# ----------------------------------------------------------------------------- Sec. II: the definition (4)
+DELTA_RO = Param(delta, sp.Interval.Ropen(0, 1), ("uniform", 0, 1))
+P.generic("def.dp_range", "(4)", "bound",
+          "(eps, delta)-DP's range eps >= 0, delta in [0, 1): every (eps, delta) of it is attained exactly (the "
+          "canonical (eps, delta) pair has privacy profile delta at eps)",
+          shown_kind="domain", latex=r"(ε, δ) -DP [2] for $\varepsilon \ge 0$ and $\delta \in [0, 1)$ if",
+          section="Sec. II", params=(EPS, DELTA_RO), bound=delta, side="equal",
+          truth=Fn("DeltaOfEps")(Fn("EpsDeltaPair")(eps, delta), eps))

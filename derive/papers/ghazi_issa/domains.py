@@ -18,16 +18,21 @@ Seed 003 lines (the dump's LaTeX source of each range):
   eps-LDP channel's TV; the existing custom ``thm6.range`` says the same, errata ``ldp_tv_reciprocal``)
 - ``thm7.range``      l. 566  Thm. 7: eta in [0, (e^eps - 1)/(e^eps + 1)]
 
-Already declared elsewhere: ``sec6c.gamma_range`` (custom, sec6).  Not declared: (12)'s "Given mu in R"
-(derive.truths' Gaussian pair assumes mu > 0, so no independent truth covers mu < 0) and Thm. 3's
-triangular array (a limit statement, checked by ``thm3.clt``).
+- ``eq12.mu_range``  l. 287  (12): "Given mu in R", G_mu = f(N(0,1), N(mu,1)) for alpha in [0, 1]: over
+  every real mu (negative, the end 0, positive) it is the trade-off function Phi(Phi^{-1}(1-alpha) - |mu|)
+  = G_{|mu|} (derive.truths' Gaussian pair takes either sign: for mu < 0 the likelihood ratio p/q
+  increases and the Neyman-Pearson test rejects below the threshold), so the stated range adds no
+  curve beyond mu >= 0 (``eq12.gmu``) and is harmless
+
+Already declared elsewhere: ``sec6c.gamma_range`` (custom, sec6).  Not declared: Thm. 3's triangular
+array (a limit statement, checked by ``thm3.clt``).
 """
 from __future__ import annotations
 
 import sympy as sp
 
-from ...symbols import Param, delta, eps, p, t
-from ._paper import EPSP, ETA, P, eta
+from ...symbols import Param, alpha, delta, eps, p, t
+from ._paper import ALPHA01, EPSP, ETA, P, Phi, eta
 
 Fn = sp.Function
 II, III, IV, VII = "Sec. II", "Sec. III", "Sec. IV", "Sec. VII"
@@ -143,3 +148,13 @@ P.generic("thm6.eta_range", "Thm. 6", "bound",
           params=(EPS0,), bound=(r + 1) / (r - 1), side="lower", truth=Fn("TV")(RR),
           note="the printed end is the reciprocal of the largest TV (e^eps-1)/(e^eps+1) (as in (26)); every "
                "eta in ((e^eps-1)/(e^eps+1), (e^eps+1)/(e^eps-1)] is no TV of an eps-LDP channel")
+
+# ----------------------------------------------------------------------------- (12): mu in R
+mu_r = sp.Symbol("mu", real=True)
+MU_R = Param(mu_r, sp.Interval(-sp.oo, sp.oo), ("uniform", -8, 8))
+P.generic("eq12.mu_range", "(12)", "bound",
+          "(12) over its range mu in R and alpha in [0, 1]: f(N(0,1), N(mu,1)) is G_{|mu|}(alpha) = "
+          "Phi(Phi^{-1}(1-alpha) - |mu|) (a negative mu gives the curve of -mu, mu = 0 gives Id)",
+          shown_kind="domain", latex=r"\mu\in\mathbb{R}", section="Sec. V", params=(MU_R, ALPHA01),
+          bound=Phi(sp.sqrt(2) * sp.erfinv(1 - 2 * alpha) - sp.Abs(mu_r)), side="equal",
+          truth=Fn("Tradeoff")(Fn("Gaussian")(mu_r), alpha))
