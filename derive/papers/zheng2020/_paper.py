@@ -2,7 +2,7 @@
 of Zheng, Dong, Long, Su (2020), seed 004.
 
 Phi and its inverse are the one definition of ``derive.functions`` (``Phi``, ``PhiInv``, imported
-here as ``Phi_inv``): SymPy functions that print as \Phi, \Phi^{-1} and lambdify to SciPy/mpmath.
+here as ``Phi_inv``): SymPy functions that print as Phi, Phi^{-1} in LaTeX and lambdify to SciPy/mpmath.
 """
 import sympy as sp
 
