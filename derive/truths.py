@@ -59,7 +59,7 @@ def hockey(P, Q, g):
     """E_g(P||Q) = sum_x (P(x) - g Q(x))_+ on a finite space: the sup over events of P(A) - g Q(A) is
     attained at A = {P > g Q} (definition (8) of 002; 003 Def. 1).  Exact for Fractions."""
     terms = [max(p - g * q, 0) for p, q in zip(P, Q)]
-    return sum(terms, Fraction(0)) if _exact(terms) else mp.fsum(terms)
+    return sum(terms, Fraction(0)) if _exact(list(P) + list(Q) + [g]) else mp.fsum(terms)
 
 
 def hockey_events(P, Q, g):
