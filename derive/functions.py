@@ -21,7 +21,19 @@ it, and its LaTeX is the papers' notation.
 """
 from __future__ import annotations
 
+import mpmath
 import sympy as sp
+from sympy.core.evalf import prec_to_dps
+
+
+def _real_arg(arg, prec):
+    """``arg`` evaluated to prec + 40 bits as an mpmath real (exact, whatever mpmath's context
+    precision), or None when it is not a finite real number."""
+    v = arg.evalf(prec_to_dps(prec + 40))
+    if not (v.is_Number and v.is_real and v.is_finite):
+        return None
+    with mpmath.workprec(prec + 40):
+        return +v._to_mpmath(prec + 40)
 
 
 class Phi(sp.Function):
@@ -51,7 +63,13 @@ class Phi(sp.Function):
         return self.args[0].is_extended_real
 
     def _eval_evalf(self, prec):
-        return self.rewrite(sp.erf)._eval_evalf(prec)
+        # mpmath.ncdf (erfc in the lower tail: no cancellation in 1 + erf(x/sqrt 2)), with guard bits
+        # for the argument's relative error, amplified by |x|^2 in the tail
+        x = _real_arg(self.args[0], prec)
+        if x is None:
+            return self.rewrite(sp.erf)._eval_evalf(prec)
+        with mpmath.workprec(prec + 30 + 2 * max(0, int(mpmath.log(abs(x) + 1, 2)))):
+            return sp.Expr._from_mpmath(mpmath.ncdf(x), prec)
 
     def _latex(self, printer, exp=None):
         s = r"\Phi\left(%s\right)" % printer._print(self.args[0])
@@ -87,7 +105,12 @@ class PhiInv(sp.Function):
         return sp.sqrt(2) * sp.erfinv(2 * u - 1)
 
     def _eval_evalf(self, prec):
-        return self.rewrite(sp.erfinv)._eval_evalf(prec)
+        # sqrt(2) erfinv(2u - 1) at a working precision where 2u - 1 keeps u's digits (u near 0)
+        u = _real_arg(self.args[0], prec)
+        if u is None or not 0 < u < 1:
+            return self.rewrite(sp.erfinv)._eval_evalf(prec)
+        with mpmath.workprec(prec + 30 + max(0, int(-mpmath.log(min(u, 1 - u), 2)))):
+            return sp.Expr._from_mpmath(mpmath.sqrt(2) * mpmath.erfinv(2 * u - 1), prec)
 
     def _latex(self, printer, exp=None):
         s = r"\Phi^{-1}\left(%s\right)" % printer._print(self.args[0])

@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 import mpmath as mp
@@ -47,6 +48,47 @@ def d_kl(a, b):
     def term(x, y):
         return mp.mpf(0) if x == 0 else x * mp.log(x / y)
     return term(a, b) + term(1 - a, 1 - b)
+
+
+# ----------------------------------------------------------------------------- pmfs as lists
+def _exact(xs) -> bool:
+    return all(isinstance(x, (int, Fraction)) for x in xs)
+
+
+def hockey(P, Q, g):
+    """E_g(P||Q) = sum_x (P(x) - g Q(x))_+ on a finite space: the sup over events of P(A) - g Q(A) is
+    attained at A = {P > g Q} (definition (8) of 002; 003 Def. 1).  Exact for Fractions."""
+    terms = [max(p - g * q, 0) for p, q in zip(P, Q)]
+    return sum(terms, Fraction(0)) if _exact(list(P) + list(Q) + [g]) else mp.fsum(terms)
+
+
+def hockey_events(P, Q, g):
+    """sup over every event A of P(A) - g Q(A), by brute force over the 2^k events (the definition,
+    no use of the positive-part form).  Exact for Fractions."""
+    k, exact = len(P), _exact(list(P) + list(Q) + [g])
+    total = (lambda xs: sum(xs, Fraction(0))) if exact else mp.fsum
+    best = Fraction(0) if exact else mp.mpf(0)
+    for r in range(k + 1):
+        for A in itertools.combinations(range(k), r):
+            best = max(best, total([P[i] for i in A]) - g * total([Q[i] for i in A]))
+    return best
+
+
+def product(*pmfs):
+    """The product distribution of the given pmfs: one entry per tuple of outcomes, in lexicographic
+    order (exact for Fractions)."""
+    out = []
+    for xs in itertools.product(*pmfs):
+        v = 1
+        for x in xs:
+            v = v * x
+        out.append(v)
+    return out
+
+
+def kfold(P, k: int):
+    """The k-fold product P^k (``product`` of k copies)."""
+    return product(*[P] * int(k))
 
 
 # ----------------------------------------------------------------------------- discrete pairs
@@ -124,11 +166,7 @@ class DPair:
 
     def E(self, lam):
         """E_lambda(P||Q) = sup_A P(A) - lambda Q(A) (definition (8)), brute force over events."""
-        best = mp.mpf(0)
-        for r in range(len(self.P) + 1):
-            for A in itertools.combinations(range(len(self.P)), r):
-                best = max(best, mp.fsum(self.P[i] for i in A) - lam * mp.fsum(self.Q[i] for i in A))
-        return best
+        return hockey_events(self.P, self.Q, lam)
 
     def f_div(self, f: Callable, f0, fprime_inf=None):
         """D_f(P||Q) = E_Q[f(dP/dQ)] (definition (2)) with the conventions for singular parts:
@@ -319,8 +357,10 @@ def _inverse_cdf(F, lo, hi):
     return inv
 
 
-def _nppf(u, m=0, s=1):
-    return m + s * mp.sqrt(2) * mp.erfinv(2 * u - 1)
+def nquantile(u, m=0, s=1):
+    """The N(m, s^2) quantile m + s Phi^{-1}(u), Phi^{-1}(u) = sqrt(2) erfinv(2u - 1) in mpmath (the numeric
+    twin of ``derive.functions.PhiInv``; the normal CDF itself is ``mpmath.ncdf``)."""
+    return m + s * mp.sqrt(2) * mp.erfinv(2 * mp.mpf(u) - 1)
 
 
 def gaussian_pair(mu, s=1):
@@ -329,7 +369,7 @@ def gaussian_pair(mu, s=1):
     mu, s = mp.mpf(mu), mp.mpf(s)
     return CPair("Gaussian", lambda x: mp.npdf(x, 0, s), lambda x: mp.npdf(x, mu, s),
                  lambda x: mp.ncdf(x / s), lambda x: mp.ncdf((x - mu) / s),
-                 lambda u: _nppf(u, 0, s), lambda u: _nppf(u, mu, s), -mp.inf, mp.inf,
+                 lambda u: nquantile(u, 0, s), lambda u: nquantile(u, mu, s), -mp.inf, mp.inf,
                  lambda lam: (mu ** 2 - 2 * s ** 2 * mp.log(lam)) / (2 * mu),
                  [mu / 2, mu / 2 - 8 * s, mu / 2 + 8 * s], [], bool(mu >= 0),
                  {"mu": mu / s, "shift": (mp.mpf(0), mu, s)},
@@ -397,7 +437,7 @@ def subsampled_gaussian_pair(q, s):
         return (1 + 2 * s ** 2 * mp.log(y)) / 2 if y > 0 else None
     return CPair("subsampled Gaussian", lambda x: mp.npdf(x, 0, s),
                  lambda x: (1 - q) * mp.npdf(x, 0, s) + q * mp.npdf(x, 1, s),
-                 lambda x: mp.ncdf(x / s), Fq, lambda u: _nppf(u, 0, s), _inverse_cdf(Fq, -mp.inf, mp.inf),
+                 lambda x: mp.ncdf(x / s), Fq, lambda u: nquantile(u, 0, s), _inverse_cdf(Fq, -mp.inf, mp.inf),
                  -mp.inf, mp.inf, cross, [mp.mpf(0), mp.mpf(1), -10 * s, 1 + 10 * s], [], True,
                  {"q": q, "sigma": s}, lambda x: mp.ncdf(-x / s),
                  lambda x: (1 - q) * mp.ncdf(-x / s) + q * mp.ncdf(-(x - 1) / s))
@@ -500,7 +540,80 @@ def conjugate_delta(tradeoff: Callable, lam, grid: int = 80):
     return max(v, mp.mpf(0))
 
 
+# ----------------------------------------------------------------------------- the Gaussian privacy profile
+def gauss_delta(e, mu):
+    """delta(eps) = E_{e^eps}(N(mu,1) || N(0,1)) for any real eps, by quadrature of the definition
+    int (p - e^eps q)_+ beyond the point x0 = eps/mu + mu/2 where the ratio e^{mu x - mu^2/2} reaches
+    e^eps (not the closed form (40) of 002 / Lemma 5.1 of 004 it checks), at 30 digits."""
+    with mp.workdps(WORK_DPS):
+        e, mu = mp.mpf(e), mp.mpf(mu)
+        x0 = e / mu + mu / 2
+        lam = mp.e ** e
+        return mp.quad(lambda x: mp.npdf(x, mu) - lam * mp.npdf(x), [x0, x0 + 1, x0 + 10, mp.inf])
+
+
+# ----------------------------------------------------------------------------- privacy-loss cumulants
+def _cumulants_by_quad(L, dens, points):
+    """[kappa_1..kappa_4] of L(x), x ~ dens, by quadrature: mean and central moments m_2..m_4, with
+    the textbook kappa_2 = m_2, kappa_3 = m_3, kappa_4 = m_4 - 3 m_2^2 (no Bell-polynomial conversion)."""
+    mean = mp.quad(lambda x: L(x) * dens(x), points)
+    m2, m3, m4 = (mp.quad(lambda x, k=k: (L(x) - mean) ** k * dens(x), points) for k in (2, 3, 4))
+    return [mean, m2, m3, m4 - 3 * m2 ** 2]
+
+
+def laplace_cumulants_quad(theta, under="P"):
+    """[kappa_1..kappa_4] of L = |x| - |x - theta| under Lap(0,1) ("P") or Lap(theta,1) ("Q")."""
+    th = mp.mpf(theta)
+    loc = 0 if under == "P" else th
+    L = lambda x: abs(x) - abs(x - th)  # noqa: E731
+    dens = lambda x: mp.exp(-abs(x - loc)) / 2  # noqa: E731
+    return _cumulants_by_quad(L, dens, [-mp.inf, 0, th, mp.inf])
+
+
+def mixture_llr(x, p, mu):
+    """log(1 - p + p e^{mu x - mu^2/2}) via log-sum-exp (the privacy loss of 004 App. C)."""
+    a = mp.log1p(-p) if p < 1 else -mp.inf
+    b = mp.log(p) + mu * x - mu ** 2 / 2
+    m = max(a, b)
+    return m + mp.log(mp.e ** (a - m) + mp.e ** (b - m))
+
+
+def mixture_cumulants_quad(p, mu, under="P"):
+    """[kappa_1..kappa_4] of the privacy loss of N(0,1) vs p N(mu,1) + (1-p) N(0,1) (004 App. C), under
+    P = N(0,1) or Q = the mixture, by quadrature in log space."""
+    p, mu = mp.mpf(p), mp.mpf(mu)
+    L = lambda x: mixture_llr(x, p, mu)  # noqa: E731
+    n0 = lambda x: mp.exp(-x ** 2 / 2) / mp.sqrt(2 * mp.pi)  # noqa: E731
+    dens = n0 if under == "P" else (lambda x: p * n0(x - mu) + (1 - p) * n0(x))
+    return _cumulants_by_quad(L, dens, [-mp.inf, -8, 0, mu, mu + 8, mp.inf])
+
+
 # ----------------------------------------------------------------------------- subsampled Gaussian RDP
+def subsampled_shift_renyi(al, q, kind: str, scale, reverse: bool = False):
+    """D_alpha((1-q) K + q K_1 || K), or with ``reverse`` D_alpha(K || (1-q) K + q K_1), K = N(0, s^2)
+    (``kind="gauss"``) or Lap(0, b) (``"laplace"``), K_1 = K shifted by 1, by quadrature of definition (1):
+    the pair of outputs of a subsampled mechanism adding the noise K to the sum of records in [0, 1]
+    (Poisson rate q, one record added; or a fixed-size subsample, ratio q, one record 0 replaced by 1).
+    A lower bound on that mechanism's subsampled RDP at order alpha (a sup over such pairs)."""
+    al, q, s = mp.mpf(al), mp.mpf(q), mp.mpf(scale)
+    if kind == "gauss":
+        k0 = lambda x: mp.npdf(x, 0, s)  # noqa: E731
+        k1 = lambda x: mp.npdf(x, 1, s)  # noqa: E731
+        w = 12 * s + 2 * al
+    elif kind == "laplace":
+        k0 = lambda x: mp.e ** (-abs(x) / s) / (2 * s)  # noqa: E731
+        k1 = lambda x: mp.e ** (-abs(x - 1) / s) / (2 * s)  # noqa: E731
+        w = 60 * s + 2 * al
+    else:
+        raise ValueError(f"kind={kind!r} is not one of 'gauss', 'laplace'")
+    mix = lambda x: (1 - q) * k0(x) + q * k1(x)  # noqa: E731
+    num, den = (k0, mix) if reverse else (mix, k0)
+    pts = sorted({-w, -w / 4, mp.mpf(0), mp.mpf(1) / 2, mp.mpf(1), w / 4, w}
+                 | {mp.mpf(i) / 2 for i in range(-8, 9)})
+    v = mp.quad(lambda x: num(x) ** al * den(x) ** (1 - al), [-mp.inf] + pts + [mp.inf])
+    return mp.log(v) / (al - 1)
+
+
 def sgm_renyi_quad(al, q, s):
     """D_alpha((1-q)N(0,s^2) + q N(1,s^2) || N(0,s^2)) by quadrature of definition (1):
     E_{x ~ N(0,s^2)}[((1-q) + q e^{(2x-1)/(2 s^2)})^alpha]."""
@@ -643,8 +756,7 @@ def delta_exact(a, g, e, tol_digits: int = 20):
 # ----------------------------------------------------------------------------- hockey-stick, profiles
 def _dpair_hockey(self, lam):
     """E_lambda(P||Q) = sum_x (P(x) - lambda Q(x))_+ (the sup over events is attained at {P > lambda Q})."""
-    lam = mp.mpf(lam)
-    return mp.fsum(max(p - lam * q, 0) for p, q in zip(self.P, self.Q))
+    return hockey(self.P, self.Q, mp.mpf(lam))
 
 
 def _cpair_hockey(self, lam):

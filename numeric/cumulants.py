@@ -145,10 +145,13 @@ def mixture_loss(x, p, mu):
     x, p, mu = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (x, p, mu)))
     z = mu * x - mu * mu / 2
     zc = np.minimum(z, 30.0)
-    small = np.log1p(p * np.expm1(zc))
+    u = p * np.expm1(zc)
     with np.errstate(divide="ignore"):
+        small = np.log1p(u)                      # -inf at u = -1: not selected below
         big = np.logaddexp(np.log1p(-p), np.log(p) + z)
-    return np.where(z < 30.0, small, big)
+    # log1p(u) is exact to a few ulp unless 1 + u is small (p near 1, z very negative), where 1 + u
+    # cancels: there the log-sum-exp form is the accurate one
+    return np.where((z < 30.0) & (u > -0.5), small, big)
 
 
 def _gl_panels(lo: float, hi: float, panels: int, nodes: int):
@@ -184,8 +187,11 @@ def _component_moments(p, mu, shift: bool):
     EY = np.expm1(mu * mu) if shift else np.zeros_like(mu)        # E[Y] exactly
     u = p[:, None] * np.expm1(np.minimum(z, 700.0))
     r = np.where(z < 30.0, log1pmx(u), L - u)
-    mean = np.sum(np.exp(_LOGW)[None, :] * r, axis=1) + p * EY
-    return L, mean
+    w = np.exp(_LOGW)[None, :]
+    mean = np.sum(w * r, axis=1) + p * EY
+    # where p E[Y] is large (the shifted component at large mu: e^{mu^2}) the split cancels two huge sums
+    # (1e11 absolute at p = 0.3, mu = 8); there E[L] is O(mu^2), not O(p^2), and the plain sum is accurate
+    return L, np.where(p * EY > 1.0, np.sum(w * L, axis=1), mean)
 
 
 def mixture_cumulants(p, mu, orders: int = 4, under: str = "P") -> np.ndarray:

@@ -467,7 +467,10 @@ class PoissonSubsampledRDP(_GenericSubsampled):
         t0 = (n - 1) * l1g + np.log1p((n - 1) * g)
         t2 = _log_binom(n, 2.0) + 2 * lg + (n - 2) * l1g + eb[0]
         tl = np.log(3.0) + _log_binom(n, ls) + (n - ls) * l1g + ls * lg + (ls - 1) * eb[1:]
-        return float(K.logsumexp(np.concatenate(([t0, t2], tl))))
+        # log(e^t0 + e^T) = log1p(expm1(t0) + e^T): the sum is 1 + O(g^2), so a log-sum-exp of terms of
+        # size ~1 would lose the O(g^2) part to rounding (1e-9 relative at g = 1e-3)
+        T = float(K.logsumexp(np.concatenate(([t2], tl))))
+        return float(np.log1p(np.expm1(t0) + np.exp(T)))
 
     def describe(self):
         return f"Poisson(q={self.rate:g}) o {self.base.describe()}"

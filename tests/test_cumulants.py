@@ -7,7 +7,7 @@ import sympy as sp
 
 from derive import cumulants as C
 from derive.core import DomainError
-from derive.papers.zheng2020 import _truth as TR
+from derive import truths as TR
 from derive.symbols import mu, p
 
 lam, m, s, b, t = sp.symbols("lambda m s b t", positive=True)

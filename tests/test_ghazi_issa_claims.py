@@ -115,7 +115,7 @@ def test_eq5_at_k1_is_the_single_mechanism():
 def test_eq6_brute_force_k5():
     r = Fr(3)
     P0, P1 = dominating(r, Fr(0))
-    p0, p1 = TR.product(P0, 5), TR.product(P1, 5)
+    p0, p1 = TR.kfold(P0, 5), TR.kfold(P1, 5)
     for j in (1, 3, 5):
         assert TR.hockey(p0, p1, r ** j) == eq6_value(5, j, r)
 
@@ -124,7 +124,7 @@ def test_mpmath_delta_j_matches_brute_force():
     with mp.workdps(50):
         e, a = mp.log(2), mp.mpf(3) / 10
         P0, P1 = dominating(mp.mpf(2), a)
-        p0, p1 = TR.product(P0, 4), TR.product(P1, 4)
+        p0, p1 = TR.kfold(P0, 4), TR.kfold(P1, 4)
         for j in range(5):
             assert abs(TR.delta_j_binomial(4, e, a, j) - TR.hockey(p0, p1, mp.mpf(2) ** j)) < mp.mpf(10) ** -40
 

@@ -6,9 +6,8 @@ validator, I/O).
 ``test_every_public_callable_is_listed_once`` enumerates the public callables *defined* in
 each ``numeric/`` module (introspection) and fails when one is missing from the tables below,
 listed twice, or listed but gone; so a new public kernel cannot be added without a decision.
-``UNTIED`` holds formula kernels that repeat a quantity with no registered definition and no
-tie yet: ``test_no_formula_kernel_left_untied`` is a strict xfail naming them until the list
-is empty (then it XPASSes, which fails, and the marker must go).
+``UNTIED`` held formula kernels that repeated a quantity with no registered definition and no
+tie; it is empty (issue 13), and ``test_untied_is_empty`` fails if a kernel is put back there.
 
 The equality tests further down evaluate the registered formula (``derive.registry``) exactly:
 float arguments are substituted as exact rationals and the expression is evaluated with
@@ -130,24 +129,31 @@ TIED = {
     "rdp.log_a_fractional": ("derive.truths.sgm_renyi_quad", f"{HERE}::test_subsampled_gaussian_rdp_equals_quadrature"),
     "rdp.RandomizedResponse": ("derive.truths.chi_alpha", f"{HERE}::test_rdp_randomized_response_equals_truth"),
     "rdp.Laplace": ("derive.truths.chi_alpha", f"{HERE}::test_rdp_laplace_equals_truth"),
+    # issue 13: the last untied kernels.  004 App. C (the Gaussian-mixture privacy loss)
+    "cumulants.mixture_loss": ("zheng2020.lemmaC1.lr", f"{HERE}::test_mixture_loss_equals_lemmaC1_lr"),
+    "cumulants.mixture_cumulants": ("derive.truths.mixture_cumulants_quad",
+                                    f"{HERE}::test_mixture_cumulants_equal_quadrature_truth"),
+    # amplification by subsampling: external papers' bounds (derive.external_bounds), equal and sound
+    "rdp.PoissonSubsampledRDP": ("derive.external_bounds.zhu_wang_poisson_rdp",
+                                 f"{HERE}::test_poisson_subsampled_rdp_equals_zhu_wang_and_is_sound"),
+    "rdp.WithoutReplacementRDP": ("derive.external_bounds.wbk_without_replacement_rdp",
+                                  f"{HERE}::test_without_replacement_rdp_equals_wbk_and_is_sound"),
+    # 003 Prop. 1, (7), (43)-(44)
+    "tv.subsample": ("ghazi_issa.prop1.eps", f"{HERE}::test_subsample_equals_prop1"),
+    "tv.loss_distribution": ("derive.papers.ghazi_issa.sec2_3.dominating",
+                             f"{HERE}::test_loss_distribution_equals_enumeration_of_eq7"),
+    "tv.dominating_pmfs": ("derive.papers.ghazi_issa.sec2_3.dominating", f"{HERE}::test_dominating_pmfs_equal_eq43_44"),
+    # 004 Sec. 4
+    "edgeworth.interpreter": ("zheng2020.mu_star", f"{HERE}::test_interpreter_equals_mu_star_and_quadrature"),
+    # 002 Lemma 3 (43), Lemma 4 / Cor. 1 (45), (48)
+    "region.lemma3_region": ("derive.truths.delta_exact",
+                             f"{HERE}::test_lemma3_region_equals_eq43_with_the_optimal_conversion"),
+    "region.KLRegion": ("derive.truths.d_kl", f"{HERE}::test_kl_region_equals_binary_kl_definition"),
+    "region.RDPRegion": ("derive.truths.d_alpha", f"{HERE}::test_rdp_region_equals_eq48"),
 }
 
-# formula kernels that repeat a quantity with no registered definition and no tie yet
-UNTIED = {
-    "cumulants.mixture_loss": "log(1 - p + p e^{mu x - mu^2/2}) (004 App. C): no registered formula",
-    "cumulants.mixture_cumulants": "quadrature cumulants of the App. C pair: checked against mpmath "
-                                   "quadrature (test_numeric_cumulants.py), no derive/ definition",
-    "cumulants.log1pmx": "log1p(u) - u series helper; no registered formula",
-    "rdp.PoissonSubsampledRDP": "Zhu-Wang 2019 Poisson-subsampling bound: not registered",
-    "rdp.WithoutReplacementRDP": "Wang-Balle-Kasiviswanathan 2019 bound: not registered",
-    "tv.subsample": "003 Prop. 1 amplification (eps, delta, eta): not registered",
-    "tv.loss_distribution": "log P1(L = d eps) of the dominating pair (7): no registered pmf",
-    "tv.dominating_pmfs": "003 (43)-(44) dominating pair: not registered",
-    "edgeworth.interpreter": "004 Sec. 4 (alpha*, mu*): zheng2020.mu_star exists, no tie yet",
-    "region.lemma3_region": "002 eq. (43) curve: registered only through claims, no tie yet",
-    "region.KLRegion": "binary-KL region of 002 Sec. V: no registered formula",
-    "region.RDPRegion": "002 eq. (48) outer bound: no registered formula",
-}
+# formula kernels that repeat a quantity with no registered definition and no tie yet (none left)
+UNTIED: dict = {}
 
 # name -> one-line reason it is not a formula kernel
 _SOLVER = "solver: numerical search/root-finding on kernels listed elsewhere"
@@ -195,6 +201,8 @@ NOT_A_FORMULA = {
     "kernels.ndtr": "special function Phi (tied to mpmath.ncdf and scipy.special.ndtr, tests/test_numeric_kernels.py)",
     "kernels.ndtri": "special function Phi^-1 (tied to an mpmath root and scipy.special.ndtri, tests/test_numeric_kernels.py)",
     "kernels.next_fast_len": "FFT size helper (tied to scipy.fft.next_fast_len, tests/test_numeric_kernels.py)",
+    "cumulants.log1pmx": "stable arithmetic primitive log1p(u) - u (no paper formula; tied to mpmath by "
+                         "test_log1pmx_equals_mpmath)",
     "methods.curve": _ACCT, "methods.epsilon": _ACCT, "methods.delta": _ACCT, "methods.calibrate_sigma": _SOLVER,
     "pld.LossModel": _CONT, "pld.DiscretePLD": _CONT, "pld.discretise": "numerical: lattice discretisation",
     "pld.Composed": _CONT, "pld.compose": "numerical: FFT convolution", "pld.PLDResult": _CONT,
@@ -280,6 +288,11 @@ def test_every_tie_names_an_existing_target_and_test():
         assert test in _test_functions(TESTS.parent / path), f"{name}: no test {node}"
 
 
+def test_untied_is_empty():
+    """Every formula kernel is generated from or tied to a definition (issue 13): none left untied."""
+    assert not UNTIED, sorted(UNTIED)
+
+
 def test_generated_kernels_name_registered_definitions():
     from numeric import _kernels_generated as G
     for name, src in GENERATED.items():
@@ -287,11 +300,6 @@ def test_generated_kernels_name_registered_definitions():
     # the generated module is the printed definitions (the codegen test checks it is current)
     for n in G.THM3_NAMES:
         assert f"_kernels_generated.thm3_{n}" in GENERATED
-
-
-@pytest.mark.xfail(strict=True, reason="formula kernels still untied (issue 13): see UNTIED")
-def test_no_formula_kernel_left_untied():
-    assert not UNTIED, sorted(UNTIED)
 
 
 # ============================================================================= references
@@ -357,6 +365,17 @@ def _eq40_allowance(e, s):
         return float(16 * (1 + abs(mp.log(pa)) + abs(mp.log(pb))) * mp.mpf(2) ** -52 * (pa + pb))
 
 
+def _log_eq40_allowance(e, s):
+    """The float error of log Phi(a) + log(1 - e^r), r = eps + log Phi(b) - log Phi(a), in the far tail:
+    r is the difference of two log Phi's of size ~a^2/2, each a few ulp off, so log(1 - e^r) is off by
+    about ulp(|log Phi(a)|) / |r| (2e-8 at sigma = 20, eps = 10, where |log Phi| ~ 2e4 and r ~ -2.5e-4)."""
+    with mp.workdps(40):
+        mu, ee = 1 / mp.mpf(s), mp.mpf(e)
+        la, lb = mp.log(mp.ncdf(-ee / mu + mu / 2)), mp.log(mp.ncdf(-ee / mu - mu / 2))
+        r = ee + lb - la
+        return float(8 * mp.mpf(2) ** -52 * (abs(la) + abs(lb)) / abs(r) * (1 + abs(r)))
+
+
 def test_gaussian_profile_equals_eq40():
     """delta_exact / log_delta_exact equal eq. (40) within the float allowance of the
     subtraction (relative 1e-15 when well conditioned, more where Phi(a) ~ e^eps Phi(b))."""
@@ -369,7 +388,8 @@ def test_gaussian_profile_equals_eq40():
                 r = ref("asoodeh2021.sec5.eq40", varepsilon=e, sigma=sT)
                 lr = mp.log(r)
                 if r < mp.mpf(10) ** -300:            # below double precision: log form only
-                    close(G.log_delta_exact(e, 1 / sT), lr, rel=1e-12)
+                    assert mp.isfinite(lr)            # (the erf encoding evaluated to 0 here: a vacuous check)
+                    close(G.log_delta_exact(e, 1 / sT), lr, rel=1e-12, abs_=_log_eq40_allowance(e, sT))
                     continue
                 tol = _eq40_allowance(e, sT)
                 close(G.delta_exact(e, s, steps=T), r, rel=2e-15, abs_=tol)
@@ -748,3 +768,278 @@ def test_rdp_laplace_equals_truth():
                 chi = truths.chi_alpha(truths.laplace_pair(1, b), a)
                 r = mp.log1p((a - 1) * chi) / (a - 1)
             close(rdp.Laplace(b)(np.array([a]))[0], r, rel=1e-9, abs_=1e-15)
+
+
+# ============================================================================= issue 13: the last untied kernels
+def test_log1pmx_equals_mpmath():
+    """cumulants.log1pmx(u) = log(1 + u) - u (a stable primitive) against mpmath at 40 digits,
+    across the series/direct switch |u| = 0.1 and at the ends u -> -1, u large."""
+    from numeric import cumulants as C
+    us = [-1 + 1e-12, -0.9, -0.1000001, -0.0999999, -1e-3, -1e-9, 0.0, 1e-300, 1e-9, 1e-3, 0.0999999,
+          0.1000001, 0.5, 10.0, 1e6, 1e300]
+    got = C.log1pmx(np.array(us))
+    for u, g in zip(us, got):
+        with mp.workdps(40):
+            r = mp.log1p(mp.mpf(u)) - mp.mpf(u)
+        close(g, r, rel=1e-14, abs_=1e-320)
+
+
+def test_mixture_loss_equals_lemmaC1_lr():
+    """cumulants.mixture_loss = log of the registered likelihood ratio of 004 App. C
+    (zheng2020.lemmaC1.lr: 1 - p + p e^{mu x - mu^2/2}), tiny p and far tails included."""
+    from numeric import cumulants as C
+    for p in [1e-12, 1e-4, 0.3, 1.0]:
+        for m in [0.0, 1e-6, 0.5, 4.0, 12.0]:
+            for x in [-50.0, -3.0, 0.0, 0.7, 6.0, 60.0]:
+                r = ref("zheng2020.lemmaC1.lr", x=x, p=p, mu=m)
+                with mp.workdps(60):
+                    lr = mp.log(r)
+                close(C.mixture_loss(x, p, m), lr, rel=1e-13, abs_=1e-15 * (1 + abs(float(lr))) + 1e-300)
+
+
+@pytest.mark.parametrize("p,mu", [(1.0, 0.5), (0.5, 1.0), (1e-3, 0.25), (0.05, 2.0), (0.3, 8.0)])
+def test_mixture_cumulants_equal_quadrature_truth(p, mu):
+    """cumulants.mixture_cumulants against derive.truths.mixture_cumulants_quad (mpmath quadrature
+    of the App. C privacy loss under P and Q, textbook central-moment formulas)."""
+    from derive import truths
+    from numeric import cumulants as C
+    for under in ("P", "Q"):
+        with mp.workdps(30):
+            r = truths.mixture_cumulants_quad(p, mu, under)
+        got = C.mixture_cumulants(p, mu, 4, under)
+        for k in range(4):
+            close(got[k], r[k], rel=2e-9, abs_=1e-14 * max(1.0, mu) ** (2 * (k + 1)) * p)
+
+
+def _base_eps(kind, scale):
+    """l -> eps(l) of the base mechanism computed independently: the Gaussian's eq. (28)
+    l/(2 sigma^2) (registered), the Laplace's D_l by quadrature (derive.truths.chi_alpha)."""
+    from derive import truths
+    if kind == "gauss":
+        return lambda l: ref("asoodeh2021.eq28", alpha=l, sigma=scale), mp.inf
+    pair = truths.laplace_pair(1, scale)
+    cache = {}
+
+    def eps(l):
+        if l not in cache:
+            with mp.workdps(30):
+                cache[l] = mp.log1p((l - 1) * truths.chi_alpha(pair, l)) / (l - 1)
+        return cache[l]
+    return eps, 1 / mp.mpf(scale)
+
+
+def _rdp_base(kind, scale):
+    from numeric import rdp
+    return rdp.Gaussian(scale) if kind == "gauss" else rdp.Laplace(scale)
+
+
+SUBSAMPLED_CASES = [("gauss", 1.0, 0.01), ("gauss", 0.8, 0.2), ("gauss", 3.0, 1e-3), ("gauss", 2.0, 1.0),
+                    ("laplace", 1.0, 0.05), ("laplace", 0.5, 0.3)]
+
+
+@pytest.mark.parametrize("kind,scale,g", SUBSAMPLED_CASES)
+def test_poisson_subsampled_rdp_equals_zhu_wang_and_is_sound(kind, scale, g):
+    """rdp.PoissonSubsampledRDP = min(eps(alpha), Zhu-Wang 2019 Thm. 6) computed independently
+    (derive.external_bounds, exact binomials in mpmath), and >= the true Renyi divergence of the
+    Poisson-subsampled pair (both orders, by quadrature: derive.truths.subsampled_shift_renyi)."""
+    from derive import external_bounds as XB
+    from derive import truths
+    from numeric import rdp
+    eps, _ = _base_eps(kind, scale)
+    curve = rdp.PoissonSubsampledRDP(_rdp_base(kind, scale), g)
+    for a in [2, 3, 5, 8, 16]:
+        with mp.workdps(30):
+            r = min(eps(a), XB.zhu_wang_poisson_rdp(a, g, eps))
+            true = max(truths.subsampled_shift_renyi(a, g, kind, scale),
+                       truths.subsampled_shift_renyi(a, g, kind, scale, reverse=True))
+        got = float(curve(np.array([float(a)]))[0])
+        assert float(r) <= got <= float(r) * (1 + 1e-11) + 1e-300, (a, got, float(r))
+        assert got >= float(true) * (1 - 1e-12), (a, got, float(true))
+
+
+@pytest.mark.parametrize("kind,scale,g", SUBSAMPLED_CASES)
+def test_without_replacement_rdp_equals_wbk_and_is_sound(kind, scale, g):
+    """rdp.WithoutReplacementRDP = min(eps(alpha), Wang-Balle-Kasiviswanathan 2019 Thm. 9) computed
+    independently (derive.external_bounds), and >= the Renyi divergence (both orders, quadrature) of
+    one replace-one pair of the subsampled mechanism: records in {0, 1}, the base noise added to the
+    subsample's sum, the differing record 0 vs 1 (so the pair is (1-g) K + g K_1 vs K)."""
+    from derive import external_bounds as XB
+    from derive import truths
+    from numeric import rdp
+    eps, eps_inf = _base_eps(kind, scale)
+    curve = rdp.WithoutReplacementRDP(_rdp_base(kind, scale), g)
+    for a in [2, 3, 5, 8, 16]:
+        with mp.workdps(30):
+            r = min(eps(a), XB.wbk_without_replacement_rdp(a, g, eps, eps_inf))
+            true = max(truths.subsampled_shift_renyi(a, g, kind, scale),
+                       truths.subsampled_shift_renyi(a, g, kind, scale, reverse=True))
+        got = float(curve(np.array([float(a)]))[0])
+        assert float(r) * (1 - 1e-12) <= got <= float(r) * (1 + 1e-11) + 1e-300, (a, got, float(r))
+        assert got >= float(true) * (1 - 1e-12), (a, got, float(true))
+
+
+def test_subsample_equals_prop1():
+    """tv.subsample = 003 Prop. 1 (ghazi_issa.prop1.eps/.delta/.eta), extremes of p and eps included."""
+    from numeric import tv
+    for e in [1e-8, 0.3, 2.0, 30.0]:
+        for d in [0.0, 1e-9, 0.2, 1 - 1e-12]:       # the kernel's delta domain is [0, 1)
+            for n in [0.0, 0.1, 1.0]:
+                for p in [1e-12, 1e-3, 0.5, 1.0]:
+                    e1, d1, n1 = tv.subsample(e, d, n, p)
+                    close(e1, ref("ghazi_issa.prop1.eps", varepsilon=e, p=p), rel=1e-14)
+                    close(d1, ref("ghazi_issa.prop1.delta", delta=d, p=p), rel=1e-15)
+                    close(n1, ref("ghazi_issa.prop1.eta", eta=n, p=p), rel=1e-15)
+
+
+def _dominating_mp(e, d, n):
+    """003 (43)-(44) at alpha of Thm. 2 (registered ghazi_issa.thm2.alpha, clipped to [0, 1]):
+    derive.papers.ghazi_issa.sec2_3.dominating in mpmath."""
+    from derive.papers.ghazi_issa.sec2_3 import dominating
+    a = min(max(ref("ghazi_issa.thm2.alpha", varepsilon=e, delta=d, eta=n), 0), 1)
+    with mp.workdps(40):
+        return dominating(mp.e ** mp.mpf(e), a, mp.mpf(d))
+
+
+def test_dominating_pmfs_equal_eq43_44():
+    """tv.dominating_pmfs = (43)-(44); and the pair is exactly (eps, delta)-DP with TV eta (hockey-stick
+    sums of derive.truths: the definitions the pair is built to meet)."""
+    from derive import truths
+    from numeric import tv
+    for e in [1e-6, 0.5, 2.0, 20.0]:
+        for d in [0.0, 1e-9, 0.1, 0.9]:
+            for frac in [0.0, 0.3, 1.0]:
+                n = d + frac * (tv.eta_max(e, d) - d)
+                p0, p1 = tv.dominating_pmfs(e, d, n)
+                P0, P1 = _dominating_mp(e, d, n)
+                for got, want in zip(list(p0) + list(p1), list(P0) + list(P1)):
+                    # alpha = 1 - (eta - delta)/((1 - delta) tanh(eps/2)) in floats: a few ulp of 1 absolute
+                    close(got, want, rel=1e-13, abs_=1e-15)
+                with mp.workdps(40):
+                    assert abs(truths.hockey(P0, P1, mp.e ** mp.mpf(e)) - d) < 1e-30
+                    assert abs(truths.hockey(P0, P1, 1) - mp.mpf(n)) < 1e-14
+
+
+@pytest.mark.parametrize("k,e,a", [(1, 0.5, 0.3), (4, 0.1, 0.0), (6, 1.0, 0.5), (7, 2.0, 0.9), (5, 0.7, 1.0),
+                                   (6, 1e-3, 1e-6)])
+def test_loss_distribution_equals_enumeration_of_eq7(k, e, a):
+    """tv.loss_distribution(k, eps, alpha)[d] = log P1(L = d eps) of the k-fold product of the dominating
+    pair (7) ((43)-(44) at delta = 0, sec2_3.dominating), by enumeration of every output sequence."""
+    import itertools
+    from derive.papers.ghazi_issa.sec2_3 import dominating
+    from numeric import tv
+    with mp.workdps(40):
+        P0, P1 = dominating(mp.e ** mp.mpf(e), mp.mpf(a))
+        G = [mp.mpf(0)] * (k + 1)
+        for seq in itertools.product(range(len(P0)), repeat=k):
+            w0, w1 = mp.fprod(P0[i] for i in seq), mp.fprod(P1[i] for i in seq)
+            if w1 == 0:
+                continue
+            d = int(mp.nint(mp.log(w0 / w1) / e))          # the loss of this sequence, in units of eps
+            assert abs(mp.log(w0 / w1) - d * e) < 1e-25
+            if d >= 0:
+                G[d] += w1
+    lg = tv.loss_distribution(k, e, a)
+    for d in range(k + 1):
+        if G[d] == 0:
+            assert lg[d] == -np.inf, (d, lg[d])
+        else:
+            close(lg[d], mp.log(G[d]), rel=1e-12, abs_=1e-13)
+
+
+@pytest.mark.parametrize("f_kind,par", [("gauss", 0.05), ("gauss", 1.0), ("gauss", 6.0), ("gauss", 10.0), ("epsdelta", (1.0, 0.01)),
+                                        ("epsdelta", (0.1, 0.0))])
+def test_interpreter_equals_mu_star_and_quadrature(f_kind, par):
+    """edgeworth.interpreter: alpha* is the fixed point of the registered curve (004 Def. 2.2 G_mu, or
+    Prop. 2.4 f_{eps,delta}), by mpmath bisection; mu* = zheng2020.mu_star at alpha*; gamma = int_0^1 f
+    by mpmath quadrature (004 Sec. 4)."""
+    from numeric import edgeworth as E
+    from numeric import fdp
+    from numeric import kernels as K
+    def compiled(name):             # the registered expression, lambdified (no domain check at the ends)
+        expr, syms = K.formula_expr(name)
+        return sp.lambdify(syms, expr, modules="mpmath")
+    if f_kind == "gauss":
+        curve, Fm = fdp.Gaussian(par), compiled("zheng2020.def2_2.G")
+        g = lambda t: Fm(t, mp.mpf(par))                                    # noqa: E731
+    else:
+        curve, Fm = fdp.EpsDelta(*par), compiled("zheng2020.prop2_4.f_eps_delta")
+        g = lambda t: Fm(t, mp.mpf(par[0]), mp.mpf(par[1]))               # noqa: E731
+    out = E.interpreter(curve)
+    with mp.workdps(30):
+        lo, hi = mp.mpf(0), mp.mpf(1) / 2
+        for _ in range(120):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if mid - g(mid) < 0 else (lo, mid)
+        a_star = (lo + hi) / 2
+        gamma = mp.quad(g, [0, a_star, 1] if f_kind == "gauss" else
+                        sorted({mp.mpf(0), a_star, mp.mpf(1), *[x for x in (
+                            (1 - mp.mpf(par[1])) / (1 + mp.e ** par[0]), 1 - mp.mpf(par[1])) if 0 < x < 1]}))
+    close(out["alpha_star"], a_star, rel=1e-12, abs_=1e-15)
+    close(out["mu_star"], ref("zheng2020.mu_star", alpha_star=out["alpha_star"]), rel=1e-12, abs_=1e-14)
+    close(out["mu_star"], ref("zheng2020.mu_star", alpha_star=float(a_star)), rel=1e-9, abs_=1e-12)
+    close(out["gamma"], gamma, rel=1e-10)
+
+
+def _least_beta(tau, gam, div):
+    """inf{beta in [0, 1 - tau] : div(1 - tau || beta) <= gam and div(1 - beta || tau) <= gam} by
+    bisection in mpmath: both divergences decrease in beta on beta < 1 - tau (002 Lemma 4's proof)."""
+    tau, gam = mp.mpf(tau), mp.mpf(gam)
+    ok = lambda b: div(1 - tau, b) <= gam and div(1 - b, tau) <= gam      # noqa: E731
+    lo, hi = mp.mpf(0), 1 - tau
+    if ok(lo + mp.mpf(10) ** -60):
+        return mp.mpf(0)
+    for _ in range(150):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi
+
+
+TAUS = [1e-9, 1e-4, 0.05, 0.3, 0.5, 0.77, 0.999]
+
+
+def test_kl_region_equals_binary_kl_definition():
+    """region.KLRegion(kl) = 002 (45)/(49): the least beta with d(1-tau||beta) <= kl and
+    d(1-beta||tau) <= kl, d the binary KL divergence (derive.truths.d_kl, from its definition)."""
+    from derive import truths
+    from numeric import region
+    for kl in [0.0, 1e-6, 0.05, 1.0, 8.0]:
+        f = region.KLRegion(kl)
+        for t in TAUS:
+            with mp.workdps(30):
+                r = _least_beta(t, kl, truths.d_kl)
+            close(f(np.array([t]))[0], r, rel=1e-8, abs_=1e-13)
+
+
+@pytest.mark.parametrize("s,T,orders", [(2.0, 4, [2.0]), (1.0, 1, [1.5, 4.0, 32.0]), (5.0, 100, [1.01, 3.0, 11.0])])
+def test_rdp_region_equals_eq48(s, T, orders):
+    """region.RDPRegion(curve, T, orders) = 002 Cor. 1 (48): the least beta with d_alpha(1-tau||beta) <=
+    T gamma(alpha) and d_alpha(1-beta||tau) <= T gamma(alpha) at every listed order (d_alpha:
+    derive.truths.d_alpha, the Renyi divergence of two Bernoullis from its definition; gamma: the
+    registered eq. (28))."""
+    from derive import truths
+    from numeric import rdp, region
+    f = region.RDPRegion(rdp.Gaussian(s), T, orders=orders, prune=False)
+    for t in TAUS:
+        with mp.workdps(30):
+            r = max(_least_beta(t, T * ref("asoodeh2021.eq28", alpha=a, sigma=s),
+                                lambda x, y, a=a: truths.d_alpha(x, y, mp.mpf(a))) for a in orders)
+        close(f(np.array([t]))[0], r, rel=1e-8, abs_=1e-13)
+
+
+def test_lemma3_region_equals_eq43_with_the_optimal_conversion():
+    """region.lemma3_region = 002 Lemma 3 (43): the curve of the (eps, min_alpha delta_alpha^eps(T gamma(alpha)))
+    pairs, delta_alpha^eps from the optimal conversion of Thm. 3 in mpmath (derive.truths.delta_exact),
+    the envelope sup_eps max(0, 1 - delta - e^eps tau, e^-eps (1 - delta - tau)) in mpmath; never above it."""
+    from derive import truths
+    from numeric import rdp, region
+    s, T, orders, eps = 2.0, 4, [2.0, 6.0], [0.0, 0.3, 1.0, 2.5, 5.0]
+    f = region.lemma3_region(rdp.Gaussian(s), T, eps=eps, orders=orders)
+    with mp.workdps(30):
+        dl = [min(truths.delta_exact(a, T * ref("asoodeh2021.eq28", alpha=a, sigma=s), e, tol_digits=14)
+                  for a in orders) for e in eps]
+    for t in [0.0, 1e-6, 0.01, 0.2, 0.5, 0.9, 1.0]:
+        with mp.workdps(30):
+            t_ = mp.mpf(t)
+            r = max(max(mp.mpf(0), 1 - d - mp.e ** e * t_, mp.e ** -e * (1 - d - t_)) for e, d in zip(eps, dl))
+        got = float(f(np.array([t]))[0])
+        assert got <= float(r) + 1e-12 and got == pytest.approx(float(r), rel=1e-9, abs=1e-12), (t, got, float(r))

@@ -118,3 +118,25 @@ def test_numeric_kernels_are_tied_to_the_named_functions():
         with mp.workdps(30):
             ref = Z(mp.mpf(al))
         assert float(np.exp(K.log_zeta(al))) == pytest.approx(float(ref), rel=1e-12)
+
+
+def test_both_papers_g_mu_are_the_one_gauss_tradeoff_and_print_with_phi():
+    """004 Def. 2.2 and 002 eq. (41) both print G_mu: each registered expression is built from
+    ``GaussTradeoff``'s definition (no second Phi/erf encoding), and both print as \\Phi, \\Phi^{-1}."""
+    import derive.papers  # noqa: F401  (registers the papers)
+    from derive import registry
+    from derive.printing import latex
+    from dpderive.render import paper_latex
+    for name, t in (("zheng2020.def2_2.G", "alpha"), ("asoodeh2021.sec5.eq41", "tau")):
+        f = registry.formula(name)
+        syms = {s.name: s for s in f.expr.free_symbols}
+        assert f.expr == F.GaussTradeoff(syms["mu"], syms[t]).definition(), (name, f.expr)
+        assert not f.expr.has(sp.erf, sp.erfinv, sp.erfc), name
+        for tex in (latex(f.expr), paper_latex(f.expr)):
+            assert r"\Phi\left(" in tex and r"\Phi^{-1}\left(" in tex and "erf" not in tex, (name, tex)
+    # one definition of the normal CDF/quantile across the paper modules
+    from derive.papers.asoodeh2021 import sec5_apph
+    from derive.papers.ghazi_issa import _paper as gi
+    from derive.papers.zheng2020 import _paper as zh
+    assert sec5_apph.Phi is gi.Phi is zh.Phi is F.Phi
+    assert sec5_apph.Phi_inv is zh.Phi_inv is F.PhiInv

@@ -128,3 +128,22 @@ def test_likelihood_ratio_masses_against_the_gaussian_closed_form():
             assert abs(cdfq(pr, lam) - (1 - mp.ncdf(x - 1))) < 1e-25
             for p in (pr, pr.swapped()):
                 assert abs(cdf(p, lam) + tail(p, lam) - 1) < 1e-25
+
+
+def test_shared_hockey_helpers_agree_and_keep_their_number_type():
+    """derive.truths.hockey (sum of positive parts) equals hockey_events (brute force over events) on
+    random pmfs; Fractions stay exact, mpf inputs give an mpf even when every term is 0 (a Fraction 0
+    there made max(mpf, Fraction) raise in ghazi_issa's dp_delta)."""
+    import random as _r
+    from fractions import Fraction
+    from derive import truths as T
+    rng = _r.Random(13)
+    for _ in range(20):
+        P, Q = T.random_pmf(rng, 4), T.random_pmf(rng, 4)
+        g = mp.mpf(rng.uniform(0.5, 3))
+        assert abs(T.hockey(P, Q, g) - T.hockey_events(P, Q, g)) < mp.mpf(10) ** -15
+    z = T.hockey([mp.mpf("0.2"), mp.mpf("0.8")], [mp.mpf("0.5"), mp.mpf("0.5")], mp.mpf(100))
+    assert isinstance(z, mp.mpf) and z == 0 and max(z, mp.mpf(0)) == 0
+    P, Q = [Fraction(1, 3), Fraction(2, 3)], [Fraction(1, 2), Fraction(1, 2)]
+    assert T.hockey(P, Q, 1) == T.hockey_events(P, Q, 1) == Fraction(1, 6)
+    assert T.kfold(P, 2) == T.product(P, P) == [Fraction(1, 9), Fraction(2, 9), Fraction(2, 9), Fraction(4, 9)]

@@ -9,7 +9,6 @@ force.
 """
 from __future__ import annotations
 
-import itertools
 import random
 
 import mpmath as mp
@@ -18,19 +17,8 @@ import mpmath as mp
 
 
 # ----------------------------------------------------------------------------- divergences
-def E(P, Q, lam):
-    """E_lambda(P||Q) = sum (P - lam Q)_+ over a finite alphabet (definition (8))."""
-    return mp.fsum(max(p - lam * q, 0) for p, q in zip(P, Q))
-
-
-def E_sup(P, Q, lam):
-    """sup_A P(A) - lam Q(A) by brute force over all events A."""
-    best = mp.mpf(0)
-    idx = range(len(P))
-    for r in range(len(P) + 1):
-        for A in itertools.combinations(idx, r):
-            best = max(best, mp.fsum(P[i] for i in A) - lam * mp.fsum(Q[i] for i in A))
-    return best
+# hockey-stick divergences E_lambda (sums of positive parts, and the brute force over events) are the
+# shared library's: derive.truths.hockey, hockey_events
 
 
 def chi_alpha(P, Q, a):

@@ -51,15 +51,7 @@ def _in_L(expr):
 
 
 # ----------------------------------------------------------------------------- shared truths
-def gauss_delta(e, mu):
-    """Exact delta(eps) of the pair N(mu,1), N(0,1): the hockey-stick divergence
-    E_{e^eps} (definition (8)) by quadrature beyond the point x0 where the
-    densities' ratio e^{mu x - mu^2/2} reaches e^eps."""
-    with mp.workdps(TR.WORK_DPS):
-        e, mu = mp.mpf(e), mp.mpf(mu)
-        x0 = e / mu + mu / 2
-        lam = mp.e ** e
-        return mp.quad(lambda x: mp.npdf(x, mu) - lam * mp.npdf(x), [x0, x0 + 1, x0 + 10, mp.inf])
+from ...truths import gauss_delta  # noqa: E402,F401  (delta(eps) of N(mu,1) vs N(0,1) by quadrature)
 
 
 def renyi_quad(a, s, m, dps: int = 25):

@@ -53,13 +53,7 @@ _u_l, _v_l = PMF.args[:len(PMF.args) // 2], PMF.args[len(PMF.args) // 2:]
 LAM_ATOM = sp.exp(_u_l[0] - _v_l[0] + _zs) * sum(sp.exp(v) for v in _v_l) / sum(sp.exp(u) for u in _u_l)
 
 
-def Phi(x):
-    """The standard normal CDF as a SymPy expression."""
-    return (1 + sp.erf(x / sp.sqrt(2))) / 2
-
-
-def Phi_inv(y):
-    return sp.sqrt(2) * sp.erfinv(2 * y - 1)
+from ...functions import GaussTradeoff, Phi, PhiInv as Phi_inv  # noqa: E402,F401  (the one definition)
 
 
 def _with_phi(expr):
@@ -371,8 +365,8 @@ P.generic("sec5.eq40", "(40)", "bound",
 EQ41_LATEX = r"G_{\mu}(\tau) = \Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big),\tag{41}"
 eq41 = P.formula("sec5.eq41", "(41)", EQ41_LATEX, role="definition", quantity=r"G_{\mu}(\tau)",
                  lhs=r"G_{\mu}(\tau)", params=(TAU, MU), section=V,
-                 hand=Phi(Phi_inv(1 - tau) - mu),
-                 hand_reason=r"the parser reads \Phi^{-1} as a power of a symbol; Phi is the normal CDF",
+                 hand=GaussTradeoff(mu, tau).definition(),
+                 hand_reason=r"the parser reads \Phi^{-1} as a power of a symbol; G_mu is derive.functions.GaussTradeoff",
                  description="Gaussian trade-off function")
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 
@@ -393,7 +387,7 @@ def _g_half_check():
         m = TS.symmetric(TS.gaussian_pair(1, s))
         return {"sigma": s, "tau": t}, m.tradeoff(t), _G(t, mp.mpf(1) / 2)
     v = _draws(draw, "==", 10, 412, "threshold tests on N(0,s^2) vs N(1,s^2) vs the printed G_{1/2}", 12)
-    v.derived = Phi(Phi_inv(1 - tau) - 1 / sigma)
+    v.derived = GaussTradeoff(1 / sigma, tau).definition()
     if v.status == "fails":
         v.note = "G_{1/sigma} (as the caption of Fig. 6 has it); G_{1/2} is right only at sigma = 2"
     return v

@@ -10,7 +10,6 @@ coefficients are optimised over input distributions.
 from __future__ import annotations
 
 import itertools
-import random
 from fractions import Fraction
 
 import mpmath as mp
@@ -21,18 +20,8 @@ WORK_DPS = 30
 
 
 # ----------------------------------------------------------------------------- divergences
-def hockey(P, Q, g):
-    """E_g(P||Q) = sum (P - g Q)_+ = sup_A P(A) - g Q(A) (exact for Fractions)."""
-    return sum((max(p - g * q, 0) for p, q in zip(P, Q)), 0 * P[0])
-
-
-def hockey_events(P, Q, g):
-    """sup over all events A of P(A) - g Q(A), by brute force over 2^n events."""
-    n, best = len(P), 0 * P[0]
-    for r in range(n + 1):
-        for A in itertools.combinations(range(n), r):
-            best = max(best, sum((P[i] for i in A), 0 * P[0]) - g * sum((Q[i] for i in A), 0 * P[0]))
-    return best
+# hockey-stick sums, k-fold products and random pmfs are the shared library's (derive.truths)
+from ...truths import hockey, kfold, random_pmf  # noqa: E402,F401
 
 
 def tv(P, Q):
@@ -65,12 +54,6 @@ def tradeoff(P, Q, t):
     return max(beta, mp.mpf(0))
 
 
-def random_pmf(rng: random.Random, n: int):
-    w = [mp.mpf(rng.random()) ** 2 + mp.mpf(10) ** -4 for _ in range(n)]
-    s = mp.fsum(w)
-    return [x / s for x in w]
-
-
 def kl(P, Q):
     return mp.fsum(p * mp.log(p / q) for p, q in zip(P, Q) if p > 0)
 
@@ -85,20 +68,9 @@ def f_div(P, Q, f):
 
 
 # ----------------------------------------------------------------------------- composition
-def product(P, k):
-    """The k-fold product distribution of P, one entry per sequence in {0..n-1}^k."""
-    out = []
-    for seq in itertools.product(range(len(P)), repeat=k):
-        v = 1
-        for s in seq:
-            v = v * P[s]
-        out.append(v)
-    return out
-
-
 def composed_hockey(P0, P1, k, g):
     """max_A P0~(A) - g P1~(A) for the k-fold product of (P0, P1), by enumeration."""
-    return hockey(product(P0, k), product(P1, k), g)
+    return hockey(kfold(P0, k), kfold(P1, k), g)
 
 
 # ----------------------------------------------------------------------------- Theorem 2 (mpmath)

@@ -282,7 +282,7 @@ def _thm2_region_exact_check():
         a = mp.mpf(rng.random())
         d = mp.mpf(0) if rng.random() < 0.5 else mp.mpf(10) ** rng.uniform(-3, -1)
         P0, P1 = dominating(mp.e ** e, a, d)
-        p0, p1 = TR.product(P0, k), TR.product(P1, k)
+        p0, p1 = TR.kfold(P0, k), TR.kfold(P1, k)
         t = mp.mpf(rng.random())
         lines = [mp.mpf(0)]
         for j in range(k + 1):
@@ -345,7 +345,7 @@ def _eq6_check():
     for k in (1, 2, 3, 4, 5):
         for r in (Fr(2), Fr(5, 2)):
             P0, P1 = dominating(r, Fr(0), Fr(0))
-            p0, p1 = TR.product(P0, k), TR.product(P1, k)
+            p0, p1 = TR.kfold(P0, k), TR.kfold(P1, k)
             for j in range(k % 2, k + 1, 2):
                 truth = TR.hockey(p0, p1, r ** j)
                 cases.append(({"k": k, "j": j, "e^eps": str(r), "vs": "brute force"}, truth, eq6_value(k, j, r)))

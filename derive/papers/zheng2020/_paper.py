@@ -1,8 +1,8 @@
 """The paper object, symbols and parameter domains shared by the section modules
 of Zheng, Dong, Long, Su (2020), seed 004.
 
-Phi and phi are written through ``erf`` so every formula is an ordinary SymPy
-expression that lambdifies to SciPy/mpmath; ``Phi_inv`` uses ``erfinv``.
+Phi and its inverse are the one definition of ``derive.functions`` (``Phi``, ``PhiInv``, imported
+here as ``Phi_inv``): SymPy functions that print as Phi, Phi^{-1} in LaTeX and lambdify to SciPy/mpmath.
 """
 import sympy as sp
 
@@ -19,19 +19,12 @@ P = Paper(
 )
 
 # ----------------------------------------------------------------------------- Phi, phi
-def Phi(x):
-    """Standard normal CDF."""
-    return (1 + sp.erf(x / sp.sqrt(2))) / 2
+from ...functions import Phi, PhiInv as Phi_inv  # noqa: E402,F401  (the one definition)
 
 
 def phi(x):
     """Standard normal density."""
     return sp.exp(-x ** 2 / 2) / sp.sqrt(2 * sp.pi)
-
-
-def Phi_inv(y):
-    """Standard normal quantile."""
-    return sp.sqrt(2) * sp.erfinv(2 * y - 1)
 
 
 # ----------------------------------------------------------------------------- symbols

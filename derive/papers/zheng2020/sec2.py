@@ -12,7 +12,7 @@ from ...core import Verdict
 from ...paperkit import pmf_pair
 from ...symbols import DELTA, EPS, MU, P as PP, Param, alpha, delta, eps, mu, p, sigma
 from . import _truth as TR
-from ...functions import Phi as PhiF, PhiInv
+from ...functions import GaussTradeoff, Phi as PhiF, PhiInv
 from ._paper import erf_form, ALPHA01, NN, P, Phi, Phi_inv, n
 
 S1, S2 = "Sec. 1", "Sec. 2"
@@ -70,9 +70,9 @@ P.generic("def_finv.TQP", "Sec. 2", "bound", "f^{-1} = T(Q,P) when f = T(P,Q)",
 
 # ----------------------------------------------------------------------------- Definition 2.2
 G_LATEX = r"G_{\mu}:=T(\mathcal{N}(0,1),\mathcal{N}(\mu,1))\equiv\Phi(\Phi^{-1}(1-\alpha)-\mu)"
-G_EXPR = Phi(Phi_inv(1 - alpha) - mu)
+G_EXPR = GaussTradeoff(mu, alpha).definition()      # Phi(Phi^{-1}(1 - alpha) - mu), derive.functions
 Gmu = P.formula("def2_2.G", "Def. 2.2", G_LATEX, role="definition", quantity=r"G_{\mu}(\alpha)",
-                params=(ALPHA01, MU), parse=r"\Phi(\Phi^{-1}(1-\alpha)-\mu)", transform=erf_form, section=S2,
+                params=(ALPHA01, MU), parse=r"\Phi(\Phi^{-1}(1-\alpha)-\mu)", section=S2,
                 description="Gaussian trade-off function")
 
 
