@@ -64,5 +64,9 @@ def test_formulas_are_immutable_once_registered():
     f = registry.FORMULAS["asoodeh2021.sec5.eq40"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         f.expr = f.printed
-    # (40) is declared with transform=: the computed form writes Phi through erf
-    assert f.expr.has(sp.erf) and not f.expr.has(sp.Function("Phi"))
+    # (40) is declared with transform=: the computed form is written with the one definition of
+    # Phi (derive.functions.Phi), not with the parser's undefined function named Phi
+    from derive.functions import Phi
+    assert f.expr.has(Phi) and not f.expr.has(sp.erf)
+    assert not any(type(a) is not Phi and getattr(a.func, "__name__", "") == "Phi"
+                   for a in f.expr.atoms(sp.Function))
