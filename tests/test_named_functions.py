@@ -140,3 +140,17 @@ def test_both_papers_g_mu_are_the_one_gauss_tradeoff_and_print_with_phi():
     from derive.papers.zheng2020 import _paper as zh
     assert sec5_apph.Phi is gi.Phi is zh.Phi is F.Phi
     assert sec5_apph.Phi_inv is zh.Phi_inv is F.PhiInv
+
+
+def test_one_definition_of_the_normal_cdf_and_quantile():
+    """Issue 13: no module of derive/ or numeric/ defines its own Phi, Phi^{-1} or ncdf helper; the
+    SymPy classes live in derive.functions and the one mpmath quantile in derive.truths."""
+    import re
+    from pathlib import Path
+    root = Path(F.__file__).resolve().parent.parent
+    pat = re.compile(r"^\s*(def|class)\s+(Phi|Phi_inv|PhiInv|ncdf|nquantile|_nppf)\b", re.M)
+    found = sorted((p.relative_to(root).as_posix(), m.group(2))
+                   for d in ("derive", "numeric") for p in (root / d).rglob("*.py")
+                   for m in pat.finditer(p.read_text()))
+    assert found == [("derive/functions.py", "Phi"), ("derive/functions.py", "PhiInv"),
+                     ("derive/truths.py", "nquantile")], found
