@@ -371,8 +371,8 @@ P.generic("sec5.eq40", "(40)", "bound",
 EQ41_LATEX = r"G_{\mu}(\tau) = \Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big),\tag{41}"
 eq41 = P.formula("sec5.eq41", "(41)", EQ41_LATEX, role="definition", quantity=r"G_{\mu}(\tau)",
                  lhs=r"G_{\mu}(\tau)", params=(TAU, MU), section=V,
-                 hand=Phi(Phi_inv(1 - tau) - mu),
-                 hand_reason=r"the parser reads \Phi^{-1} as a power of a symbol; Phi is the normal CDF",
+                 parse=r"\Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big)",
+                 transform=lambda e: e.rewrite(sp.erf).rewrite(sp.erfinv),   # computed through erf, erfinv
                  description="Gaussian trade-off function")
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 
