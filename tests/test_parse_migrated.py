@@ -3,7 +3,6 @@ against an expected SymPy expression written here by hand), and every formula mo
 hand encoding to a parse held against its former hand expression."""
 import random
 
-import mpmath as mp
 import pytest
 import sympy as sp
 
