@@ -344,7 +344,8 @@ class ClaimFile:
         return self._map(raw, line=line, item=item, what=what, text=text)
 
     def _map(self, expr, *, line, item, what, text):
-        funcs = {"Phi": Phi, "Phi^{-1}": PhiInv, "erf": sp.erf, "erfc": sp.erfc, "Gamma": sp.gamma}
+        # the normaliser writes \Phi^{-1}(u) as \PhiINV(u) (derive.parse, rule 6)
+        funcs = {"Phi": Phi, "Phi^{-1}": PhiInv, "PhiINV": PhiInv, "erf": sp.erf, "erfc": sp.erfc, "Gamma": sp.gamma}
 
         bound: dict = {}     # variables bound by a sum, product or integral
 

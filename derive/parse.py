@@ -15,6 +15,7 @@ The normaliser's rules, in order (each purely notational):
      (bold vectors and sums) -> ``x``, and a bold name followed by ``(`` is a product (a bold
      name is a value, never a function); ``\\overbrace{X}^{L}`` -> ``(X)`` (the label is a name);
      ``\\int_{\\mathbb{R}}`` -> ``\\int_{-\\infty}^{\\infty}``; ``\\iint`` -> ``\\int\\int``;
+     ``{a \\choose b}`` -> ``\\binom{a}{b}``;
   3. ``\\bar{x}`` and ``\\bar x`` -> ``(1-x)`` (the papers' notation, 002 Sec. I-C);
   4. ``( ... )_+`` and ``( ... )_{+}`` -> ``\\max(..., 0)`` (positive part);
      ``\\max\\{a, b\\}`` / ``\\min\\{...\\}`` -> ``\\max(a, b)`` / ``\\min(...)``;
@@ -163,6 +164,17 @@ def normalise(latex: str) -> str:
     s = _unwrap(s, "overbrace", "({0})", superscript=True)
     s = re.sub(r"\\int_\{?\\mathbb\{R\}\}?", r"\\int_{-\\infty}^{\\infty}", s)
     s = re.sub(r"\\iint(?![a-zA-Z])", r"\\int\\int", s)
+    while True:                                       # {a \choose b} -> \binom{a}{b}
+        m = re.search(r"\\choose(?![a-zA-Z])", s)
+        if not m:
+            break
+        o = s.rfind("{", 0, m.start())
+        while o >= 0 and s[o:m.start()].count("{") != s[o:m.start()].count("}") + 1:
+            o = s.rfind("{", 0, o)
+        if o < 0:
+            raise ParseError(f"\\choose outside braces in {latex!r}")
+        c = _matching(s, o, "{", "}")
+        s = s[:o] + r"\binom{" + s[o + 1:m.start()] + "}{" + s[m.end():c - 1] + "}" + s[c:]
     # \bar{x} -> (1-x)                                  rule 3
     while True:
         m = re.search(r"\\bar(?![a-zA-Z])", s)

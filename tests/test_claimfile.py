@@ -242,3 +242,35 @@ latex = '\\sum_{k=1}^{n} \\frac{1}{k^2} \\le 1.6'
     assert v2.status == "fails"
     n = int(float(v2.counterexample["params"]["n"]))
     assert sum(1 / k ** 2 for k in range(1, n + 1)) > 1.6
+
+
+def test_normal_quantile_is_read(tmp_path):
+    """\\Phi^{-1} in a claim file is the normal quantile: Phi(-Phi^{-1}(u)) = 1 - u holds and
+    Phi^{-1}(u) <= 1 fails (at u = 0.9 the quantile is 1.2816)."""
+    f = tmp_path / "q.toml"
+    f.write_text('''[paper]
+key = "quantile"
+title = "t"
+
+[symbols]
+u = { domain = "(0, 1)", search = [0.01, 0.99] }
+
+[[claim]]
+id = "inverse"
+where = "(1)"
+kind = "identity"
+latex = '\\Phi(-\\Phi^{-1}(u)) = 1 - u'
+
+[[claim]]
+id = "bounded"
+where = "(2)"
+kind = "inequality"
+latex = '\\Phi^{-1}(u) \\le 1'
+''')
+    cf = ClaimFile(f)
+    v1, v2 = (c.check() for c in cf.claims)
+    assert v1.status in ("proved", "holds_numerically")
+    assert v2.status == "fails"
+    import mpmath as mp
+    u = mp.mpf(v2.counterexample["params"]["u"])
+    assert mp.sqrt(2) * mp.erfinv(2 * u - 1) > 1

@@ -3,7 +3,6 @@ against an expected SymPy expression written here by hand), and every formula mo
 hand encoding to a parse held against its former hand expression."""
 import random
 
-import mpmath as mp
 import pytest
 import sympy as sp
 
@@ -15,7 +14,7 @@ from derive.symbols import alpha, delta, eps, mu, p, sigma, tau
 
 h, t, n, x, y, A = sp.symbols("h t n x y A")
 k3, s_n = sp.symbols("kappa_3 sigma_n")
-X = {"h": h, "t": t, "n": n, "x": x, "y": y, "kappa_3": k3, "sigma_n": s_n, "i": sp.I, "A": A}
+X = {"h": h, "t": t, "n": n, "x": x, "y": y, "kappa_3": k3, "sigma_n": s_n, "i": sp.I, "A": A, "ell": sp.Symbol("ell")}
 F = sp.Function
 
 
@@ -54,6 +53,7 @@ F = sp.Function
     (r"\bigg{(}\alpha+1\bigg{)}^{2}", (alpha + 1) ** 2),
     (r"\hskip 3.0pt\alpha", alpha),
     (r"e^{% \varepsilon}", sp.exp(eps)),
+    (r"{n\choose 2}+{n-1\choose\ell}", sp.binomial(n, 2) + sp.binomial(n - 1, sp.Symbol("ell"))),
 ])
 def test_normaliser_rule(src, expected):
     got = parse_printed(src, X)
@@ -164,6 +164,10 @@ FORMER_HAND = {
     "zheng2020.rec.delta_k1": sp.Integral(F("delta_k")(eps - F("L")(_x)), _x),
     "zheng2020.rec.grid": sp.Integral(F("delta_k")(sp.floor(sp.Symbol("varepsilon_j") - F("L")(_x))), _x),
     "zheng2020.iid_sigma": sp.sqrt(_n) * sp.Symbol("sigma_1", positive=True),
+    "asoodeh2021.sec5.eq41": _Phi(_Phi_inv(1 - tau) - mu),
+    "ghazi_issa.eq16": 2 * _Phi(mu / 2) - 1,
+    "ghazi_issa.thm2.alpha": 1 - (sp.Symbol("eta", nonnegative=True) - delta) * (1 + sp.exp(eps))
+    / ((1 - delta) * (sp.exp(eps) - 1)),
 }
 
 
@@ -189,6 +193,32 @@ def test_parsed_equals_former_hand(name):
     assert _same(got, want, got.free_symbols | want.free_symbols), (name, got, want)
 
 
+def _sum_out(e):
+    """Finite sums written out term by term, outermost first (sympy's doit tries symbolic summation)."""
+    if isinstance(e, sp.Sum):
+        (v, lo, hi), = e.limits
+        return sp.Add(*[_sum_out(e.function.xreplace({v: i})) for i in range(int(lo), int(hi) + 1)])
+    if not e.args or e.is_Atom:
+        return e
+    return e.func(*[_sum_out(a) for a in e.args])
+
+
+def test_parsed_sums_equal_former_hand():
+    """ghazi_issa (5) and (6): the former hand transcriptions, summed out for small k and j."""
+    from derive.papers.ghazi_issa.sec2_3 import EQ5_HAND, EQ6_HAND, j_, k_
+    for name, hand in (("ghazi_issa.thm2.eq5", EQ5_HAND), ("ghazi_issa.eq6", EQ6_HAND)):
+        f = registry.formula(name)
+        assert f.encoding == "parsed"
+        for k in range(1, 6):
+            for j in range(0, k + 1):
+                if name.endswith("eq6") and (k - j) % 2:
+                    continue                      # (6) is printed for k - j even
+                pt = {k_: k, j_: j, eps: sp.Rational(7, 10), alpha: sp.Rational(1, 3)}
+                a = _sum_out(f.expr.xreplace(pt))
+                b = _sum_out(hand.xreplace(pt))
+                assert abs(sp.N(a - b, 30)) < 1e-25, (name, k, j, a, b)
+
+
 def test_parse_share():
     """At least 80% of the registered formulas are parsed from the printed LaTeX (issue 13 item 5:
     68 of 164 before); every remaining hand encoding says why."""
@@ -196,3 +226,13 @@ def test_parse_share():
     parsed = sum(f.encoding == "parsed" for f in fs)
     assert parsed >= 0.8 * len(fs), (parsed, len(fs))
     assert all(f.encoding_note for f in fs if f.encoding == "hand")
+
+
+def test_eq110_equals_former_hand():
+    """002 (110): the two lines read as one expression equal the former line-by-line assembly
+    (line 1 with its last term times the bracket of line 2, 4 log(A)^2 typed by hand)."""
+    from derive.papers.asoodeh2021.app_d_g import _110_brk, _110_head, _110_pref, A, A_def
+    f = registry.formula("asoodeh2021.appG.eq110")
+    assert f.encoding == "parsed"
+    former = (_110_head - _110_pref + _110_pref * _110_brk).xreplace({A: A_def})
+    assert sp.simplify(f.expr - former) == 0

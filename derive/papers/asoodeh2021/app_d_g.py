@@ -617,12 +617,11 @@ EQ110_LATEX = EQ110_L1 + "$$\n\n$$" + EQ110_L2
 _110_head = parse_printed(EQ110_L1.lstrip("= "))
 _110_pref = parse_printed(r"\frac{T}{2\varepsilon^{2}\log\frac{1}{\delta}}")
 _110_brk = 4 * sp.log(A) ** 2 + parse_printed(r"(8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4")
-eq110 = P.formula("appG.eq110", "(110)", EQ110_LATEX,
-                  hand=(_110_head - _110_pref + _110_pref * _110_brk).xreplace({A: A_def}),
-                  hand_reason="split over two lines with '\\times' and '\\log^{2}A' (powers of log are not parsed): "
-                              "each line is parsed from its verbatim fragment, 4 log(A)^2 is entered by hand and "
-                              "A := log(1/delta^2)/eps substituted; the O-term is dropped",
-                  role="approximation", quantity=r"\sigma^2", lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS),
+# the display's two lines read as one expression: line 1, then line 2 up to the O-term (the remainder is
+# the claim appG.eq110_oterm's); A := log(1/delta^2)/eps substituted
+eq110 = P.formula("appG.eq110", "(110)", EQ110_LATEX, parse=EQ110_L1.lstrip("= "),
+                  continued=(r"\times \left[4\log^{2}A + (8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4\right]",),
+                  subs={A: A_def}, role="approximation", quantity=r"\sigma^2", lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS),
                   section=APP_G)
 EQ111_LATEX = (r"= \frac{2T}{\varepsilon^{2}}\log\frac{1}{\delta} + \frac{T}{\varepsilon} - \frac{2T}{\varepsilon^{2}}"
                r"\left(\log\left(2\log\delta^{-1}\right) + 1 - \log\varepsilon\right)")

@@ -365,8 +365,7 @@ P.generic("sec5.eq40", "(40)", "bound",
 EQ41_LATEX = r"G_{\mu}(\tau) = \Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big),\tag{41}"
 eq41 = P.formula("sec5.eq41", "(41)", EQ41_LATEX, role="definition", quantity=r"G_{\mu}(\tau)",
                  lhs=r"G_{\mu}(\tau)", params=(TAU, MU), section=V,
-                 hand=GaussTradeoff(mu, tau).definition(),
-                 hand_reason=r"the parser reads \Phi^{-1} as a power of a symbol; G_mu is derive.functions.GaussTradeoff",
+                 parse=r"\Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big)",   # = GaussTradeoff(mu, tau).definition()
                  description="Gaussian trade-off function")
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 

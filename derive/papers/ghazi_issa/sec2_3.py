@@ -17,7 +17,7 @@ from ...paperkit import pmf_pair
 from ...parse import parse_printed
 from ...symbols import Param
 from . import _truth as TR
-from ._paper import ALPHA01, DELTA0, DUMP_PERCENT, EPSP, ETA, P, SYMS, dump_parse, eta
+from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS, eta
 
 II, III, APPF = "Sec. II", "Sec. III", "App. F"
 k_, j_, l_, a_ = sp.symbols("k j ell a", integer=True, nonnegative=True)
@@ -205,8 +205,7 @@ P.generic("rem1.max_eta", "Remark 1", "bound",
 # ----------------------------------------------------------------------------- Theorem 2
 ALPHA_LATEX = (r"\alpha=1-\frac{(\eta-\delta)(1+e^{\varepsilon})}{(1-\delta)(e^{% \varepsilon}-1)}")
 alpha_eta = P.formula("thm2.alpha", "Thm. 2", ALPHA_LATEX,
-                      hand=dump_parse(r"1-\frac{(\eta-\delta)(1+e^{\varepsilon})}{(1-\delta)(e^{% \varepsilon}-1)}"),
-                      hand_reason=DUMP_PERCENT, role="definition", quantity=r"\alpha", lhs=r"\alpha", params=(EPSP, DELTA0, ETA),
+                      parse=ALPHA_LATEX.partition("=")[2], role="definition", quantity=r"\alpha", lhs=r"\alpha", params=(EPSP, DELTA0, ETA),
                       section=III, symbols=SYMS)
 TV_F_LATEX = r"d_{TV}=\delta+\frac{(1-\delta)(1-\alpha)(e^{\varepsilon}-1)}{1+e^{\varepsilon}}"
 tv_f = P.formula("appF.tv", "App. F", TV_F_LATEX,
@@ -249,11 +248,11 @@ EQ5_HAND = sp.Sum(sp.binomial(k_, a_) * sp.Sum(
     sp.binomial(k_ - a_, l_) * ((1 - alpha) / (1 + sp.exp(eps))) ** (k_ - a_) * alpha ** a_
     * (sp.exp((k_ - l_ - a_) * eps) - sp.exp((l_ + j_) * eps)),
     (l_, 0, sp.ceiling((k_ - j_ - a_) / 2) - 1)), (a_, 0, k_ - j_ - 1))
+EQ5_L2 = r"\displaystyle{k-a\choose\ell}\left(\frac{1-\alpha}{1+e^{\varepsilon}}\right)^{% k-a}\cdot"
+EQ5_L3 = r"\displaystyle\alpha^{a}\left(e^{(k-\ell-a)\varepsilon}-e^{(\ell+j)\varepsilon}\right)"
 eq5 = P.formula("thm2.eq5", "(5)", EQ5_LATEX, role="equality", quantity=r"\delta_j",
-                params=(EPSP, ALPHA01), section=III, hand=EQ5_HAND,
-                hand_reason="the display is split over three lines in the dump and uses \\lceil and "
-                            "nested sums the parser does not read; transcribed term by term",
-                lhs=r"\delta_j")
+                params=(EPSP, ALPHA01), section=III, parse=EQ5_LATEX.partition("=")[2], continued=(EQ5_L2, EQ5_L3),
+                symbols=dict(SYMS, k=k_, j=j_), lhs=r"\delta_j")
 
 
 _EQ5_DP = 1 - (1 - delta) ** k_ * (1 - EQ5_HAND)     # the composed delta'_j of Theorem 2
@@ -319,9 +318,8 @@ EQ6_LATEX = (r"\delta_{j}=\frac{\sum_{\ell=0}^{\frac{k-j}{2}-1}{k\choose\ell}% "
 EQ6_HAND = sp.Sum(sp.binomial(k_, l_) * (sp.exp((k_ - l_) * eps) - sp.exp((l_ + j_) * eps)),
                   (l_, 0, (k_ - j_) / 2 - 1)) / (1 + sp.exp(eps)) ** k_
 eq6 = P.formula("eq6", "(6)", EQ6_LATEX, role="equality", quantity=r"\delta_j", params=(EPSP,),
-                section="Sec. III-A", hand=EQ6_HAND, lhs=r"\delta_j",
-                hand_reason="a sum whose upper limit is a fraction; the parser does not read "
-                            "\\sum with a \\frac upper limit")
+                section="Sec. III-A", parse=EQ6_LATEX.partition("=")[2], symbols=dict(SYMS, k=k_, j=j_),
+                lhs=r"\delta_j")
 
 
 def eq5_value(k, j, r, a):

@@ -56,7 +56,7 @@ P.generic("appI.line3", "App. I", "identity",
 # ----------------------------------------------------------------------------- Gaussian
 GAUSS_LATEX = r"=2\Phi\Bigl{(}\frac{\mu}{2}\Bigr{)}-1,"
 gtv = P.formula("eq16", "(16)", GAUSS_LATEX, role="identity", quantity=r"d_{TV}", params=(MU0,), section=VI,
-                hand=2 * Phi(mu / 2) - 1, hand_reason="\\Phi (the normal CDF) is not in the parser's vocabulary")
+                parse=GAUSS_LATEX.lstrip("="), symbols=SYMS, transform=lambda e: e.rewrite(sp.erf))
 
 
 P.generic("eq16", "(16)", "bound", "the Gaussian mechanism with sigma = sens/mu has TV 2 Phi(mu/2) - 1",

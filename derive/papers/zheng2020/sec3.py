@@ -19,11 +19,11 @@ import sympy as sp
 
 from ... import cumulants as C
 from ...core import Verdict
-from ...symbols import alpha, mu
+from ...symbols import alpha
 from ...verify import symbolic_zero
 from . import _truth as TR
-from ._paper import (erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, E_P, E_Q, Fn, Fn_inv, Ftn, P, Phi,
-                     Phi_inv, V_P, V_Q, h, k3, k4, kt3, kt4, mu_n, n, phi, sigma_n, tt, z)
+from ._paper import (erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, E_P, E_Q, P, Phi,
+                     Phi_inv, V_P, V_Q, h, k3, k4, kt3, kt4, mu_n, n, phi, sigma_n, z)
 from ...symbols import Param
 
 S3, S31, S32, S33 = "Sec. 3", "Sec. 3.1", "Sec. 3.2", "Sec. 3.3"
@@ -148,7 +148,6 @@ P.generic("eq3_4.last", "(3.4)", "identity",
           lhs=ARG3, rhs=ARG4.subs(mu_n, MUN_EXPR), truth_side="lhs")
 
 EQ35_LATEX = r"f(\alpha)=\widetilde{F}_{n}\bigg{(}\left(F^{-1}_{n}(1-\alpha)-\mu_{n}\right)\sqrt{\frac{\mathbb{V}\text{ar}_{P}[T_{n}]}{\mathbb{V}\text{ar}_{Q}[T_{n}]}}\bigg{)}."
-EQ35_EXPR = Ftn((Fn_inv(1 - alpha) - mu_n) * sp.sqrt(V_P / V_Q))
 P.formula("eq3_5", "(3.5)", EQ35_LATEX, role="equality", quantity=r"f(\alpha)", params=(ALPHA01,),
           parse=EQ35_LATEX.partition("=")[2], symbols=SYMS, section=S3,
           description="exact two-sided representation; F_n, F~_n are the CDFs of the P- and Q-standardised "

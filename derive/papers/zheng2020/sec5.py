@@ -10,7 +10,7 @@ import sympy as sp
 from ... import cumulants as C
 from ...core import Verdict
 from ...paperkit import pmf_pair
-from ...symbols import EPS, Param, eps, p as p_
+from ...symbols import EPS, Param, p as p_
 from ._paper import ALPHA01, NN, THETA, P, Phi, Phi_inv, n, theta, x
 
 S51, S52, S53 = "Sec. 5.1", "Sec. 5.2", "Sec. 5.3"
