@@ -470,6 +470,8 @@ class PoissonSubsampledRDP(_GenericSubsampled):
         # log(e^t0 + e^T) = log1p(expm1(t0) + e^T): the sum is 1 + O(g^2), so a log-sum-exp of terms of
         # size ~1 would lose the O(g^2) part to rounding (1e-9 relative at g = 1e-3)
         T = float(K.logsumexp(np.concatenate(([t2], tl))))
+        if max(t0, T) > 1.0:                 # the sum is far from 1: no cancellation, no overflow
+            return K.logaddexp_scalar(float(t0), T)
         return float(np.log1p(np.expm1(t0) + np.exp(T)))
 
     def describe(self):
