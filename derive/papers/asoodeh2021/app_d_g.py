@@ -649,8 +649,8 @@ LOGINV = Param(L, sp.Interval.open(1, sp.oo), ("loguniform", 2, 1e12))
 SIGMA2 = sigma2_at_plugged_alpha()
 
 
-# custom: the generic asymptotic test reads the slow 1/log L approach of (109)-(110) scaled by
-# (log L)^3/L^2 as growth (a false alarm); the SymPy series in A does the job
+# custom: the SymPy series of the exact (109) in A proves (110) (the generic asymptotic kind,
+# which now tells the slow 1/log L approach from growth, would only give holds_numerically)
 def _eq110_check():
     truth = sigma2_at_plugged_alpha()
     ser = sp.series(in_x(truth), _X, 0, 2).removeO()   # terms A^1, A^0, A^-1
@@ -672,7 +672,7 @@ P.claim("appG.eq110", "(110)", "series",
         latex=EQ110_LATEX, section=APP_G, formulas=("appG.eq110", "appG.eq109"), check=_eq110_check,
         note="the remainder is checked as O((log L)^3/L^2), L = log(1/delta); the printed O-term itself is claim "
              "appG.eq110_oterm",
-        why_custom='the generic asymptotic test reads the slow 1/log L approach of (109)-(110) scaled by (log L)^3/L^2 as growth (a false alarm); the SymPy series in A does the job')
+        why_custom='the SymPy series of the exact (109) in A = 2 log(1/delta)/eps proves (110); the generic asymptotic kind (numeric along L) would only give holds_numerically')
 
 
 # custom: the generic asymptotic checker fails it too, but names a wrong leading term of the remainder

@@ -499,7 +499,7 @@ def _d_check():
 P.claim("sec5.d", "(45)", "definition",
         "d(a||b) = a log(a/b) + (1-a) log((1-a)/b) is the binary KL divergence (the alpha -> 1 limit of d_alpha)",
         latex=D_LATEX, section=V, formulas=("sec5.d",), check=_d_check,
-        why_custom='the bound kind\'s failing note here is wrong ("off by the constant factor 0"); the fix b-bar is derived')
+        why_custom='the failing verdict carries the fix (b-bar in the second denominator), which the bound kind does not derive')
 
 EQ44_LATEX = (r"C_{\mathcal{M}} \subseteq \left\{ (\tau, \beta) \in (0, 1)^2 : d_{\alpha}(\bar{\tau} \| \beta) "
               r"\le \gamma, d_{\alpha}(\bar{\beta} \| \tau) \le \gamma \right\}")
