@@ -14,7 +14,10 @@ Mechanisms (``sensitivity`` is the sensitivity under the chosen neighbouring rel
 * ``Gaussian(sigma, sensitivity=1)``  N(0, sigma^2) noise on an L2-sensitivity query
   (sigma is the noise multiplier: the standard deviation is sigma for sensitivity 1);
 * ``Laplace(scale, sensitivity=1)``   Lap(scale) noise on an L1-sensitivity query;
-* ``RandomizedResponse(epsilon)``     binary randomized response.
+* ``RandomizedResponse(epsilon)``     binary randomized response;
+* ``DiscreteGaussian(sigma, sensitivity=1)``  N_Z(0, sigma^2) noise (the discrete Gaussian on
+  the integers, Canonne, Kamath, Steinke 2020) on a scalar integer-valued query whose
+  sensitivity is a positive integer.
 
 Sampling: ``None`` (the whole data set), ``Poisson(rate)`` (each record independently)
 or ``WithoutReplacement(batch_size, dataset_size)`` (a fixed batch).
@@ -32,16 +35,20 @@ Routes:
 
 * ``rdp``   RDP curves composed additively (heterogeneous composition is a sum of
             curves), converted by the exact optimal conversion (002 Theorem 3).
-            Gaussian: Mironov 2017 Prop. 7; Poisson-subsampled Gaussian: Mironov,
+            Gaussian: Mironov 2017 Prop. 7; discrete Gaussian: alpha Delta^2/(2 sigma^2),
+            Canonne, Kamath, Steinke 2020 Prop. 5 (an upper bound; subsampled by the
+            generic bounds below, never by the continuous exact curve); Poisson-subsampled Gaussian: Mironov,
             Talwar, Zhang 2019 (exact); Laplace / RR: Mironov 2017 Props. 6 / 5;
             other Poisson-subsampled mechanisms: Zhu and Wang 2019 Thm. 6; fixed
             batches: Wang, Balle, Kasiviswanathan 2019 Thm. 9.  Upper bound only.
 * ``pld``   certified bracket by privacy-loss distributions (``numeric.pld``):
-            Gaussian, Laplace and RR, without or with Poisson subsampling (add/remove
+            Gaussian, Laplace, RR and the discrete Gaussian (its exact pmf pair on a truncated
+            support, the tail as +oo loss in the upper bound), without or with Poisson subsampling (add/remove
             dominating pairs, Zhu, Dong, Wang 2022) or fixed batches (replace-one: the
             upper bound composes the symmetric dominating pair C_gamma(f) = min{f_gamma,
             f_gamma^{-1}}** of Dong, Roth, Su 2019 Thm. 4.2 (004 Sec. 2), gamma = B/N; the
-            lower bound the worse of the two attained fixed orders; ``numeric.pld``).
+            lower bound the worse of the two attained fixed orders; ``numeric.pld``; not for
+            the discrete Gaussian, which rdp answers).
 * ``clt``, ``edgeworth``  approximations (``numeric.methods``), one homogeneous
             Gaussian event only; labelled ``guarantee: false``.
 * ``best``  (default) the smallest certified upper bound among rdp and pld, with
@@ -58,7 +65,7 @@ import numpy as np
 
 from derive.errors import DomainError
 
-__all__ = ["Gaussian", "Laplace", "RandomizedResponse", "Poisson", "WithoutReplacement",
+__all__ = ["Gaussian", "Laplace", "RandomizedResponse", "DiscreteGaussian", "Poisson", "WithoutReplacement",
            "Event", "RouteError", "NEIGHBOURING", "ROUTES", "events_from_spec", "rdp_curve",
            "pld_accountant", "describe"]
 
@@ -125,6 +132,30 @@ class RandomizedResponse:
         return f"rr(epsilon={self.epsilon:g})"
 
 
+@dataclass(frozen=True)
+class DiscreteGaussian:
+    """Discrete Gaussian mechanism: N_Z(0, sigma^2) noise, P(x) = e^{-x^2/(2 sigma^2)} /
+    sum_y e^{-y^2/(2 sigma^2)} on the integers (Canonne, Kamath, Steinke 2020, "The Discrete
+    Gaussian for Differential Privacy", NeurIPS), on a scalar integer-valued query of integer
+    ``sensitivity`` Delta >= 1 (the pair N_Z(0, sigma^2) vs N_Z(Delta, sigma^2))."""
+    sigma: float
+    sensitivity: int = 1
+
+    def __post_init__(self):
+        object.__setattr__(self, "sigma", _pos("sigma", self.sigma))
+        d = self.sensitivity
+        ok = isinstance(d, (int, float, np.integer, np.floating)) and not isinstance(d, bool) \
+            and math.isfinite(float(d)) and float(d) == int(d) and d >= 1
+        if not ok:
+            raise DomainError("sensitivity", d, "positive integers 1, 2, 3, ... (the discrete "
+                              "Gaussian's shift between neighbours is an integer)")
+        object.__setattr__(self, "sensitivity", int(d))
+
+    def __str__(self):
+        return f"dgauss(sigma={self.sigma:g}" + (
+            f", sensitivity={self.sensitivity})" if self.sensitivity != 1 else ")")
+
+
 # ----------------------------------------------------------------------------- sampling
 @dataclass(frozen=True)
 class Poisson:
@@ -176,8 +207,9 @@ class Event:
     count: int = 1
 
     def __post_init__(self):
-        if not isinstance(self.mechanism, (Gaussian, Laplace, RandomizedResponse)):
-            raise DomainError("mechanism", self.mechanism, "Gaussian, Laplace or RandomizedResponse")
+        if not isinstance(self.mechanism, (Gaussian, Laplace, RandomizedResponse, DiscreteGaussian)):
+            raise DomainError("mechanism", self.mechanism,
+                              "Gaussian, Laplace, RandomizedResponse or DiscreteGaussian")
         if self.sampling is not None and not isinstance(self.sampling, (Poisson, WithoutReplacement)):
             raise DomainError("sampling", self.sampling, "None, Poisson or WithoutReplacement")
         c = self.count
@@ -236,15 +268,17 @@ def _event_from_dict(d: dict, i: int) -> Event:
                           "one of the keys " + ", ".join(sorted(_SPEC_KEYS)))
     kind = d.get("mechanism")
     sens = d.get("sensitivity", 1.0)
-    need = {"gaussian": "sigma", "laplace": "scale", "rr": "epsilon"}
+    need = {"gaussian": "sigma", "laplace": "scale", "rr": "epsilon", "dgauss": "sigma"}
     if kind not in need:
-        raise DomainError(f"{where}.mechanism", kind, "gaussian, laplace or rr")
+        raise DomainError(f"{where}.mechanism", kind, "gaussian, laplace, rr or dgauss")
     if need[kind] not in d:
         raise DomainError(f"{where}.{need[kind]}", None, f"a number (required for {kind})")
     if kind == "gaussian":
         mech = Gaussian(d["sigma"], sens)
     elif kind == "laplace":
         mech = Laplace(d["scale"], sens)
+    elif kind == "dgauss":
+        mech = DiscreteGaussian(d["sigma"], d.get("sensitivity", 1))
     else:
         if "sensitivity" in d:
             raise DomainError(f"{where}.sensitivity", sens, "absent for rr (its epsilon says it all)")
@@ -265,7 +299,7 @@ def _event_from_dict(d: dict, i: int) -> Event:
 def events_from_spec(obj) -> list:
     """Events from a JSON text or the parsed list of event objects (``--spec`` files):
     ``{"mechanism": "gaussian", "sigma": 1.1, "sampling": {"kind": "poisson", "rate": 0.004267},
-    "count": 14063}``; laplace takes ``"scale"``, rr ``"epsilon"``; ``"sensitivity"`` optional."""
+    "count": 14063}``; laplace takes ``"scale"``, rr ``"epsilon"``, dgauss ``"sigma"``; ``"sensitivity"`` optional."""
     if isinstance(obj, str):
         try:
             obj = json.loads(obj)
@@ -285,6 +319,8 @@ def _rdp_base(mech):
         return R.Gaussian(mech.sigma, mech.sensitivity)
     if isinstance(mech, Laplace):
         return R.Laplace(mech.scale, mech.sensitivity)
+    if isinstance(mech, DiscreteGaussian):
+        return R.DiscreteGaussian(mech.sigma, mech.sensitivity)
     return R.RandomizedResponse(mech.epsilon)
 
 
@@ -322,6 +358,14 @@ def _pld_models(e: Event):
             raise RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:g} below "
                              f"{pld.SIGMA_MIN_SUBSAMPLED:.4g} with subsampling (quadrature range)")
         return pld.fixed_gaussian_models(1.0 / s, q) if fixed else pld.mixture_models(1.0 / s, q)
+    if isinstance(m, DiscreteGaussian):
+        if fixed:
+            raise RouteError("pld", e, "fixed batches of the discrete Gaussian are not implemented "
+                             "in pld (rdp accounts them)")
+        try:
+            return pld.discrete_gaussian_models(m.sigma, m.sensitivity, q)
+        except DomainError as exc:
+            raise RouteError("pld", e, str(exc)) from None
     if isinstance(m, Laplace):
         t = m.sensitivity / m.scale
         if q < 1:

@@ -82,7 +82,7 @@ from .solvers import round_down, round_up
 
 __all__ = ["PLDResult", "gaussian", "laplace", "subsampled_gaussian", "discrete",
            "LossModel", "discretise", "compose", "lines_envelope", "fixed_gaussian_models",
-           "fixed_laplace_models", "fixed_discrete_models"]
+           "fixed_laplace_models", "fixed_discrete_models", "discrete_gaussian_models"]
 
 _EPS = np.finfo(float).eps
 _LOG2PI_2 = 0.5 * np.log(2 * np.pi)
@@ -105,7 +105,9 @@ class LossModel:
     (x_lo, x_hi); L(x) increasing with derivative ``dL``; ``x_of`` its inverse (clipped
     to the support); ``mass_below(x)``/``mass_above(x)`` the Q-mass of the continuous
     part beyond x; ``x_tail`` the x-range outside which each tail carries <= TAIL_BOUND.
-    Atoms: ``atoms`` = [(loss, Q-mass)], ``inf_mass`` = Q[L = +oo]."""
+    Atoms: ``atoms`` = [(loss, Q-mass)] (or an (n, 2) array of them), ``inf_mass`` = Q[L = +oo];
+    ``tail_mass`` >= the Q-mass left out of the atoms (a truncated support): +oo in the
+    pessimistic discretisation, dropped (loss -oo) in the optimistic one."""
 
     name: str
     std: float                                   # std of L under Q (sets the default h)
@@ -121,6 +123,7 @@ class LossModel:
     dx_max: float = 0.25                         # panel width of the x-quadrature
     grid_anchor: float | None = None             # h must divide this loss (Laplace atoms)
     own_h: float | None = None                   # its own lattice step when composed alone
+    tail_mass: float = 0.0                       # Q-mass not in the atoms (pessimistic: +oo)
 
     @property
     def continuous(self) -> bool:
@@ -128,7 +131,10 @@ class LossModel:
 
     def l_range(self) -> tuple[float, float]:
         """Losses spanned by the continuous part inside the tail cut, and the atoms."""
-        vals = [a for a, _ in self.atoms]
+        if isinstance(self.atoms, np.ndarray):
+            vals = [float(self.atoms[:, 0].min()), float(self.atoms[:, 0].max())] if len(self.atoms) else []
+        else:
+            vals = [a for a, _ in self.atoms]
         if self.continuous:
             vals += [float(self.L(np.array(self.x_tail[0]))), float(self.L(np.array(self.x_tail[1])))]
         return min(vals), max(vals)
@@ -190,7 +196,7 @@ def discretise(model: LossModel, h: float, pessimistic: bool) -> DiscretePLD:
     k_lo, k_hi = int(np.floor(lmin / h)) - 1, int(np.ceil(lmax / h)) + 1
     n = k_hi - k_lo + 1
     w = np.zeros(n)
-    inf_mass = float(model.inf_mass)
+    inf_mass = float(model.inf_mass) + (float(model.tail_mass) if pessimistic else 0.0)
     grid = (k_lo + np.arange(n)) * h
     if model.continuous:
         if pessimistic:
@@ -198,7 +204,9 @@ def discretise(model: LossModel, h: float, pessimistic: bool) -> DiscretePLD:
             inf_mass += float(model.mass_above(model.x_tail[1]))
         else:
             w += _continuous_optimistic(model, h, grid)
-    for loss, mass in model.atoms:
+    if isinstance(model.atoms, np.ndarray):              # many atoms (the discrete Gaussian)
+        _atoms_vectorised(model.atoms, w, grid, h, pessimistic)
+    for loss, mass in ([] if isinstance(model.atoms, np.ndarray) else model.atoms):
         if mass <= 0:
             continue
         j = (loss - grid[0]) / h
@@ -217,6 +225,28 @@ def discretise(model: LossModel, h: float, pessimistic: bool) -> DiscretePLD:
     if nz.size == 0:
         return DiscretePLD(h, 0, np.zeros(1), inf_mass)
     return DiscretePLD(h, k_lo + int(nz[0]), w[nz[0]: nz[-1] + 1].copy(), inf_mass)
+
+
+def _atoms_vectorised(atoms: np.ndarray, w: np.ndarray, grid: np.ndarray, h: float,
+                      pessimistic: bool) -> None:
+    """``discretise``'s treatment of atoms (on the lattice: kept; off it: spread keeping mass
+    and E[e^-L] (pessimistic) or rounded down (optimistic)) for an (n, 2) array of atoms."""
+    loss, mass = atoms[:, 0], atoms[:, 1]
+    keep = mass > 0
+    loss, mass = loss[keep], mass[keep]
+    j = (loss - grid[0]) / h
+    i = np.floor(j).astype(np.int64)
+    frac = j - i
+    on = (np.abs(frac) < 1e-12) | (np.abs(frac - 1) < 1e-12)
+    np.add.at(w, np.rint(j[on]).astype(np.int64), mass[on])
+    off = ~on
+    io, mo = i[off], mass[off]
+    if pessimistic:
+        up = mo * (-np.expm1(-(loss[off] - grid[io]))) / (-np.expm1(-h))
+        np.add.at(w, io + 1, up)
+        np.add.at(w, io, mo - up)
+    else:
+        np.add.at(w, io, mo)
 
 
 def _continuous_pessimistic(model: LossModel, h: float, grid: np.ndarray) -> np.ndarray:
@@ -647,7 +677,7 @@ class PLDResult:
                 if width <= MAX_WINDOW_BINS:
                     break
                 h = h * 1.25 * width / MAX_WINDOW_BINS
-                if model.grid_anchor:
+                if model.grid_anchor and h <= model.grid_anchor:   # else: atoms off the lattice
                     h = model.grid_anchor / max(1.0, np.floor(model.grid_anchor / h))
             else:
                 raise DomainError("steps", self.steps, "a composition whose PLD window fits "
@@ -1025,6 +1055,88 @@ def discrete_models(p, q, rate: float = 1.0) -> dict:
 
 
 DISCRETE_H = 1e-4
+
+
+MAX_DGAUSS_ATOMS = 2 ** 20       # support points of a discrete Gaussian pair (sigma up to ~5e4)
+
+
+def _dgauss_tail(s: float, k: int) -> float:
+    """An upper bound on N_Z(0, s^2)[X > k], k >= 0: sum_{y > k} e^{-y^2/(2s^2)} <=
+    e^{-(k+1)^2/(2s^2)} + int_{k+1}^oo e^{-y^2/(2s^2)} dy (the terms decrease), over the
+    normaliser Z >= max(1, s sqrt(2 pi)) (Z >= s sqrt(2 pi) by Poisson summation: Z =
+    s sqrt(2 pi) sum_m e^{-2 pi^2 s^2 m^2}).  Rounded up."""
+    z = (k + 1) / s
+    num = math.exp(-z * z / 2) + s * math.sqrt(2 * math.pi) * 0.5 * math.erfc(z / math.sqrt(2))
+    return num / max(1.0, s * math.sqrt(2 * math.pi)) * (1 + 1e-12)
+
+
+def discrete_gaussian_models(sigma: float, sensitivity: int = 1, rate: float = 1.0) -> dict:
+    """One-step loss models of the discrete Gaussian pair P = N_Z(0, sigma^2) vs Q =
+    N_Z(Delta, sigma^2), P(x) = e^{-x^2/(2 sigma^2)} / sum_y e^{-y^2/(2 sigma^2)} on the integers
+    (Canonne, Kamath, Steinke 2020, "The Discrete Gaussian for Differential Privacy", Def. 1),
+    Delta a positive integer.  For an integer shift the normalisers cancel: the loss is
+    L(x) = log(Q(x)/P(x)) = (Delta/(2 sigma^2)) (2x - Delta), on the lattice (Delta/(2 sigma^2)) Z
+    (``grid_anchor``: alone, the lattice step divides it and the discretisation is exact).  The
+    pair dominates every pair of neighbours of a scalar integer query with |f(d) - f(d')| <=
+    Delta: the shifts form a monotone-likelihood-ratio family, so the threshold tests are most
+    powerful for every shift and their power grows with it (Karlin-Rubin).  The pair is
+    symmetric (x -> Delta - x swaps P and Q): one model.
+
+    The support is truncated to x in [-k, Delta + k] with N_Z(0, sigma^2)[X > k] <= TAIL_BOUND/4
+    (``_dgauss_tail``); the masses are e^{-x^2/(2 sigma^2)}/Z_hi with Z_hi >= Z (the window sum
+    plus the bound on the rest), so every kept mass is at most the true one, and
+    ``tail_mass`` = 4 x the tail bound covers both what is left out and what Z_hi shaved off:
+    +oo in the upper bound, dropped in the lower.  With Poisson subsampling at ``rate`` < 1 the
+    add/remove dominating pairs (P, M) and (M, P), M = (1 - rate) P + rate Q (Zhu, Dong, Wang
+    2022), on the same truncated support."""
+    s = float(K.check_positive(sigma, "sigma"))
+    d = sensitivity
+    if isinstance(d, bool) or not isinstance(d, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(float(d)) or float(d) != int(d) or d < 1:
+        raise DomainError("sensitivity", d, "positive integers (the discrete Gaussian shifts "
+                          "by an integer)")
+    d = int(d)
+    r = float(rate)
+    if not 0 < r <= 1:
+        raise DomainError("sampling_rate", rate, "(0, 1]")
+    k = max(1, int(math.ceil(s * math.sqrt(2 * math.log(4 / TAIL_BOUND)))) - 1)
+    while _dgauss_tail(s, k) > TAIL_BOUND / 4:
+        k += 1
+    n_atoms = 2 * k + d + 1
+    if n_atoms > MAX_DGAUSS_ATOMS:
+        raise DomainError("sigma", s, f"(0, {s * MAX_DGAUSS_ATOMS / n_atoms:.3g}] for the exact "
+                          f"pmf pair ({n_atoms} support points > {MAX_DGAUSS_ATOMS})")
+    tail = _dgauss_tail(s, k)
+    x = np.arange(-k, d + k + 1, dtype=float)
+    c = 1.0 / (2 * s * s)
+    ys = np.arange(-k, k + 1, dtype=float)
+    z_hi = (float(np.sum(np.exp(-c * ys * ys))) * (1 + 4 * _EPS * math.log2(ys.size + 2))
+            + 2 * tail * max(1.0, s * math.sqrt(2 * math.pi)))
+    lz = math.log(z_hi)
+    lp = -c * x * x - lz                       # log P(x)
+    lq = lp[::-1]                              # log Q(x) = log P(Delta - x): the window is symmetric
+    base = (d * c) * (2 * x - d)               # log(Q/P), exactly on the lattice (d c) Z
+    tail_mass = 4 * tail
+    if r >= 1:
+        atoms = np.column_stack((base, np.exp(lq)))
+        mq = atoms[:, 1]
+        mean = float(np.sum(mq * base) / np.sum(mq))
+        std = float(np.sqrt(np.sum(mq * (base - mean) ** 2) / np.sum(mq)))
+        m = LossModel(name=f"discrete-gaussian(sigma={s:g}, sensitivity={d})", std=std,
+                      atoms=atoms, tail_mass=tail_mass, grid_anchor=d * c)
+        return {"single": m}
+    lr, l1r = math.log(r), math.log1p(-r)
+    L = np.logaddexp(l1r, lr + base)           # log(M/P) = log(1 - r + r e^{base})
+    lm = np.logaddexp(l1r + lp, lr + lq)       # log M(x)
+    out = {}
+    for key, loss, lmass, name in (("remove", L, lm, "(P, M)"), ("add", -L, lp, "(M, P)")):
+        mass = np.exp(lmass)
+        mean = float(np.sum(mass * loss) / np.sum(mass))
+        std = float(np.sqrt(np.sum(mass * (loss - mean) ** 2) / np.sum(mass)))
+        out[key] = LossModel(name=f"subsampled discrete-gaussian(sigma={s:g}, sensitivity={d}, "
+                             f"q={r:g}) {name}", std=max(std, 1e-300),
+                             atoms=np.column_stack((loss, mass)), tail_mass=tail_mass)
+    return out
 
 
 def _std_of(values, weights) -> float:

@@ -2,6 +2,8 @@
 
 * ``Gaussian``: gamma(alpha) = alpha Delta^2 / (2 sigma^2) (002 eq. (28), compiled from the
   registry formula ``asoodeh2021.eq28`` with sigma -> sigma/Delta).
+* ``DiscreteGaussian``: gamma(alpha) <= alpha Delta^2/(2 sigma^2) (Canonne, Kamath, Steinke
+  2020, Prop. 5), an upper bound at every real alpha > 1.
 * ``LinearRDP``: gamma(alpha) = rho alpha (002 Sec. IV-A: rho = 1/(2 sigma^2)).
 * ``SubsampledGaussian``: the Poisson-subsampled Gaussian computed exactly,
   gamma(alpha) = log A_alpha / (alpha - 1),
@@ -28,7 +30,7 @@ import numpy as np
 from . import kernels as K
 from ._kernels_generated import eq28 as _eq28      # registry formula asoodeh2021.eq28, generated
 
-__all__ = ["RDPCurve", "Gaussian", "LinearRDP", "SubsampledGaussian",
+__all__ = ["RDPCurve", "Gaussian", "DiscreteGaussian", "LinearRDP", "SubsampledGaussian",
            "AbadiApproxSubsampledGaussian", "Composition", "RDPValidityWarning",
            "log_a_integer", "log_a_fractional"]
 
@@ -100,6 +102,37 @@ class Gaussian(RDPCurve):
 
     def describe(self):
         return f"Gaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"
+
+
+class DiscreteGaussian(RDPCurve):
+    """Discrete Gaussian mechanism N_Z(f(d), sigma^2) on an integer-valued query with integer
+    sensitivity Delta: gamma(alpha) = alpha Delta^2/(2 sigma^2), an upper bound for every real
+    alpha > 1 (Canonne, Kamath, Steinke 2020, "The Discrete Gaussian for Differential Privacy",
+    NeurIPS, Prop. 5 / Thm. 4: the Renyi divergence of the discrete pair is at most the
+    continuous one's).  For integer shifts D_alpha = alpha Delta^2/(2 sigma^2)
+    + log(Z((alpha-1)Delta)/Z(0))/(alpha-1), Z(c) = sum_y exp(-(y+c)^2/(2 sigma^2)) <= Z(0), with
+    equality at integer alpha (tests/test_dgauss.py holds the curve above mpmath sums)."""
+
+    citation = "Canonne, Kamath, Steinke 2020 (The Discrete Gaussian for DP) Prop. 5"
+    eps_inf = np.inf                                # no pure-DP level (generic subsampling bounds)
+
+    def __init__(self, sigma: float, sensitivity: float = 1.0):
+        self.sigma = float(K.check_positive(sigma, "sigma"))
+        self.sensitivity = float(K.check_positive(sensitivity, "sensitivity"))
+
+    @property
+    def rho(self) -> float:
+        return self.sensitivity ** 2 / (2 * self.sigma ** 2)
+
+    @property
+    def linear_rho(self) -> float:                  # the bound is exactly rho alpha
+        return self.rho
+
+    def _gamma(self, a):
+        return self.rho * a
+
+    def describe(self):
+        return f"DiscreteGaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"
 
 
 class LinearRDP(RDPCurve):
