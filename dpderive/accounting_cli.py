@@ -2,8 +2,8 @@
 
 What is accounted (one of):
 
-* flags: ``--mechanism gaussian|laplace|rr`` (default gaussian) with ``--sigma`` /
-  ``--scale`` / ``--rr-epsilon`` and ``--sensitivity``; sampled by ``--sampling-rate q``
+* flags: ``--mechanism gaussian|laplace|rr|dgauss`` (default gaussian) with ``--sigma`` /
+  ``--scale`` / ``--rr-epsilon`` (dgauss: ``--sigma``, integer ``--sensitivity``) and ``--sensitivity``; sampled by ``--sampling-rate q``
   (Poisson) or given as a training run ``--epochs E --batch-size B --dataset-size N``
   (q = B/N, T = ceil(E N / B), ``--sampling poisson|fixed``); composed ``--steps`` times;
 * ``--spec FILE.json``: a JSON list of events (``numeric.events.events_from_spec``), e.g.
@@ -110,9 +110,9 @@ def _conflict(a, b, why=""):
 def _mechanism(args, sigma=None):
     from numeric import events as EV
     kind = args.mechanism or "gaussian"
-    params = {"gaussian": "sigma", "laplace": "scale", "rr": "rr_epsilon"}
+    params = {"gaussian": "sigma", "laplace": "scale", "rr": "rr_epsilon", "dgauss": "sigma"}
     for k, p in params.items():
-        if k != kind and getattr(args, p, None) is not None and not (p == "sigma" and sigma):
+        if k != kind and p != params[kind] and getattr(args, p, None) is not None and not (p == "sigma" and sigma):
             raise DomainError(p, getattr(args, p), f"absent with --mechanism {kind} "
                               f"(which takes --{params[kind].replace('_', '-')})")
     if kind == "gaussian":
@@ -120,6 +120,10 @@ def _mechanism(args, sigma=None):
         if s is None:
             raise DomainError("sigma", None, "(0, oo) (required for the Gaussian mechanism)")
         return EV.Gaussian(_positive("sigma", s), _positive("sensitivity", args.sensitivity))
+    if kind == "dgauss":
+        if args.sigma is None:
+            raise DomainError("sigma", None, "(0, oo) (required for --mechanism dgauss)")
+        return EV.DiscreteGaussian(_positive("sigma", args.sigma), args.sensitivity)
     if kind == "laplace":
         if args.scale is None:
             raise DomainError("scale", None, "(0, oo) (required for --mechanism laplace)")
@@ -396,8 +400,9 @@ def _common(p, calibrate=False):
     else:
         p.add_argument("--sigma", type=float, help="Gaussian noise multiplier (with --solve steps, "
                        "epochs or batch-size)")
-    p.add_argument("--mechanism", choices=("gaussian", "laplace", "rr"), default=None,
-                   help="gaussian (default; --sigma), laplace (--scale) or rr (--rr-epsilon)")
+    p.add_argument("--mechanism", choices=("gaussian", "laplace", "rr", "dgauss"), default=None,
+                   help="gaussian (default; --sigma), laplace (--scale), rr (--rr-epsilon) or "
+                        "dgauss (the discrete Gaussian; --sigma, integer --sensitivity)")
     p.add_argument("--scale", type=float, help="Laplace noise scale b (> 0)")
     p.add_argument("--rr-epsilon", dest="rr_epsilon", type=float,
                    help="randomized response epsilon (> 0)")
