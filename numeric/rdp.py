@@ -128,8 +128,8 @@ class DiscreteGaussian(RDPCurve):
     def linear_rho(self) -> float:                  # the bound is exactly rho alpha
         return self.rho
 
-    def _gamma(self, a):
-        return self.rho * a
+    def _gamma(self, a):       # the continuous curve, 002 eq. (28) (generated kernel, as Gaussian)
+        return np.asarray(_eq28(a, self.sigma / self.sensitivity), dtype=float) * np.ones_like(a)
 
     def describe(self):
         return f"DiscreteGaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"

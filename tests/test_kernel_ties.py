@@ -51,6 +51,8 @@ GENERATED = {
     "conversion.derived_kernels": "asoodeh2021.thm3.objective (imports the generated thm3_* kernels)",
     "accountant.ma_epsilon": "asoodeh2021.eq29 (compile_numpy)",
     "rdp.Gaussian": "asoodeh2021.eq28 (its curve is the generated eq28 kernel)",
+    "rdp.DiscreteGaussian": "asoodeh2021.eq28 (the generated eq28 kernel: CKS 2020 Prop. 5 bounds the discrete "
+                            "Gaussian by the continuous curve; tests/test_dgauss.py holds it above mpmath sums)",
 }
 
 # name -> (registered formula id or derive.<module>.<function>, the test holding them equal)
@@ -178,7 +180,7 @@ NOT_A_FORMULA = {
     "edgeworth.laplace": _ACCT, "edgeworth.subsampled_gaussian": _ACCT, "edgeworth.gaussian": _ACCT,
     "events.RouteError": "exception type", "events.Gaussian": _CONT, "events.Laplace": _CONT,
     "events.RandomizedResponse": _CONT, "events.Poisson": _CONT, "events.WithoutReplacement": _CONT,
-    "events.Event": _CONT, "events.describe": "I/O: text description", "events.events_from_spec": "I/O: JSON parsing",
+    "events.DiscreteGaussian": _CONT, "events.Event": _CONT, "events.describe": "I/O: text description", "events.events_from_spec": "I/O: JSON parsing",
     "events.rdp_curve": "dispatch: builds rdp curves from events", "events.pld_accountant": "dispatch: builds a PLD accountant",
     "events.timed": "timing wrapper",
     "fdp.alpha_grid": "grid construction", "fdp.upper_envelope": "geometry: convex hull of lines",
@@ -217,6 +219,8 @@ NOT_A_FORMULA = {
     "pld.fixed_gaussian_models": "model constructor: loss-law objects for the PLD accountant",
     "pld.fixed_laplace_models": "model constructor: loss-law objects for the PLD accountant",
     "pld.fixed_discrete_models": "model constructor: loss-law objects for the PLD accountant",
+    "pld.discrete_gaussian_models": "model constructor: loss-law objects for the PLD accountant "
+                                    "(held against exact mpmath composition in tests/test_dgauss.py)",
     "rdp.RDPValidityWarning": "warning type", "rdp.RDPCurve": _CONT,
     "rdp.Composition": "container: weighted sum of curves (composition theorem)",
     "recursion.quadrature_nodes": "quadrature rule", "recursion.RecursionResult": _CONT,
