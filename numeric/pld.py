@@ -229,11 +229,15 @@ def discretise(model: LossModel, h: float, pessimistic: bool) -> DiscretePLD:
 
 def _atoms_vectorised(atoms: np.ndarray, w: np.ndarray, grid: np.ndarray, h: float,
                       pessimistic: bool) -> None:
-    """``discretise``'s treatment of atoms (on the lattice: kept; off it: spread keeping mass
-    and E[e^-L] (pessimistic) or rounded down (optimistic)) for an (n, 2) array of atoms."""
+    """``discretise``'s treatment of many atoms (an (n, 2) array): on the lattice kept; off it
+    spread keeping mass and E[e^-L] (pessimistic), or (optimistic) contracted by cells,
+    ``_atoms_contracted``."""
     loss, mass = atoms[:, 0], atoms[:, 1]
     keep = mass > 0
     loss, mass = loss[keep], mass[keep]
+    if not pessimistic:
+        _atoms_contracted(loss, mass, w, grid, h)
+        return
     j = (loss - grid[0]) / h
     i = np.floor(j).astype(np.int64)
     frac = j - i
@@ -247,6 +251,43 @@ def _atoms_vectorised(atoms: np.ndarray, w: np.ndarray, grid: np.ndarray, h: flo
         np.add.at(w, io, mo - up)
     else:
         np.add.at(w, io, mo)
+
+
+def _atoms_contracted(loss, mass, w, grid, h) -> None:
+    """Optimistic discretisation of many atoms, O(h^2) per step where they are dense: the
+    atoms of the cell (g_k - h/2, g_k + h/2] (sorted by loss) have imbalance S = sum m_i
+    (e^{-(l_i - g_k)} - 1); if S <= 0 their conditional mean of u = e^{-L} is at most e^{-g_k}
+    and the cell is contracted to one point of loss >= g_k, rounded down to g_k.  Otherwise the
+    lowest atoms (each with a positive term) are moved, whole and the last one in part, to
+    g_{k-1} (their losses exceed g_k - h/2 > g_{k-1}: rounded down) until what is left has
+    imbalance <= 0 and is contracted and rounded down to g_k as before.  A contraction followed
+    by rounding down: a lower bound (module docstring).  The sums carry a bound on their float
+    error (added to the amount moved down, which is always valid)."""
+    order = np.argsort(loss, kind="stable")
+    loss, mass = loss[order], mass[order]
+    c = np.floor(loss / h + 0.5).astype(np.int64)                 # nearest lattice point
+    v = mass * np.expm1(-(loss - c * h))                          # > 0 below g_k
+    n = v.size
+    new = np.diff(c, prepend=c[0] - 1) != 0
+    starts = np.flatnonzero(new)
+    cell = np.cumsum(new) - 1
+    last = np.append(starts[1:], n)[cell] - 1                     # last index of the cell
+    cs = np.concatenate(([0.0], np.cumsum(v)))                    # cs[i] = sum_{t < i} v_t
+    ca = np.concatenate(([0.0], np.cumsum(np.abs(v))))
+    base = cs[starts[cell]]
+    S = cs[last + 1] - base                                       # the cell's imbalance
+    err = 2 * (n + 8) * _EPS * (ca[last + 1] + ca[starts[cell]])
+    target = S + err                                              # positive terms to move down
+    before = cs[:n] - base                                        # prefix sums of the cell, i excluded
+    upto = before + v
+    pos = v > 0
+    frac = np.where(upto <= target, 1.0,
+                    np.where(before < target, (target - before) / np.where(pos, v, 1.0), 0.0))
+    frac = np.where(pos & (target > 0), np.clip(frac, 0.0, 1.0), 0.0)
+    down = mass * frac
+    k = c - int(round(grid[0] / h))
+    np.add.at(w, k, mass - down)
+    np.add.at(w, k - 1, down)
 
 
 def _continuous_pessimistic(model: LossModel, h: float, grid: np.ndarray) -> np.ndarray:
@@ -1088,7 +1129,10 @@ def discrete_gaussian_models(sigma: float, sensitivity: int = 1, rate: float = 1
     ``tail_mass`` = 4 x the tail bound covers both what is left out and what Z_hi shaved off:
     +oo in the upper bound, dropped in the lower.  With Poisson subsampling at ``rate`` < 1 the
     add/remove dominating pairs (P, M) and (M, P), M = (1 - rate) P + rate Q (Zhu, Dong, Wang
-    2022), on the same truncated support."""
+    2022), on the same truncated support; their losses are off any lattice, and the lower
+    bound rounds each atom down by up to h per step, so the default step is a tenth of the
+    usual (h <= min(0.005 std, DISCRETE_H / 10)): at q = 0.01, sigma = 3, 1000 steps the
+    bracket on eps(1e-5) is [0.375, 0.3794] instead of [0.323, 0.3795]."""
     s = float(K.check_positive(sigma, "sigma"))
     d = sensitivity
     if isinstance(d, bool) or not isinstance(d, (int, float, np.integer, np.floating)) \
@@ -1134,7 +1178,7 @@ def discrete_gaussian_models(sigma: float, sensitivity: int = 1, rate: float = 1
         mean = float(np.sum(mass * loss) / np.sum(mass))
         std = float(np.sqrt(np.sum(mass * (loss - mean) ** 2) / np.sum(mass)))
         out[key] = LossModel(name=f"subsampled discrete-gaussian(sigma={s:g}, sensitivity={d}, "
-                             f"q={r:g}) {name}", std=max(std, 1e-300),
+                             f"q={r:g}) {name}", std=min(max(std, 1e-300), DISCRETE_H / DEFAULT_RESOLUTION) / 10,
                              atoms=np.column_stack((loss, mass)), tail_mass=tail_mass)
     return out
 
