@@ -32,7 +32,6 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-
 import numpy as np
 
 from . import kernels as K

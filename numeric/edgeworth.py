@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.polynomial import hermite_e as He
-from scipy.special import ndtr, ndtri
 
 from derive.errors import DomainError
 
 from . import cumulants as C
 from . import fdp
 from . import kernels as K
+from .kernels import ndtr, ndtri      # arrays import scipy.special on first use
 
 __all__ = ["EdgeworthCDF", "Edgeworth", "edgeworth", "clt", "clt_sgd", "laplace",
            "subsampled_gaussian", "gaussian", "cornish_fisher", "interpreter", "hermite"]

@@ -19,12 +19,6 @@ import numpy as np
 from . import kernels as K
 from .solvers import bracketed_newton, round_up
 
-
-def _log_ndtr(x):
-    """``scipy.special.log_ndtr``, imported on first use (start-up cost of scipy.special)."""
-    from scipy.special import log_ndtr as _log_ndtr
-    return _log_ndtr(x)
-
 __all__ = ["mu_of", "log_delta_exact", "delta_exact", "delta_upper", "eps_exact"]
 
 CITATION = "002 eq. (40) with mu = sqrt(T) Delta/sigma (Gaussian trade-off G_mu, 002 eqs. (41), (50))"
@@ -44,8 +38,8 @@ def log_delta_exact(eps, mu):
     """log delta(eps) of 002 eq. (40) generalised to mu: log(Phi(a) - e^eps Phi(b)),
     a = -eps/mu + mu/2, b = -eps/mu - mu/2, as logPhi(a) + log1p(-exp(eps + logPhi(b) - logPhi(a)))."""
     e, m = np.asarray(eps, dtype=float), np.asarray(mu, dtype=float)
-    la = _log_ndtr(-e / m + m / 2)
-    lb = _log_ndtr(-e / m - m / 2)
+    la = K.log_ndtr(-e / m + m / 2)
+    lb = K.log_ndtr(-e / m - m / 2)
     r = e + lb - la          # < 0 always (delta > 0)
     with np.errstate(divide="ignore"):
         return la + K.log1mexp(-np.minimum(r, -1e-300))
@@ -79,7 +73,7 @@ def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
             mm = m[idx]
             lde = log_delta_exact(e, mm)
             # f = log(delta_target) - log delta(eps): increasing in eps
-            dlog = -np.exp(e + _log_ndtr(-e / mm - mm / 2) - lde)
+            dlog = -np.exp(e + K.log_ndtr(-e / mm - mm / 2) - lde)
             return l[idx] - lde, -dlog
 
         _, ehi, _ = bracketed_newton(fun, lo, hi, None, rtol=1e-14, atol=1e-300,
@@ -94,7 +88,7 @@ def delta_upper(eps, mu):
     the truth; the allowance (8 + 4|log Phi(a)| + 4|eps + log Phi(b)|) u (Phi(a) + e^eps Phi(b))
     covers the subtraction and log_ndtr's few-ulp error in the log.  An upper bound (never 0: delta(eps) > 0 always)."""
     e, m = np.asarray(eps, dtype=float), np.asarray(mu, dtype=float)
-    la, lb = _log_ndtr(-e / m + m / 2), _log_ndtr(-e / m - m / 2)
+    la, lb = K.log_ndtr(-e / m + m / 2), K.log_ndtr(-e / m - m / 2)
     with np.errstate(over="ignore"):
         r = np.exp(e + lb - la)
         # log_ndtr errs by a few ulp of its (large, in the tails) value: relative error
@@ -111,7 +105,7 @@ def _certify_eps(e, mu, d, iters: int = 60):
         over = delta_upper(e, mu) > d
         if not over.any():
             return e
-        slope = np.exp(e + _log_ndtr(-e / mu - mu / 2))
+        slope = np.exp(e + K.log_ndtr(-e / mu - mu / 2))
         step = (delta_upper(e, mu) - d) / np.maximum(slope, 1e-300)
         e = np.where(over, round_up(e + 1.5 * step + 1e-15 * np.maximum(e, 1.0)), e)
     raise K.DomainError("delta", float(np.min(d)), "a value the Gaussian profile resolves in "

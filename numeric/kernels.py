@@ -241,6 +241,14 @@ def ndtr(x):
     return _ndtr(x)
 
 
+def log_ndtr(x):
+    """``scipy.special.log_ndtr`` (a few ulp everywhere, which ``gaussian``'s certified
+    float-error allowance assumes), imported on first use as in ``ndtr``; for a quick float
+    without SciPy see ``log_ndtr_scalar``."""
+    from scipy.special import log_ndtr as _log_ndtr
+    return _log_ndtr(x)
+
+
 def ndtri(p):
     """Phi^{-1}(p) for p in (0, 1).  A float is found by bisection on ``log_ndtr_scalar`` to
     six digits and polished by Newton steps on log Phi(x) = log p (within 5e-16 relative of

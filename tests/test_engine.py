@@ -64,7 +64,7 @@ def test_formulas_are_immutable_once_registered():
     f = registry.FORMULAS["asoodeh2021.sec5.eq40"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         f.expr = f.printed
-    # (40) is declared with transform=: the computed form is written with the one definition of
+    # (40) is parsed: the parser maps \\Phi to the one definition of
     # Phi (derive.functions.Phi), not with the parser's undefined function named Phi
     from derive.functions import Phi
     assert f.expr.has(Phi) and not f.expr.has(sp.erf)

@@ -201,6 +201,7 @@ NOT_A_FORMULA = {
     "kernels.log_ndtr_scalar": "special function (tied to mpmath, tests/test_numeric_kernels.py)",
     "kernels.logaddexp_scalar": "stable arithmetic primitive (no paper formula)",
     "kernels.ndtr": "special function Phi (tied to mpmath.ncdf and scipy.special.ndtr, tests/test_numeric_kernels.py)",
+    "kernels.log_ndtr": "special function log Phi (scipy.special.log_ndtr imported on first use; tied to mpmath through gaussian.log_delta_exact's ties)",
     "kernels.ndtri": "special function Phi^-1 (tied to an mpmath root and scipy.special.ndtri, tests/test_numeric_kernels.py)",
     "kernels.next_fast_len": "FFT size helper (tied to scipy.fft.next_fast_len, tests/test_numeric_kernels.py)",
     "cumulants.log1pmx": "stable arithmetic primitive log1p(u) - u (no paper formula; tied to mpmath by "

@@ -56,12 +56,6 @@ LAM_ATOM = sp.exp(_u_l[0] - _v_l[0] + _zs) * sum(sp.exp(v) for v in _v_l) / sum(
 from ...functions import GaussTradeoff, Phi, PhiInv as Phi_inv  # noqa: E402,F401  (the one definition)
 
 
-def _with_phi(expr):
-    """Replace the parser's undefined function Phi by the normal CDF."""
-    return expr.replace(lambda e: isinstance(e, sp.Function) and type(e).__name__ == "Phi",
-                        lambda e: Phi(e.args[0]))
-
-
 def _draws(draw, op, n, seed, method, tol_digits=10, fail_note=""):
     """check_draws with every draw computed at the truth modules' working precision."""
     def wrapped(rng):
@@ -350,7 +344,7 @@ eq40 = P.formula("sec5.eq40", "(40)", EQ40_LATEX,
                  parse=(r"\Phi\left(-\varepsilon\sigma + \frac{1}{2\sigma}\right) - "
                         r"e^{\varepsilon}\Phi\left(-\varepsilon\sigma - \frac{1}{2\sigma}\right)"),
                  role="equality", quantity=r"\delta_{\varepsilon}", lhs=r"\delta_{\varepsilon}",
-                 params=(EPS, SIGMA), section=V, transform=_with_phi,
+                 params=(EPS, SIGMA), section=V,
                  description="privacy profile of the Gaussian mechanism, unit L2 sensitivity")
 
 
