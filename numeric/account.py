@@ -18,6 +18,7 @@ labelled ``guarantee: false``.
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -246,11 +247,11 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     e_t = float(check_positive(target_eps, "epsilon"))
     d = float(check_open01(delta_, "delta"))
 
-    def eps_at(x):
+    def eps_at(x, routes=CERTIFIED if method == "best" else (method,)):
         """the certified upper bound only (PLD's pessimistic side alone: half the work)"""
         evs = EV._check_events(make_events(x), neighbouring)
         best = math.inf
-        for r in (CERTIFIED if method == "best" else (method,)):
+        for r in routes:
             try:
                 if r == "rdp":
                     v = _rdp(evs, "epsilon", d, neighbouring).value
@@ -261,28 +262,42 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
             best = min(best, v)
         return best          # inf: no route can account this x (e.g. sigma below PLD's range)
 
-    decreasing = param == "sigma"
-    good, bad = (hi, lo) if decreasing else (lo, hi)
-    if not math.isfinite(eps_at(good)):
-        epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring)  # raises the reason
-    if eps_at(good) > e_t:
-        raise DomainError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
-                          f"(there epsilon = {eps_at(good):.6g})")
-    e_bad = eps_at(bad)
-    if e_bad <= e_t:
-        good = bad
-    elif not integer:
-        good = _illinois(eps_at, e_t, good, bad, rtol)
-    else:
+    def search(f, good, bad):
+        """(an end meeting the target, the end beyond it that does not, or None)"""
+        if f(bad) <= e_t:
+            return bad, None
+        if not integer:
+            return _illinois(f, e_t, good, bad, rtol)
         while abs(good - bad) > 1:
             mid = (good + bad) / 2
             mid = math.floor(mid) if good < bad else math.ceil(mid)
             if mid in (good, bad):
                 break
-            if eps_at(mid) <= e_t:
+            if f(mid) <= e_t:
                 good = mid
             else:
                 bad = mid
+        return good, bad
+
+    decreasing = param == "sigma"
+    good, bad = (hi, lo) if decreasing else (lo, hi)
+    pld_only = functools.lru_cache(maxsize=None)(lambda x: eps_at(x, ("pld",)))
+    if method == "best" and pld_only(good) <= e_t:
+        # the PLD route alone first (its upper bound is the tighter one almost always and it
+        # costs a few ms); the rdp route is then asked only where it could still do better:
+        # at the first end PLD could not certify.  If rdp cannot certify it either, the
+        # answer is PLD's (up to the tolerance); else the search goes on with both routes.
+        good, nxt = search(pld_only, good, bad)
+        if nxt is not None and eps_at(nxt, ("rdp",)) <= e_t:
+            good, _ = search(functools.lru_cache(maxsize=None)(eps_at), nxt, bad)
+    else:
+        f = functools.lru_cache(maxsize=None)(eps_at)
+        if not math.isfinite(f(good)):
+            epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring)  # raises the reason
+        if f(good) > e_t:
+            raise DomainError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
+                              f"(there epsilon = {f(good):.6g})")
+        good, _ = search(f, good, bad)
     res = epsilon(make_events(good), d, method, neighbouring)
     ex = dict(res.extras)
     ex.update(target_epsilon=e_t, solved_for=param, epsilon_achieved=res.value, **{param: good})
@@ -292,8 +307,8 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
 
 def _illinois(eps_at, e_t, good, bad, rtol):
     """Regula falsi (Illinois) on log epsilon against log x for a continuous parameter; the
-    bracket [good, bad] keeps an end whose epsilon was computed and met the target, and that
-    end is returned once the bracket is narrower than ``rtol`` (relative)."""
+    bracket [good, bad] keeps an end whose epsilon was computed and met the target, and
+    (good, bad) is returned once the bracket is narrower than ``rtol`` (relative)."""
     fg = math.log(max(eps_at(good), 1e-300)) - math.log(e_t)   # <= 0 (epsilon may be 0 at the end)
     fb = math.log(max(eps_at(bad), 1e-300)) - math.log(e_t)   # > 0
     lg, lb = math.log(good), math.log(bad)
@@ -316,4 +331,4 @@ def _illinois(eps_at, e_t, good, bad, rtol):
             if side == 1:
                 fg /= 2
             side = 1
-    return math.exp(lg)
+    return math.exp(lg), math.exp(lb)

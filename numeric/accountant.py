@@ -270,19 +270,22 @@ _SCREEN_BLOCK = 8
 _GOLD = 0.381966011250105
 
 
-def _bracketed_min(f, lo: float, mid: float, hi: float, rtol: float = 1e-3, maxiter: int = 16):
+def _bracketed_min(f, lo: float, mid: float, hi: float, rtol: float = 1e-6, maxiter: int = 48,
+                   ftol: float = 1e-9):
     """Minimise f over [lo, hi] from the bracket lo < mid < hi by parabolic steps, falling
     back to golden-section steps (Brent's rule of thumb); f caches its values.  Stops when
-    the bracket is narrower than ``rtol`` relative (the exact objective is flat at its
-    optimum: the value error is quadratic in it)."""
+    the bracket is narrower than ``rtol`` relative, or when both ends are within ``ftol``
+    relative of the middle value (flat: nothing left to gain).  A kink at the optimum (the
+    subsampled Gaussian's RDP curve turns up steeply past its phase transition) makes the
+    value error linear in the bracket, hence the tight ``rtol``."""
     if not lo < mid < hi:
         return
     if f(mid) > min(f(lo), f(hi)):            # not a bracket: the minimum is at an end
         return
     for _ in range(maxiter):
-        if hi - lo <= rtol * mid:
-            return
         fl, fm, fh = f(lo), f(mid), f(hi)
+        if hi - lo <= rtol * mid or max(fl, fh) - fm <= ftol * abs(fm):
+            return
         den = (mid - lo) * (fm - fh) - (mid - hi) * (fm - fl)
         x = math.nan
         if den != 0 and math.isfinite(fl + fm + fh):
@@ -339,22 +342,15 @@ def _epsilon_linear(R: float, d: float, amax: float) -> tuple[float, float]:
     return best
 
 
-def _epsilon_one(curve: RDPCurve, steps: float, d: float) -> tuple[float, float]:
-    """epsilon(delta) of ``steps`` x ``curve`` by the exact conversion (002 Thm. 3, eq. (14))
-    for one query, and the order that gives it.
-
-    1. Screen the orders with the closed-form Lemma 1 bound (002 eq. (25)): integer orders
-       in blocks, stopping once the minimum is well inside (curves whose fractional orders
-       need a series), or 64 orders on a log grid of alpha - 1 (closed-form curves).
-    2. The exact conversion (``numeric.fastconv``, one point at a time) around the screened
-       optimum: a search over the neighbouring integers, then parabolic steps in alpha
-       unless the curve is integer-only.
-    Every evaluated order gives a valid guarantee; the smallest is returned (rounded up)."""
+def _scalar_cache(curve: RDPCurve, steps: float, exact, gcache: dict | None = None):
+    """(gam, ex, cache) for a one-query order search: ``gam(a)`` is steps x gamma at the
+    orders ``a`` (1-D, each order evaluated once, kept in ``gcache``, which queries on the
+    same curve may share); ``ex(a)`` is ``exact(a, steps x gamma(a))``, cached in ``cache``
+    (inf where gamma is not finite)."""
     cache: dict[float, float] = {}
-    gcache: dict[float, float] = {}
+    gcache = {} if gcache is None else gcache
 
     def gam(a):
-        """steps x gamma at the orders ``a`` (1-D), each order evaluated once per query."""
         a = np.asarray(a, dtype=float)
         new = np.array([x for x in dict.fromkeys(a.tolist()) if x not in gcache])
         if new.size:
@@ -365,19 +361,30 @@ def _epsilon_one(curve: RDPCurve, steps: float, d: float) -> tuple[float, float]
         a = float(a)
         if a not in cache:
             g = float(gam([a])[0])
-            cache[a] = eps_exact_scalar(a, max(g, 0.0), d) if math.isfinite(g) else math.inf
+            cache[a] = exact(a, max(g, 0.0)) if math.isfinite(g) else math.inf
         return cache[a]
 
+    return gam, ex, cache
+
+
+def _search_one(curve: RDPCurve, gam, ex, screen, cache: dict, what: str, info: dict):
+    """The order minimising ``ex`` (an exact conversion, cached in ``cache``) for one query,
+    screened by the closed-form ``screen(A, G)`` (vectorised, inf where not finite):
+
+    1. integer orders in blocks, stopping once the minimum is well inside (curves whose
+       fractional orders need a series), or 64 orders on a log grid of alpha - 1
+       (closed-form curves);
+    2. ``ex`` around the screened optimum: a search over the neighbouring integers, then
+       parabolic steps in alpha unless the curve is integer-only.
+    Every evaluated order gives a valid guarantee; returns (smallest value, its order)."""
     amax = float(min(curve.alpha_max, 1e6))
-    if curve.linear_rho is not None and not curve.integer_only:
-        return _epsilon_linear(steps * curve.linear_rho, d, amax)
     if curve.integer_only or not curve.cheap_fractional:
         orders = _INT_ORDERS[_INT_ORDERS <= amax]
         vals = np.empty(0)
         for start in range(0, orders.size, _SCREEN_BLOCK):
             blk = orders[start:start + _SCREEN_BLOCK]
-            with np.errstate(over="ignore", invalid="ignore"):
-                v = K.lemma1(blk, gam(blk), d)
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                v = screen(blk, gam(blk))
             vals = np.concatenate([vals, np.where(np.isfinite(v), v, np.inf)])
             if int(np.argmin(vals)) < vals.size - 4:
                 break
@@ -392,19 +399,24 @@ def _epsilon_one(curve: RDPCurve, steps: float, d: float) -> tuple[float, float]
             else:
                 lo = m1
         n = min(range(lo, hi + 1), key=ex)
-        # walk on while the neighbours improve (the exact and Lemma 1 optima may differ)
+        # walk on while the neighbours improve (the exact and screening optima may differ)
         while n + 1 <= amax and ex(n + 1) < ex(n):
             n += 1
         while n - 1 >= 2 and ex(n - 1) < ex(n):
             n -= 1
         if curve.integer_only:
             return ex(n), float(n)
-        pts = [n - 1.0 if n > 2 else 1.5, float(n), n + 1.0 if n + 1 <= amax else n - 0.5]
+        x = float(n - 1)                      # alpha - 1
+        if n == 2:                            # the optimum may lie in (1, 2): halve alpha - 1
+            while x / 2 >= _XMIN and ex(1.0 + x / 2) < ex(1.0 + x):
+                x /= 2
+        pts = [1.0 + x / 2 if n == 2 else n - 1.0, 1.0 + x,
+               (1.0 + 2 * x if n == 2 else n + 1.0) if n + 1 <= amax else n - 0.5]
     else:
         xmax = max(min(_XMAX, amax - 1.0), 2e-4)
         xs = np.geomspace(_XMIN, xmax, 64)
-        with np.errstate(over="ignore", invalid="ignore"):
-            v = K.lemma1(1.0 + xs, gam(1.0 + xs), d)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            v = screen(1.0 + xs, gam(1.0 + xs))
         i = int(np.argmin(np.where(np.isfinite(v), v, np.inf)))
         pts = [1.0 + xs[max(i - 1, 0)], 1.0 + xs[i], 1.0 + xs[min(i + 1, xs.size - 1)]]
     for x in pts:
@@ -412,9 +424,96 @@ def _epsilon_one(curve: RDPCurve, steps: float, d: float) -> tuple[float, float]
     _bracketed_min(ex, *pts)
     a_best = min(cache, key=cache.get)
     if not math.isfinite(cache[a_best]):
-        raise ConvergenceError("epsilon by the RDP route (no order gave a finite bound)", 1,
-                               {"steps": steps, "delta": d})
+        raise ConvergenceError(f"{what} by the RDP route (no order gave a finite bound)", 1, info)
     return cache[a_best], a_best
+
+
+def _epsilon_one(curve: RDPCurve, steps: float, d: float, gcache: dict | None = None
+                 ) -> tuple[float, float]:
+    """epsilon(delta) of ``steps`` x ``curve`` by the exact conversion (002 Thm. 3, eq. (14))
+    for one query, and the order that gives it: ``_search_one`` screened by the closed-form
+    Lemma 1 bound (002 eq. (25)) with the exact conversion one point at a time
+    (``numeric.fastconv``); linear curves by ``_epsilon_linear``.  Rounded up."""
+    amax = float(min(curve.alpha_max, 1e6))
+    if curve.linear_rho is not None and not curve.integer_only:
+        return _epsilon_linear(steps * curve.linear_rho, d, amax)
+    gam, ex, cache = _scalar_cache(curve, steps, lambda a, g: eps_exact_scalar(a, g, d), gcache)
+    return _search_one(curve, gam, ex, lambda A, G: K.lemma1(A, G, d), cache, "epsilon",
+                       {"steps": steps, "delta": d})
+
+
+def _delta_by_inversion(curve: RDPCurve, steps: float, e: float):
+    """(log delta, alpha) of delta(epsilon) for one query, as the inverse of the one-query
+    ``_epsilon_one`` (the exact conversion; no SciPy; the curve's values shared between
+    the queries).  For curves whose fractional orders need a series that converges fast.
+
+    The start is the smallest Balle et al. 2020 / Lemma 1 bound over integer orders (log
+    space).  Newton steps in log delta (d eps / d log delta ~ -1/(alpha - 1) at the optimal
+    order) find a bracket, then regula falsi narrows it, always keeping an end whose
+    epsilon was computed and is <= eps: by the RDP route the composition is
+    (eps(delta), delta)-DP, hence (eps, delta)-DP, so that end is a certified delta; it
+    is returned once its epsilon is within 1e-9 relative
+    of the target or the bracket is narrower than 1e-7 in log delta.  Returns None when the
+    answer lies below 1e-280 or the series is slow (the vectorised search handles those)."""
+    gcache: dict[float, float] = {}
+    orders = _INT_ORDERS[_INT_ORDERS <= min(curve.alpha_max, 1e6)]
+    G = steps * curve._gamma(orders)
+    gcache.update(zip(orders.tolist(), G.tolist()))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        lb = np.minimum(K.log_zeta(orders) + (orders - 1.0) * (G - e), 0.0)
+        v = np.minimum(lb, np.log(delta_conversion("lemma1", orders, G, e)))
+    v = np.where(np.isfinite(v), v, np.inf)
+    j = int(np.argmin(v))
+    ld0, a0 = float(v[j]), float(orders[j])
+    if ld0 <= LOG_TINY or not all(curve.scalar_orders_cheap(x) for x in (0.5 + 0.5 * a0, a0 + 0.5)):
+        return None
+
+    def f(ld):
+        return _epsilon_one(curve, steps, math.exp(ld), gcache)
+
+    good = min(ld0, math.log1p(-1e-12))
+    e_g, a_g = f(good)
+    if e_g > e:                   # the screen's delta is valid; the exact route adds nothing
+        return ld0, a0
+    # 1. a bracket: Newton steps, lengthened 4x each time they stay on the certified side
+    grow = 1.0
+    for _ in range(60):
+        if e - e_g <= 1e-9 * e:
+            return good, a_g
+        step = (e_g - e) * (a_g - 1.0) * (1.0 + 1e-6)      # eps(x) ~ e_g - (x - good)/(a-1)
+        x = max(good + min(step, -1e-9) * grow, LOG_TINY)
+        e_x, a_x = f(x)
+        if e_x > e:
+            bad, f_bad = x, e_x - e
+            break
+        good, e_g, a_g = x, e_x, a_x
+        if x <= LOG_TINY:
+            return None
+        grow *= 4.0
+    else:
+        raise ConvergenceError("delta by the RDP route (no bracket for epsilon(delta) = eps)", 1,
+                               {"steps": steps, "epsilon": e})
+    # 2. regula falsi (Illinois) on eps(log delta) - eps inside [bad, good]
+    f_good, side = e_g - e, 0
+    for _ in range(100):
+        if -f_good <= 1e-9 * e or good - bad <= 1e-7:
+            return good, a_g
+        w = good - bad
+        x = good - f_good * w / (f_good - f_bad)
+        x = min(max(x, bad + 0.01 * w), good - 0.01 * w)
+        e_x, a_x = f(x)
+        if e_x <= e:
+            good, f_good, a_g = x, e_x - e, a_x
+            if side == -1:
+                f_bad /= 2
+            side = -1
+        else:
+            bad, f_bad = x, e_x - e
+            if side == 1:
+                f_good /= 2
+            side = 1
+    raise ConvergenceError("delta by the RDP route (inverting epsilon(delta))", 1,
+                           {"steps": steps, "epsilon": e})
 
 
 def epsilon(curve: RDPCurve, delta: float, conversion: str = "optimal", steps: float = 1,
@@ -452,6 +551,11 @@ def delta(curve: RDPCurve, eps: float, conversion: str = "optimal", steps: float
                 return np.log(delta_conversion("lemma1", A, G, e))
             return np.minimum(lb, np.log(delta_conversion("lemma1", A, G, e)))
 
+    if conversion == "optimal" and not curve.cheap_fractional and not curve.integer_only:
+        got = _delta_by_inversion(curve, float(T[0]), e)
+        if got is not None:
+            return _delta_result(curve, conversion, method, e, np.array([got[1]]),
+                                 np.array([got[0]]))
     a, v = _search_alpha(_rows_gamma(curve, T), value, 1, curve.alpha_max, curve.integer_only)
     if conversion == "optimal" and v[0] > LOG_TINY:
         try:

@@ -63,6 +63,11 @@ class RDPCurve:
     def _gamma(self, a: np.ndarray) -> np.ndarray:
         raise TypeError(f"{type(self).__name__} must define _gamma (RDPCurve is abstract)")
 
+    def scalar_orders_cheap(self, a: float) -> bool:
+        """Whether one fractional order near ``a`` costs about as little as an integer one
+        (a search that evaluates orders one at a time may then be used)."""
+        return True
+
     def __add__(self, other: "RDPCurve") -> "Composition":
         return Composition([self, other])
 
@@ -203,8 +208,10 @@ def log_a_fractional(alpha: np.ndarray, q: float, s: float, *, tail: float = -40
     curve is used as an upper bound on the Renyi divergence).
     """
     a = np.asarray(alpha, dtype=float).ravel()
-    if a.size == 1 and a[0] < 256:   # one order (the accountant's refinement): the series in floats
-        return np.full(np.shape(alpha), _log_a_fractional_one(float(a[0]), q, s, tail, max_terms))
+    if a.size <= 8 and np.all(a < 256):   # a few orders (the accountant's refinement): floats
+        one = [_log_a_fractional_one(float(x), q, s, tail, max_terms) for x in a]
+        if all(v is not None for v in one):
+            return np.array(one, dtype=float).reshape(np.shape(alpha))
     from scipy.special import gammaln, gammasgn, log_ndtr   # imported on first use (start-up cost)
     lq, l1q = np.log(q), np.log1p(-q)
     z0 = s * s * (np.log(1 / q - 1) if q < 1 else -np.inf) + 0.5
@@ -243,13 +250,15 @@ def log_a_fractional(alpha: np.ndarray, q: float, s: float, *, tail: float = -40
     return (la + err).reshape(np.shape(alpha))
 
 
-def _log_a_fractional_one(a: float, q: float, s: float, tail: float, max_terms: int) -> float:
+def _log_a_fractional_one(a: float, q: float, s: float, tail: float, max_terms: int,
+                          budget: int = 2048) -> float | None:
     """``log_a_fractional`` at one order, term by term in floats (math.lgamma and
     ``kernels.log_ndtr_scalar``): the accountant refines one order at a time, where the
     array version's 256-term chunks and SciPy's import cost more than the ~alpha + 40 terms
     the series needs (below alpha = 256; above it the array version is the faster).  Same
     terms, stopping rule and rounding up (tests/test_numeric_rdp.py holds the two equal and
-    both above the quadrature truth)."""
+    both above the quadrature truth).  Returns None after ``budget`` terms (a slowly
+    converging series, e.g. q = 0.5, sigma = 0.5 needs ~1e5: the array version's job)."""
     lq, l1q = math.log(q), math.log1p(-q)
     z0 = s * s * (math.log(1 / q - 1) if q < 1 else -math.inf) + 0.5
     lga1 = math.lgamma(a + 1.0)
@@ -274,7 +283,9 @@ def _log_a_fractional_one(a: float, q: float, s: float, tail: float, max_terms: 
         i += 1
         if i > a + 1 and quiet >= 16:
             break
-        if i > max_terms:
+        if i > min(budget, max_terms):
+            if i <= max_terms:
+                return None
             raise ArithmeticError("log_a_fractional: series did not converge "
                                   f"(alpha={a!r}, q={q}, sigma={s})")
     if neg >= pos:
@@ -320,6 +331,14 @@ class SubsampledGaussian(RDPCurve):
         if (~isint).any():
             out[~isint] = log_a_fractional(a[~isint], self.q, s)
         return np.maximum(out, 0.0) / (a - 1.0)
+
+    def scalar_orders_cheap(self, a: float) -> bool:
+        """The float series at ``a`` converges within its term budget (it needs ~alpha + 40
+        terms usually, ~1e5 at e.g. q = 0.5, sigma = 0.5)."""
+        if self._gauss is not None:
+            return True
+        s = self.sigma / self.sensitivity
+        return a < 256 and _log_a_fractional_one(float(a), self.q, s, -40.0, 10 ** 6) is not None
 
     def describe(self):
         return (f"SubsampledGaussian(q={self.q:g}, sigma={self.sigma:g}, "
@@ -393,6 +412,9 @@ class Composition(RDPCurve):
 
     def _gamma(self, a):
         return sum(w * c._gamma(a) for c, w in zip(self.curves, self.weights))
+
+    def scalar_orders_cheap(self, a: float) -> bool:
+        return all(c.scalar_orders_cheap(a) for c in self.curves)
 
     def describe(self):
         return " + ".join(f"{w:g} x {c.describe()}" for c, w in zip(self.curves, self.weights))

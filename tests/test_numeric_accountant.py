@@ -182,3 +182,39 @@ def test_cli_subprocess_exit_2():
     p = subprocess.run([sys.executable, "-m", "dpderive.cli", "epsilon", "--sigma", "-1", "--delta", "1e-5"],
                        capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).parent.parent))
     assert p.returncode == 2 and "sigma" in p.stderr
+
+
+@pytest.mark.parametrize("q, s, T, d, lo, hi", [
+    (0.3, 0.7, 50, 0.02, 1.001, 4.0),         # optimum alpha ~ 1.47
+    (0.5, 0.5, 100, 1e-3, 1.05, 1.6),          # optimum alpha ~ 1.21
+    (1e-4, 1.0, 1e5, 2.4768e-4, 15.0, 19.0),   # kink past the phase transition, alpha ~ 17.47
+])
+def test_one_query_epsilon_reaches_the_brute_force_optimum(q, s, T, d, lo, hi):
+    """Brute force over a fine grid of orders, by the vectorised series and the vectorised exact
+    conversion (``conversion.eps_exact``): the one-query search must do at least as well.
+    Regressions: it stopped at alpha = 1.5 when the optimum lies in (1, 2) (18.709 instead of
+    18.678; 161.5 instead of 125.8), and on a bracket 1e-3 wide at the kink (6e-4 relative
+    above)."""
+    from numeric import conversion as C
+    c = R.SubsampledGaussian(q, s)
+    grid = np.linspace(lo, hi, 1500)
+    brute = float(np.min(C.eps_exact(grid, T * c(grid), d)))
+    got = A.epsilon(c, d, steps=T).value
+    assert got <= brute * (1 + 1e-7), (got, brute)
+
+
+@pytest.mark.parametrize("q, s, T, e", [(0.004267, 1.1, 14063, 2.0), (0.01, 1.5, 1000, 1.5),
+                                        (1e-4, 1.0, 1e5, 0.2), (0.001, 0.8, 1e5, 1.0)])
+def test_one_query_delta_is_certified_and_tight(q, s, T, e):
+    """delta(eps) by inverting the one-query epsilon(delta).  Certified: at the reported order,
+    the vectorised exact conversion ``conversion.delta_exact`` (another code path) is at most
+    the reported delta.  Tight: within 1e-4 relative of the smallest exact delta over a grid
+    of orders around the optimum."""
+    from numeric import conversion as C
+    c = R.SubsampledGaussian(q, s)
+    r = A.delta(c, e, steps=T)
+    at = float(C.delta_exact(np.array([r.alpha]), T * c(np.array([r.alpha])), e)[0])
+    assert at <= r.value * (1 + 1e-9)
+    grid = np.linspace(max(1.01, 0.8 * r.alpha), 1.2 * r.alpha, 400)
+    brute = float(np.min(C.delta_exact(grid, T * c(grid), e)))
+    assert r.value <= brute * (1 + 1e-4), (r.value, brute)
