@@ -264,19 +264,22 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
 
     def search(f, good, bad):
         """(an end meeting the target, the end beyond it that does not, or None)"""
-        if f(bad) <= e_t:
-            return bad, None
         if not integer:
-            return _illinois(f, e_t, good, bad, rtol)
+            return (bad, None) if f(bad) <= e_t else _illinois(f, e_t, good, bad, rtol)
+        # integers: bisection in log x (the ends span up to 1e9 steps, where accounting costs
+        # the most; the geometric midpoint reaches the usual answers in fewer such steps)
+        far = bad                 # evaluated only if the answer may be there
         while abs(good - bad) > 1:
-            mid = (good + bad) / 2
+            mid = math.sqrt(good * bad)
             mid = math.floor(mid) if good < bad else math.ceil(mid)
-            if mid in (good, bad):
-                break
+            if not min(good, bad) < mid < max(good, bad):
+                mid = (good + bad) // 2 if good < bad else -((-good - bad) // 2)
             if f(mid) <= e_t:
                 good = mid
             else:
                 bad = mid
+        if bad == far and f(far) <= e_t:
+            return far, None
         return good, bad
 
     decreasing = param == "sigma"

@@ -123,6 +123,19 @@ def test_calibrate_batch_size_is_largest_meeting_target(capsys):
     assert eps(b) <= 1.0 < eps(b + 1)
 
 
+def test_calibrate_steps_is_largest_meeting_target(capsys):
+    """The steps search bisects in log T over [1, 1e9] without accounting 1e9 steps first."""
+    argv = ["calibrate", "--solve", "steps", "--sigma", "1.1", "--sampling-rate", "0.004267",
+            "--epsilon", "3", "--delta", "1e-5", "--json"]
+    assert main(argv) == 0
+    rec = json.loads(capsys.readouterr().out)
+    t = int(rec["steps"])
+
+    def eps(n):
+        return account.epsilon([EV.Event(EV.Gaussian(1.1), EV.Poisson(0.004267), n)], 1e-5).value
+    assert rec["epsilon"] <= 3.0 and eps(t) <= 3.0 < eps(t + 1)
+
+
 def test_calibrate_sigma_meets_target(capsys):
     assert main(["calibrate", "--epsilon", "2", "--delta", "1e-5", "--sampling-rate", "0.01",
                  "--steps", "1000", "--json"]) == 0
