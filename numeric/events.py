@@ -47,8 +47,8 @@ Routes:
             dominating pairs, Zhu, Dong, Wang 2022) or fixed batches (replace-one: the
             upper bound composes the symmetric dominating pair C_gamma(f) = min{f_gamma,
             f_gamma^{-1}}** of Dong, Roth, Su 2019 Thm. 4.2 (004 Sec. 2), gamma = B/N; the
-            lower bound the worse of the two attained fixed orders; ``numeric.pld``; not for
-            the discrete Gaussian, which rdp answers).
+            lower bound the worse of the two attained fixed orders; ``numeric.pld``; the
+            discrete Gaussian by its exact truncated pmf pair, the tail +oo in the upper bound).
 * ``clt``, ``edgeworth``  approximations (``numeric.methods``), one homogeneous
             Gaussian event only; labelled ``guarantee: false``.
 * ``best``  (default) the smallest certified upper bound among rdp and pld, with
@@ -359,10 +359,9 @@ def _pld_models(e: Event):
                              f"{pld.SIGMA_MIN_SUBSAMPLED:.4g} with subsampling (quadrature range)")
         return pld.fixed_gaussian_models(1.0 / s, q) if fixed else pld.mixture_models(1.0 / s, q)
     if isinstance(m, DiscreteGaussian):
-        if fixed:
-            raise RouteError("pld", e, "fixed batches of the discrete Gaussian are not implemented "
-                             "in pld (rdp accounts them)")
         try:
+            if fixed:
+                return pld.fixed_discrete_gaussian_models(m.sigma, m.sensitivity, q)
             return pld.discrete_gaussian_models(m.sigma, m.sensitivity, q)
         except DomainError as exc:
             raise RouteError("pld", e, str(exc)) from None
