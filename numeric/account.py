@@ -6,8 +6,9 @@ tightest certified answer by default.
   ``epsilon_upper``, ``route``, ``method`` and ``guarantee``.
 * ``table(events, name, at)``: one row per applicable route (lower, upper, approximation,
   seconds); routes that cannot account the events give a row with their reason.
-* ``calibrate(make_events, target_eps, delta, param, lo, hi)``: the noise multiplier
-  (smallest), or the number of steps / the batch size (largest) meeting a target.
+* ``calibrate(make_events, target_eps, delta, param, lo, hi)``: the noise (sigma or Laplace
+  scale: smallest), or randomized response's epsilon, the number of steps / the batch size
+  (largest) meeting a target.
 
 ``method``: ``best`` (default) reports the smallest certified upper bound among the
 ``rdp`` and ``pld`` routes (and, for compositions of unsubsampled Gaussians, the exact
@@ -232,14 +233,17 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
 # ----------------------------------------------------------------------------- calibration
 def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: float, hi: float,
               method: str = "best", neighbouring: str = "add_remove", integer: bool = False,
-              rtol: float = 1e-4) -> AccountingResult:
+              rtol: float = 1e-4, decreasing: bool | None = None) -> AccountingResult:
     """Solve for one parameter x in [lo, hi] of ``make_events(x)``.
 
-    ``param == "sigma"``: the smallest x with certified epsilon(delta) <= target (epsilon
-    decreases in sigma); otherwise (steps, epochs, batch_size) the largest integer x with
-    certified epsilon <= target.  Bisection keeps an end whose epsilon was computed and
-    met the target, and that end is returned with its achieved epsilon (sound whatever
-    the monotonicity)."""
+    ``decreasing=True`` (epsilon decreases in x: a noise parameter, Gaussian or discrete
+    Gaussian sigma, Laplace scale): the smallest x with certified epsilon(delta) <= target;
+    ``decreasing=False`` (epsilon increases in x: steps, epochs, batch size, randomized
+    response's epsilon): the largest x with certified epsilon <= target.  ``None`` reads the
+    direction from ``param``: decreasing for "sigma" and "scale", increasing otherwise.
+    ``integer``: x is an integer (bisection), else continuous (regula falsi to ``rtol``
+    relative).  Bisection keeps an end whose epsilon was computed and met the target, and
+    that end is returned with its achieved epsilon (sound whatever the monotonicity)."""
     if method not in ("best", "rdp", "pld"):
         raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
     from .kernels import check_open01, check_positive
@@ -261,7 +265,8 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
             best = min(best, v)
         return best          # inf: no route can account this x (e.g. sigma below PLD's range)
 
-    decreasing = param == "sigma"
+    if decreasing is None:
+        decreasing = param in ("sigma", "scale")
     good, bad = (hi, lo) if decreasing else (lo, hi)
     if not math.isfinite(eps_at(good)):
         epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring)  # raises the reason
