@@ -335,7 +335,7 @@ def cmd_calibrate(args) -> int:
         # private: the smallest meeting the target); rr's epsilon (smaller = more private: the
         # largest meeting the target)
         sens = _positive("sensitivity", args.sensitivity) if kind in ("laplace", "dgauss") else 1.0
-        lo, hi = {"gaussian": (0.05, 1e4), "dgauss": (0.05 * sens, 1e4 * sens),
+        lo, hi = {"gaussian": (0.05, 1e4), "dgauss": (0.2 * sens, 1e4 * sens),
                   "laplace": (0.05 * sens, 1e5 * sens), "rr": (1e-4, 30.0)}[kind]
         decreasing, integer = kind != "rr", False
         make = lambda x: build_events(args, noise=x)                      # noqa: E731
