@@ -21,7 +21,8 @@ rr: the largest; the default is the mechanism's own) or the steps / epochs / bat
 meeting ``--epsilon`` at ``--delta``; solving for a parameter the mechanism does not take, or
 giving its flag too, is an error.
 
-``--json`` prints one flat JSON object per answer (keys ``epsilon``/``delta``/``sigma``,
+``--json`` prints one flat JSON object per answer (keys ``epsilon``/``delta`` or the calibrated
+parameter (``sigma``, ``scale``, ``rr_epsilon``, ... named by ``solved_for``),
 ``epsilon_lower``, ``epsilon_upper``, ``route``, ``method``, ``guarantee``, ...).  Invalid
 input raises ``DomainError``; the main command line prints one line and exits 2.
 """
