@@ -15,10 +15,14 @@ rdp and pld, with PLD's certified lower bound), ``rdp`` (optimal conversion; ``-
 picks another), ``pld`` (certified bracket), ``clt`` / ``edgeworth`` (approximations,
 labelled so), ``all`` (one table of every route).  ``epsilon --delta`` and ``delta --epsilon``
 take comma-separated lists; ``--plot FILE.png`` draws the privacy profile delta(eps) with
-its certified band.  ``calibrate --solve sigma|steps|epochs|batch-size`` finds the noise
-(smallest) or the steps / epochs / batch size (largest) meeting ``--epsilon`` at ``--delta``.
+its certified band.  ``calibrate --solve sigma|scale|rr-epsilon|steps|epochs|batch-size`` finds
+the noise (``sigma`` of gaussian / dgauss, ``scale`` of laplace: the smallest; ``rr-epsilon`` of
+rr: the largest; the default is the mechanism's own) or the steps / epochs / batch size (largest)
+meeting ``--epsilon`` at ``--delta``; solving for a parameter the mechanism does not take, or
+giving its flag too, is an error.
 
-``--json`` prints one flat JSON object per answer (keys ``epsilon``/``delta``/``sigma``,
+``--json`` prints one flat JSON object per answer (keys ``epsilon``/``delta`` or the calibrated
+parameter (``sigma``, ``scale``, ``rr_epsilon``, ... named by ``solved_for``),
 ``epsilon_lower``, ``epsilon_upper``, ``route``, ``method``, ``guarantee``, ...).  Invalid
 input raises ``DomainError``; the main command line prints one line and exits 2.
 """
@@ -107,32 +111,37 @@ def _conflict(a, b, why=""):
                       f"one of --{a.replace('_', '-')} and --{b.replace('_', '-')}" + why)
 
 
-def _mechanism(args, sigma=None):
+# each mechanism's noise parameter (the flag without "--"; ``calibrate --solve`` takes it)
+NOISE_PARAM = {"gaussian": "sigma", "laplace": "scale", "rr": "rr-epsilon", "dgauss": "sigma"}
+
+
+def _mechanism(args, noise=None):
+    """The mechanism of the flags; ``noise`` overrides its noise parameter (calibration)."""
     from numeric import events as EV
     kind = args.mechanism or "gaussian"
-    params = {"gaussian": "sigma", "laplace": "scale", "rr": "rr_epsilon", "dgauss": "sigma"}
+    params = {k: v.replace("-", "_") for k, v in NOISE_PARAM.items()}
     for k, p in params.items():
-        if k != kind and p != params[kind] and getattr(args, p, None) is not None and not (p == "sigma" and sigma):
+        if k != kind and p != params[kind] and getattr(args, p, None) is not None:
             raise DomainError(p, getattr(args, p), f"absent with --mechanism {kind} "
                               f"(which takes --{params[kind].replace('_', '-')})")
+    own = getattr(args, params[kind]) if noise is None else noise
     if kind == "gaussian":
-        s = args.sigma if sigma is None else sigma
-        if s is None:
+        if own is None:
             raise DomainError("sigma", None, "(0, oo) (required for the Gaussian mechanism)")
-        return EV.Gaussian(_positive("sigma", s), _positive("sensitivity", args.sensitivity))
+        return EV.Gaussian(_positive("sigma", own), _positive("sensitivity", args.sensitivity))
     if kind == "dgauss":
-        if args.sigma is None:
+        if own is None:
             raise DomainError("sigma", None, "(0, oo) (required for --mechanism dgauss)")
-        return EV.DiscreteGaussian(_positive("sigma", args.sigma), args.sensitivity)
+        return EV.DiscreteGaussian(_positive("sigma", own), args.sensitivity)
     if kind == "laplace":
-        if args.scale is None:
+        if own is None:
             raise DomainError("scale", None, "(0, oo) (required for --mechanism laplace)")
-        return EV.Laplace(_positive("scale", args.scale), _positive("sensitivity", args.sensitivity))
-    if args.rr_epsilon is None:
+        return EV.Laplace(_positive("scale", own), _positive("sensitivity", args.sensitivity))
+    if own is None:
         raise DomainError("rr_epsilon", None, "(0, oo) (required for --mechanism rr)")
     if args.sensitivity != 1.0:
         raise DomainError("sensitivity", args.sensitivity, "1 for --mechanism rr")
-    return EV.RandomizedResponse(_positive("rr_epsilon", args.rr_epsilon))
+    return EV.RandomizedResponse(_positive("rr_epsilon", own))
 
 
 def _run_shape(args, steps=None, epochs=None, batch=None):
@@ -184,8 +193,10 @@ def _neighbouring(args, events):
     return "replace_one" if fixed else "add_remove"
 
 
-def build_events(args, sigma=None, steps=None, epochs=None, batch=None):
-    """The list of ``numeric.events.Event`` the arguments describe."""
+def build_events(args, sigma=None, steps=None, epochs=None, batch=None, noise=None):
+    """The list of ``numeric.events.Event`` the arguments describe (``noise``, or its older
+    name ``sigma``, overrides the mechanism's noise parameter; ``steps``, ``epochs``, ``batch``
+    the run's shape)."""
     from numeric import events as EV
     if args.spec is not None:
         flags = _given(args, "sigma", "scale", "rr_epsilon", "mechanism", "sampling_rate",
@@ -200,7 +211,7 @@ def build_events(args, sigma=None, steps=None, epochs=None, batch=None):
         except OSError as exc:
             raise DomainError("spec", args.spec, f"a readable JSON file ({exc.strerror})") from None
         return EV.events_from_spec(text)
-    mech = _mechanism(args, sigma)
+    mech = _mechanism(args, sigma if noise is None else noise)
     samp, t = _run_shape(args, steps, epochs, batch)
     return [EV.Event(mech, samp, t)]
 
@@ -307,17 +318,29 @@ def cmd_calibrate(args) -> int:
     method = "best" if args.method == "all" else args.method
     if method not in ("best", "rdp", "pld"):
         raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
+    if args.solve is None:
+        args.solve = NOISE_PARAM[args.mechanism or "gaussian"]
     solve = args.solve.replace("-", "_")
     if args.spec is not None:
         raise DomainError("spec", args.spec, "absent for calibrate (it solves for a flag)")
-    if solve == "sigma":
-        if (args.mechanism or "gaussian") != "gaussian":
-            raise DomainError("solve", "sigma", "steps, epochs or batch-size for --mechanism "
-                              f"{args.mechanism}")
-        if args.sigma is not None:
-            _conflict("sigma", "solve sigma")
-        make, lo, hi, integer = (lambda s: build_events(args, sigma=s)), 0.05, 1e4, False
-        make(1.0)                                   # validates the other flags
+    decreasing = None
+    if solve in ("sigma", "scale", "rr_epsilon"):
+        kind = args.mechanism or "gaussian"
+        own = NOISE_PARAM[kind]
+        if args.solve != own:
+            raise DomainError("solve", args.solve, f"{own}, steps, epochs or batch-size for "
+                              f"--mechanism {kind}")
+        if getattr(args, solve) is not None:
+            _conflict(solve, f"solve {own}")
+        # the bracket searched: sigma / scale relative to the sensitivity (larger = more
+        # private: the smallest meeting the target); rr's epsilon (smaller = more private: the
+        # largest meeting the target)
+        sens = _positive("sensitivity", args.sensitivity) if kind in ("laplace", "dgauss") else 1.0
+        lo, hi = {"gaussian": (0.05, 1e4), "dgauss": (0.2 * sens, 1e4 * sens),
+                  "laplace": (0.05 * sens, 1e5 * sens), "rr": (1e-4, 30.0)}[kind]
+        decreasing, integer = kind != "rr", False
+        make = lambda x: build_events(args, noise=x)                      # noqa: E731
+        make(hi)                                    # validates the other flags
     elif solve == "steps":
         if args.epochs is not None:
             _conflict("epochs", "solve steps")
@@ -337,12 +360,12 @@ def cmd_calibrate(args) -> int:
         lo, hi, integer = 1, int(args.dataset_size), True
         make(1)
     else:
-        raise DomainError("solve", args.solve, "sigma, steps, epochs or batch-size")
-    events = make(hi if solve == "sigma" else lo)
+        raise DomainError("solve", args.solve, "sigma, scale, rr-epsilon, steps, epochs or batch-size")
+    events = make(hi if decreasing else lo)
     nb = _neighbouring(args, events)
     with np.errstate(all="ignore"):
         res = account.calibrate(make, e, d, solve if solve != "epochs" else "steps", lo, hi,
-                                method, nb, integer)
+                                method, nb, integer, decreasing=decreasing)
     if solve == "epochs":                       # whole steps -> the epochs they cover
         steps = int(res.value)
         ep = steps * b / n
@@ -398,8 +421,8 @@ def _common(p, calibrate=False):
     if not calibrate:
         p.add_argument("--sigma", type=float, help="Gaussian noise multiplier sigma (> 0)")
     else:
-        p.add_argument("--sigma", type=float, help="Gaussian noise multiplier (with --solve steps, "
-                       "epochs or batch-size)")
+        p.add_argument("--sigma", type=float, help="Gaussian / discrete Gaussian noise (unless "
+                       "solving for it)")
     p.add_argument("--mechanism", choices=("gaussian", "laplace", "rr", "dgauss"), default=None,
                    help="gaussian (default; --sigma), laplace (--scale), rr (--rr-epsilon) or "
                         "dgauss (the discrete Gaussian; --sigma, integer --sensitivity)")
@@ -447,8 +470,9 @@ def add_commands(subparsers) -> None:
     p = subparsers.add_parser("calibrate", help="noise, steps, epochs or batch size meeting "
                                                 "a target (epsilon, delta)")
     _common(p, calibrate=True)
-    p.add_argument("--solve", choices=("sigma", "steps", "epochs", "batch-size"), default="sigma",
-                   help="what to solve for (default sigma)")
+    p.add_argument("--solve", choices=("sigma", "scale", "rr-epsilon", "steps", "epochs", "batch-size"),
+                   default=None, help="what to solve for (default: the mechanism's noise, sigma for "
+                   "gaussian and dgauss, scale for laplace, rr-epsilon for rr)")
     p.add_argument("--epsilon", type=float, required=True, help="target epsilon > 0")
     p.add_argument("--delta", type=float, required=True, help="delta in (0, 1)")
     p.set_defaults(func=cmd_calibrate)

@@ -17,7 +17,7 @@ local processes or on the dask ``--scheduler``) runs it in-process and parses th
 JSON record.  A point whose command fails gives a row with the error text.
 
 Outputs: ``--out FILE`` (.csv, .json, or .parquet when pyarrow is installed) with
-one row per point: the inputs, ``value`` (epsilon, delta or sigma), the certified
+one row per point: the inputs, ``value`` (epsilon, delta or the parameter calibrate solved for), the certified
 bracket ``lower``/``upper`` when the method gives one, ``method``/``route``,
 ``guarantee`` and ``error``; ``--plot FILE.png`` (a curve over one varying input, a
 heat map over two, curves over the one with most values and one curve per
@@ -209,8 +209,10 @@ def _rows(target: str, inputs: dict, res: dict | None) -> list[dict]:
                        upper=r.get("upper"), method="all", route=r.get("route", ""),
                        guarantee=r.get("guarantee"))
         else:
-            row.update(quantity=name, value=r.get(name), lower=r.get(f"{name}_lower"),
-                       upper=r.get(f"{name}_upper"), method=r.get("method", ""),
+            # calibrate answers the parameter it solved for (sigma, scale, rr_epsilon, steps, ...)
+            q = r.get("solved_for", name) if target == "calibrate" else name
+            row.update(quantity=q, value=r.get(q), lower=r.get(f"{q}_lower"),
+                       upper=r.get(f"{q}_upper"), method=r.get("method", ""),
                        route=r.get("route", r.get("conversion", "")), guarantee=r.get("guarantee"))
         if target == "calibrate":  # the epsilon the calibrated sigma achieves, and its bracket
             row.update(epsilon_achieved=r.get("epsilon_achieved", r.get("epsilon")),

@@ -6,8 +6,9 @@ tightest certified answer by default.
   ``epsilon_upper``, ``route``, ``method`` and ``guarantee``.
 * ``table(events, name, at)``: one row per applicable route (lower, upper, approximation,
   seconds); routes that cannot account the events give a row with their reason.
-* ``calibrate(make_events, target_eps, delta, param, lo, hi)``: the noise multiplier
-  (smallest), or the number of steps / the batch size (largest) meeting a target.
+* ``calibrate(make_events, target_eps, delta, param, lo, hi)``: the noise (sigma or Laplace
+  scale: smallest), or randomized response's epsilon, the number of steps / the batch size
+  (largest) meeting a target.
 
 ``method``: ``best`` (default) reports the smallest certified upper bound among the
 ``rdp`` and ``pld`` routes (and, for compositions of unsubsampled Gaussians, the exact
@@ -233,14 +234,17 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
 # ----------------------------------------------------------------------------- calibration
 def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: float, hi: float,
               method: str = "best", neighbouring: str = "add_remove", integer: bool = False,
-              rtol: float = 1e-4) -> AccountingResult:
+              rtol: float = 1e-4, decreasing: bool | None = None) -> AccountingResult:
     """Solve for one parameter x in [lo, hi] of ``make_events(x)``.
 
-    ``param == "sigma"``: the smallest x with certified epsilon(delta) <= target (epsilon
-    decreases in sigma); otherwise (steps, epochs, batch_size) the largest integer x with
-    certified epsilon <= target.  Bisection keeps an end whose epsilon was computed and
-    met the target, and that end is returned with its achieved epsilon (sound whatever
-    the monotonicity)."""
+    ``decreasing=True`` (epsilon decreases in x: a noise parameter, Gaussian or discrete
+    Gaussian sigma, Laplace scale): the smallest x with certified epsilon(delta) <= target;
+    ``decreasing=False`` (epsilon increases in x: steps, epochs, batch size, randomized
+    response's epsilon): the largest x with certified epsilon <= target.  ``None`` reads the
+    direction from ``param``: decreasing for "sigma" and "scale", increasing otherwise.
+    ``integer``: x is an integer (bisection), else continuous (regula falsi to ``rtol``
+    relative).  Bisection keeps an end whose epsilon was computed and met the target, and
+    that end is returned with its achieved epsilon (sound whatever the monotonicity)."""
     if method not in ("best", "rdp", "pld"):
         raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
     from .kernels import check_open01, check_positive
@@ -284,7 +288,8 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
             return far, None
         return good, bad
 
-    decreasing = param == "sigma"
+    if decreasing is None:
+        decreasing = param in ("sigma", "scale")
     good, bad = (hi, lo) if decreasing else (lo, hi)
     guess = _clt_sigma_guess(make_events, e_t, d, lo, hi) if decreasing and not integer else None
     pld_only = functools.lru_cache(maxsize=None)(lambda x: eps_at(x, ("pld",)))
@@ -373,9 +378,15 @@ def _bracket_near(f, e_t, guess, good, bad):
 def _illinois(eps_at, e_t, good, bad, rtol):
     """Regula falsi (Illinois) on log epsilon against log x for a continuous parameter; the
     bracket [good, bad] keeps an end whose epsilon was computed and met the target, and
-    (good, bad) is returned once the bracket is narrower than ``rtol`` (relative)."""
-    fg = math.log(max(eps_at(good), 1e-300)) - math.log(e_t)   # <= 0 (epsilon may be 0 at the end)
-    fb = math.log(max(eps_at(bad), 1e-300)) - math.log(e_t)   # > 0
+    (good, bad) is returned once the bracket is narrower than ``rtol`` (relative).  The
+    values are clamped below at log(target) - 10: epsilon may be 0 at the noisy end, and
+    log(1e-300) there would pull every interpolation toward the other end, where
+    accounting is slowest."""
+    def lf(x):
+        return max(math.log(max(eps_at(x), 1e-300)) - math.log(e_t), -10.0)
+
+    fg = lf(good)     # <= 0
+    fb = lf(bad)      # > 0
     lg, lb = math.log(good), math.log(bad)
     side = 0
     for _ in range(100):
@@ -385,7 +396,7 @@ def _illinois(eps_at, e_t, good, bad, rtol):
         lo_, hi_ = min(lg, lb), max(lg, lb)
         w = hi_ - lo_
         x = min(max(x, lo_ + 0.01 * w), hi_ - 0.01 * w)     # stay strictly inside
-        fx = math.log(max(eps_at(math.exp(x)), 1e-300)) - math.log(e_t)
+        fx = lf(math.exp(x))
         if fx <= 0:
             lg, fg = x, fx
             if side == -1:

@@ -82,7 +82,8 @@ from .solvers import round_down, round_up
 
 __all__ = ["PLDResult", "gaussian", "laplace", "subsampled_gaussian", "discrete",
            "LossModel", "discretise", "compose", "lines_envelope", "fixed_gaussian_models",
-           "fixed_laplace_models", "fixed_discrete_models", "discrete_gaussian_models"]
+           "fixed_laplace_models", "fixed_discrete_models", "discrete_gaussian_models",
+           "fixed_discrete_gaussian_models"]
 
 _EPS = np.finfo(float).eps
 _LOG2PI_2 = 0.5 * np.log(2 * np.pi)
@@ -1181,6 +1182,43 @@ def discrete_gaussian_models(sigma: float, sensitivity: int = 1, rate: float = 1
                              f"q={r:g}) {name}", std=min(max(std, 1e-300), DISCRETE_H / DEFAULT_RESOLUTION) / 10,
                              atoms=np.column_stack((loss, mass)), tail_mass=tail_mass)
     return out
+
+
+def fixed_discrete_gaussian_models(sigma: float, sensitivity: int, gamma: float) -> dict:
+    """A fixed batch (ratio ``gamma`` = B/N < 1, replace-one neighbours) of the discrete Gaussian
+    pair P = N_Z(0, sigma^2) vs Q = N_Z(Delta, sigma^2), Delta = the replace-one sensitivity (an
+    integer), M = (1 - gamma) P + gamma Q; section "fixed-size batches" below.  The two fixed orders
+    (P, M) and (M, P) (lower bound) are the Poisson pairs of ``discrete_gaussian_models`` at rate
+    gamma on its truncated support [-k, Delta + k]; the symmetric dominating pair (upper bound) has
+    the atoms of (P, M) with positive loss, L(x) = log(M(x)/P(x)) > 0 for 2x > Delta, with their
+    M-masses; their mirrors -L(x) with the P-masses P(x) = e^{-L(x)} M(x); and m0 at loss 0, the
+    slope -1 segment of the hull.  Every kept mass is at most the true one (the truncated pmf over
+    Z_hi >= Z), so m0 is taken as a lower bound, m0 = 1 - M[kept, 2x > Delta] - P[kept, 2x > Delta]
+    - 2 tail_mass - (float slack); all the rest (the dropped tails of both sides, what Z_hi shaved
+    off and the slack) is the +oo mass of the upper bound (moving mass up to +oo only raises every
+    delta(eps))."""
+    g = _check_gamma(gamma)
+    allm = discrete_gaussian_models(sigma, sensitivity, g)
+    rem, add = allm["remove"], allm["add"]
+    d = int(sensitivity)
+    n = rem.atoms.shape[0]
+    k = (n - d - 1) // 2
+    x = np.arange(-k, d + k + 1)
+    if x.size != n or add.atoms.shape[0] != n:            # the support [-k, Delta + k] of both orders
+        raise AssertionError("discrete_gaussian_models changed its support layout")
+    pos = 2 * x > d                                       # base loss (Delta/sigma^2)(x - Delta/2) > 0
+    lpos, mpos = rem.atoms[pos, 0], rem.atoms[pos, 1]     # law of log(M/P) under M
+    ppos = add.atoms[pos, 1]                              # P at the same points (the (M, P) order)
+    s_kept = float(np.sum(mpos)) + float(np.sum(ppos))
+    slack = 16 * _EPS * (math.log2(n + 2) + 1) * max(s_kept, 1.0)
+    tail = 2 * rem.tail_mass + slack
+    m0 = max(0.0, 1.0 - s_kept - tail)
+    atoms = np.concatenate((np.column_stack((lpos, mpos)), np.column_stack((-lpos, ppos)),
+                            [[0.0, m0]]))
+    sym = LossModel(name=f"fixed-batch discrete-gaussian(sigma={float(sigma):g}, sensitivity={d}, "
+                    f"gamma={g:g}) (substitution)", std=min(rem.std, add.std), atoms=atoms,
+                    tail_mass=tail)
+    return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}
 
 
 def _std_of(values, weights) -> float:

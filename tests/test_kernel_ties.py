@@ -222,6 +222,9 @@ NOT_A_FORMULA = {
     "pld.fixed_discrete_models": "model constructor: loss-law objects for the PLD accountant",
     "pld.discrete_gaussian_models": "model constructor: loss-law objects for the PLD accountant "
                                     "(held against exact mpmath composition in tests/test_dgauss.py)",
+    "pld.fixed_discrete_gaussian_models": "model constructor: loss-law objects for the PLD accountant "
+                                          "(held against exact mpmath composition of the hull pair "
+                                          "in tests/test_dgauss.py)",
     "rdp.RDPValidityWarning": "warning type", "rdp.RDPCurve": _CONT,
     "rdp.Composition": "container: weighted sum of curves (composition theorem)",
     "recursion.quadrature_nodes": "quadrature rule", "recursion.RecursionResult": _CONT,

@@ -73,6 +73,14 @@ def test_a_list_of_routes_gives_one_row_each():
     assert all(r["sigma"] == 1.0 and r["error"] == "" for r in rows)
     (err,) = sweep_cli._rows("calibrate", {"epsilon": 1}, {"error": "sigma=-1 is outside"})
     assert err["value"] is None and err["error"] == "sigma=-1 is outside" and "epsilon_achieved" in err
+    # a calibration reports the parameter it solved for, not the record's other keys
+    rec = {"scale": 15.6, "sigma": None, "solved_for": "scale", "epsilon": 0.99, "epsilon_achieved": 0.99,
+           "epsilon_lower": 0.98, "epsilon_upper": 0.99, "method": "best", "route": "pld", "guarantee": True}
+    (row,) = sweep_cli._rows("calibrate", {"epsilon": 1}, {"record": rec})
+    assert row["quantity"] == "scale" and row["value"] == 15.6 and row["epsilon_achieved"] == 0.99
+    rec = dict(rec, sigma=1.1, steps=120, solved_for="steps")
+    (row,) = sweep_cli._rows("calibrate", {"epsilon": 1}, {"record": rec})
+    assert row["quantity"] == "steps" and row["value"] == 120
 
 
 def test_bad_range_is_one_line_exit_2(capsys):
