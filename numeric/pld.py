@@ -642,24 +642,37 @@ def _profile_arrays_uncached(comp: Composed, upper: bool, s: int):
 
 def _suffix_discounted(c: np.ndarray, h: float) -> np.ndarray:
     """B_j = sum_{i>=j} c_i e^{-(i-j) h} without overflow: one reversed cumulative sum
-    of c_i e^{-(i - i0) h} per chunk of losses spanning < 600, chunks chained."""
+    of c_i e^{-(i - i0) h} per chunk of losses spanning < 600, chunks chained.  (Few large
+    temporaries: each fresh multi-MB array costs page faults comparable to the arithmetic.)"""
     n = c.size
     span = max(1, int(600.0 / h))
     out = np.empty(n)
     carry, carry_at = 0.0, n
     for start in range(((n - 1) // span) * span, -1, -span):
         end = min(n, start + span)
-        k = np.arange(end - start)
-        part = np.cumsum((c[start:end] * np.exp(-k * h))[::-1])[::-1] * np.exp(k * h)
-        out[start:end] = part + carry * np.exp(-(carry_at - start - k) * h)
+        e = np.arange(end - start, dtype=float)
+        e *= -h
+        np.exp(e, out=e)                                      # e^{-k h}
+        x = c[start:end] * e
+        part = np.cumsum(x[::-1])[::-1]
+        seg = out[start:end]
+        np.divide(part, e, out=seg)                           # * e^{k h}
+        if carry:
+            seg += (carry * np.exp(-(carry_at - start) * h)) / e
         carry, carry_at = out[start], start
     return out
 
 
-def _sum_slack(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+class _SlackAt:
     """An absolute bound on the float error of A_j - e^{eps - l_j} B_j (e^{eps - l_j} <= 1):
-    sequential suffix sums of n terms err by at most (n - 1) u times their sum (Higham)."""
-    return (A.size + 8) * _EPS * (np.abs(A) + np.abs(B))
+    sequential suffix sums of n terms err by at most (n - 1) u times their sum (Higham), so
+    (n + 8) u (|A_j| + |B_j|), n = A.size; indexed on demand (the inversions read it at a few j)."""
+
+    def __init__(self, A, B):
+        self.A, self.B, self.f = A, B, (A.size + 8) * _EPS
+
+    def __getitem__(self, j):
+        return self.f * (abs(self.A[j]) + abs(self.B[j]))
 
 
 def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
@@ -674,7 +687,8 @@ def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
     if upper:
         extra += comp.t_out + comp.fft_err
         # the difference cancels (delta << A): cover the float error of the suffix sums
-        val = round_up(val * (1 + 64 * _EPS) + np.where(inside, _sum_slack(A, B)[jj], 0.0) + extra)
+        val = round_up(val * (1 + 64 * _EPS) + np.where(inside, _SlackAt(A, B)[jj], 0.0)
+                       + extra)
     else:
         val = round_down(np.maximum(val * (1 - 64 * _EPS), 0.0) + extra)
     return np.clip(val, 0.0, 1.0)
@@ -686,14 +700,24 @@ def _eps_from(comp: Composed, delta: np.ndarray, upper: bool) -> np.ndarray:
     losses, A, B, _ = _profile_arrays(comp, upper, 0.0)
     extra = comp.inf_mass + (comp.t_out + comp.fft_err if upper else 0.0)
     scale = (1 + 64 * _EPS) if upper else (1 - 64 * _EPS)
-    # delta at the lattice points: D_j = delta(l_j) = A_{j+1} - e^{-h} B_{j+1}
-    A1 = np.append(A[1:], 0.0)
-    B1 = np.append(B[1:], 0.0)
-    S = _sum_slack(A, B) if upper else np.zeros_like(A)
-    S1 = np.append(S[1:], 0.0)
-    D = np.maximum(A1 - np.exp(-comp.h) * B1, 0.0) * scale + extra + S1
+    # delta at the lattice points: D_j = delta(l_j) = A_{j+1} - e^{-h} B_{j+1} (in place: few
+    # large temporaries); the upper side adds the _SlackAt bound at j + 1 (A, B >= 0)
+    S = _SlackAt(A, B)
+    slack = S.f if upper else 0.0
+    D = np.empty(A.size)
+    np.multiply(B[1:], -np.exp(-comp.h), out=D[:-1])
+    D[:-1] += A[1:]
+    D[-1] = 0.0
+    np.maximum(D, 0.0, out=D)
+    D *= scale
+    D += extra
+    if upper:
+        D[:-1] += slack * A[1:]
+        D[:-1] += slack * B[1:]
     # make monotone (non-increasing) in the sound direction
     D = np.maximum.accumulate(D[::-1])[::-1] if upper else np.minimum.accumulate(D)
+    if not upper:
+        S.f = 0.0
     out = np.empty(delta.size)
     for i, d in enumerate(delta.ravel()):
         if extra >= d:
