@@ -503,6 +503,7 @@ def _window(pmf: DiscretePLD, n: int, tail: float) -> tuple[int, int, float]:
 
 
 _ULD = float(np.finfo(np.longdouble).eps)
+_PI_LD = np.longdouble("3.14159265358979323846264338327950288")   # pi to extended precision
 _SIG_LOG = np.log(1e-40)        # Fourier modes with |w^_k|^n below this are dropped (and bounded)
 ACCURATE_TARGET = 1e-14         # FFT error budget left to double precision (rest: long double)
 
@@ -512,35 +513,81 @@ def _mult(M: int, k: np.ndarray) -> np.ndarray:
     return np.where((k == 0) | ((M % 2 == 0) & (k == M // 2)), 1.0, 2.0)
 
 
+SPLIT_TAU = 1e-6                # _dft_accurate: mass left to double precision (relative)
+SPLIT_MIN = 4096                # ... for pmfs at least this long
+
+
 def _dft_accurate(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
     """w^_k = sum_j w_j e^{-2 pi i j k / M} for the modes ``ks`` in extended precision
     (np.longdouble), twiddles as products of a block of powers and block steps.  Returns the
-    values and a componentwise error bound."""
+    values and a componentwise error bound.  A long pmf whose mass sits in a short stretch
+    [i0, i1) (outside it at most SPLIT_TAU of the mass: a subsampled mechanism's long tails)
+    has that stretch summed in extended precision and the rest in double (``_dft_double``:
+    its error bound is relative to the little mass outside)."""
     Kw = w.size
     nz = np.flatnonzero(w)
     if nz.size * 8 <= Kw:                                       # sparse: sum over the atoms only
-        kj = (ks.astype(np.int64)[:, None] * nz[None, :].astype(np.int64)) % M   # exact (< 2^46)
-        ang = (-2 * np.pi / np.longdouble(M)) * kj.astype(np.longdouble)
-        out = (np.cos(ang) + 1j * np.sin(ang)) @ w[nz].astype(np.clongdouble)
+        out = _twiddles_ld(ks, nz, M) @ w[nz].astype(np.clongdouble)
         return out, (nz.size + 16) * 8 * _ULD * float(w.sum())
+    if Kw >= SPLIT_MIN:
+        mass = float(w.sum())
+        cut = SPLIT_TAU * mass
+        i0 = int(np.searchsorted(np.cumsum(w), cut, side="right"))       # sum w[:i0] <= cut
+        i1 = Kw - int(np.searchsorted(np.cumsum(w[::-1]), cut, side="right"))
+        if i1 - i0 <= Kw // 4:
+            main, e_main = _dft_blocks_ld(w[i0:i1], M, ks)
+            main = main * _twiddles_ld(ks, np.array([i0]), M)[:, 0]   # the stretch starts at i0
+            rest = w.copy()
+            rest[i0:i1] = 0.0
+            out_d, e_out = _dft_double(rest, M, ks)
+            return (main + out_d.astype(np.clongdouble),
+                    e_main + e_out + 40 * _ULD * mass)
+    return _dft_blocks_ld(w, M, ks)
+
+
+def _dft_double(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
+    """The same sum in double precision by blocks (j = B m + r: twiddles e^{-2 pi i k r / M}
+    and e^{-2 pi i k B m / M} from exact integer angles, one complex matrix product), with the
+    bound (2 (B + nblk) + 32) eps sum|w| (each twiddle within a few ulp; the two summation
+    stages of B and nblk terms, gamma_n with n the number of terms, complex arithmetic)."""
+    Kw = w.size
     B = int(max(1, np.sqrt(Kw)))
-    ang = (-2 * np.pi / np.longdouble(M)) * (ks.astype(np.longdouble) % M)
-    base = np.cos(ang) + 1j * np.sin(ang)                      # omega_k (clongdouble)
-    small = np.empty((ks.size, B), dtype=np.clongdouble)       # omega_k^r, r < B
-    small[:, 0] = 1
-    for r in range(1, B):
-        small[:, r] = small[:, r - 1] * base
-    stepB = small[:, B - 1] * base                             # omega_k^B
     nblk = -(-Kw // B)
+    k = ks.astype(np.int64)
+    a_small = (-2 * np.pi / M) * ((k[:, None] * np.arange(B)[None, :]) % M)
+    a_big = (-2 * np.pi / M) * ((k[:, None] * (B * np.arange(nblk))[None, :]) % M)
+    wl = np.zeros(nblk * B)
+    wl[:Kw] = w
+    blocks = wl.reshape(nblk, B) @ np.exp(1j * a_small).T       # (nblk, ks): sum over r
+    out = np.sum(blocks * np.exp(1j * a_big).T, axis=0)
+    return out, (2 * (B + nblk) + 32) * _EPS * float(np.sum(np.abs(w)))
+
+
+def _twiddles_ld(ks: np.ndarray, js: np.ndarray, M: int) -> np.ndarray:
+    """e^{-2 pi i k j / M} in extended precision from the exact integer k j mod M (each within
+    ~16 u_ld: the angle to 1.5 u_ld relative, cos and sin to a few u_ld; no chained powers,
+    whose error would grow like j times that of the first power)."""
+    kj = (ks.astype(np.int64)[:, None] * js.astype(np.int64)[None, :]) % M    # exact (< 2^46)
+    ang = (-2 * _PI_LD / np.longdouble(M)) * kj.astype(np.longdouble)
+    return np.cos(ang) + 1j * np.sin(ang)
+
+
+def _dft_blocks_ld(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
+    """``_dft_accurate``'s extended-precision block sum (w from index 0): j = B m + r, with
+    twiddles omega^r and omega^{B m} each computed directly (``_twiddles_ld``); their product
+    is within ~34 u_ld, and the sums over r and m add (B + nblk) complex roundings."""
+    Kw = w.size
+    B = int(max(1, np.sqrt(Kw)))
+    nblk = -(-Kw // B)
+    small = _twiddles_ld(ks, np.arange(B), M)                  # omega_k^r, r < B
+    big = _twiddles_ld(ks, B * np.arange(nblk), M)             # omega_k^{B m}
     wl = np.zeros(nblk * B, dtype=np.longdouble)
     wl[:Kw] = w
     wl = wl.reshape(nblk, B)
     out = np.zeros(ks.size, dtype=np.clongdouble)
-    cur = np.ones(ks.size, dtype=np.clongdouble)               # omega_k^{B m}
     for m in range(nblk):
-        out += cur * (small @ wl[m].astype(np.clongdouble))
-        cur = cur * stepB
-    err = (2 * B + 2 * nblk + 16) * _ULD * float(w.sum())
+        out += big[:, m] * (small @ wl[m].astype(np.clongdouble))
+    err = (2 * B + 2 * nblk + 80) * _ULD * float(w.sum())
     return out, err
 
 
