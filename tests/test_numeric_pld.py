@@ -284,3 +284,24 @@ def test_accurate_dft_within_its_bound(kind):
                          mp.mpf(float(g.imag)) + mp.mpf(float(g.imag - np.longdouble(float(g.imag)))))
                   - ex)
         assert err <= bound, (kind, int(k), float(err), bound)
+
+
+def test_refined_lower_end_at_a_sharp_loss_edge():
+    """At small q the subsampled Gaussian's loss law piles up against its bottom edge log(1 - q)
+    within a few lattice steps: rounding down there costs the lower end O(h) per step, so the
+    optimistic side of the direction giving the lower end is recomposed on the lattice h/2
+    (``_refine_optimistic``).  The refined lower end closes most of the gap to the upper end and
+    stays below independent upper bounds: the pessimistic ends on a 4x finer lattice (eps and
+    delta at several eps)."""
+    s, q, T = 0.8, 1e-3, 3000
+    r = pld.subsampled_gaussian(s, q, T)
+    lo, hi = r.epsilon(1e-6)
+    assert r.h_used[("remove", False)] == r.h / 2 and r.h_used[("remove", True)] == r.h
+    unref = pld.subsampled_gaussian(s, q, T)
+    lo0 = max(float(pld._eps_from(unref.part(d, False), np.array([1e-6]), False)[0])
+              for d in unref.models)
+    assert lo0 < lo <= hi and hi - lo < 0.1 * (hi - lo0)
+    fine = pld.subsampled_gaussian(s, q, T, value_discretization=r.h / 4, bounds="upper")
+    assert lo <= fine.epsilon(1e-6)[1]
+    eps = np.array([0.2, 0.5, 0.8])
+    assert np.all(r.delta(eps)[0] <= fine.delta(eps)[1])
