@@ -460,29 +460,29 @@ def _chernoff_end(pmf: DiscretePLD, n: int, ltail: float, sign: float) -> float:
     v0 = n * moments(0.0)[2]                        # Gaussian guess sqrt(2c / (n K''(0)))
     u = float(np.clip(0.5 * np.log(2 * c / v0), lo, hi)) if v0 > 0 else hi
     best = np.inf
-    for _ in range(100):
-        lam = np.exp(u)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for _ in range(100):
+            lam = np.exp(u)
             k, k1, k2 = moments(lam)
             val = (n * k + c) / lam
             a = lam * k1 - k
             G = np.log(n * a) - np.log(c)
             dG = lam * lam * k2 / a
-        if not np.isfinite(val):                    # K overflowed: lam is too large
-            hi = u
-            u = 0.5 * (lo + hi)
-            continue
-        best = min(best, val)
-        if G < 0:
-            lo = u
-        else:
-            hi = u
-        nxt = u - G / dG if dG > 0 and np.isfinite(G) else np.nan
-        if not lo < nxt < hi:                       # Newton left the bracket: bisect
-            nxt = 0.5 * (lo + hi)
-        if abs(nxt - u) <= 1e-4 or hi - lo <= 1e-9:  # lam to 1e-4 relative: the value is flat there
-            break
-        u = nxt
+            if not np.isfinite(val):                    # K overflowed: lam is too large
+                hi = u
+                u = 0.5 * (lo + hi)
+                continue
+            best = min(best, val)
+            if G < 0:
+                lo = u
+            else:
+                hi = u
+            nxt = u - G / dG if dG > 0 and np.isfinite(G) else np.nan
+            if not lo < nxt < hi:                       # Newton left the bracket: bisect
+                nxt = 0.5 * (lo + hi)
+            if abs(nxt - u) <= 1e-4 or hi - lo <= 1e-9:  # lam to 1e-4 relative: the value is flat
+                break
+            u = nxt
     return float(best)
 
 
