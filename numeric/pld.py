@@ -662,15 +662,39 @@ def _profile_arrays(comp: Composed, upper: bool, cut: float = -np.inf):
     """(losses, A, B, c) restricted to the lattice points from the one just below ``cut``
     on (queries at eps >= cut need no lower point; suffix sums are unaffected).  Cached:
     a computation from a lower start serves every higher cut by slicing."""
-    losses = comp.losses
-    s = max(0, int(np.searchsorted(losses, cut, side="right")) - 1) if np.isfinite(cut) else 0
+    full = _Lattice(comp.j0, comp.h, 0, comp.c.size)
+    s = max(0, int(full.searchsorted(cut)) - 1) if np.isfinite(cut) else 0
     key = "upper" if upper else "lower"
     got = comp.cache.get(key)
     if got is None or got[0] > s:
         got = (s,) + _profile_arrays_uncached(comp, upper, s)
         comp.cache[key] = got
     off = s - got[0]
-    return losses[s:], got[1][off:], got[2][off:], got[3][off:]
+    return _Lattice(comp.j0, comp.h, s, comp.c.size - s), got[1][off:], got[2][off:], got[3][off:]
+
+
+class _Lattice:
+    """The losses (j0 + start + i) h, i < size, of a composed PLD without forming the array
+    (the inversions read a few of them): indexing gives exactly the values of
+    ``Composed.losses[start:]``; ``searchsorted(v)`` is np.searchsorted(..., side="right")."""
+
+    def __init__(self, j0: int, h: float, start: int, size: int):
+        self.j0, self.h, self.start, self.size = int(j0), float(h), int(start), int(size)
+
+    def __getitem__(self, i):
+        return (self.j0 + self.start + np.asarray(i, dtype=np.int64)) * self.h
+
+    def searchsorted(self, v):
+        """Number of losses <= v (v scalar or array)."""
+        v = np.asarray(v, dtype=float)
+        with np.errstate(invalid="ignore", over="ignore"):
+            g = np.floor(v / self.h) - (self.j0 + self.start) + 1
+        i = np.clip(np.nan_to_num(g, nan=0.0, posinf=self.size, neginf=0.0), 0, self.size)
+        i = i.astype(np.int64)
+        for _ in range(2):                        # v / h rounded: correct by one step each way
+            i = np.where((i > 0) & (self[np.maximum(i - 1, 0)] > v), i - 1, i)
+            i = np.where((i < self.size) & (self[np.minimum(i, self.size - 1)] <= v), i + 1, i)
+        return i
 
 
 def _profile_arrays_uncached(comp: Composed, upper: bool, s: int):
@@ -725,7 +749,7 @@ class _SlackAt:
 
 def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
     losses, A, B, _ = _profile_arrays(comp, upper, min(0.0, float(np.min(eps, initial=0.0))))
-    j = np.searchsorted(losses, eps, side="right")        # first loss > eps
+    j = losses.searchsorted(eps)                           # first loss > eps
     inside = j < losses.size
     jj = np.minimum(j, losses.size - 1)
     with np.errstate(over="ignore"):
