@@ -305,3 +305,22 @@ def test_refined_lower_end_at_a_sharp_loss_edge():
     assert lo <= fine.epsilon(1e-6)[1]
     eps = np.array([0.2, 0.5, 0.8])
     assert np.all(r.delta(eps)[0] <= fine.delta(eps)[1])
+
+
+def test_lattice_view_matches_the_losses_array():
+    """``_Lattice`` (the inversions' arithmetic view of the losses) gives exactly the values and
+    the side="right" search positions of the array (j0 + i) h, including points on the lattice,
+    one ulp either side and far outside."""
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        j0, h = int(rng.integers(-10 ** 6, 10 ** 6)), float(10 ** rng.uniform(-8, 0))
+        n = int(rng.integers(1, 3000))
+        s = int(rng.integers(0, n))
+        arr = ((j0 + np.arange(n)) * h)[s:]
+        lat = pld._Lattice(j0, h, s, n - s)
+        v = np.concatenate([arr, np.nextafter(arr, np.inf), np.nextafter(arr, -np.inf),
+                            rng.uniform(arr[0] - 10 * h, arr[-1] + 10 * h, 50),
+                            [-np.inf, np.inf, arr[0] - 1e9, arr[-1] + 1e9]])
+        assert np.array_equal(lat.searchsorted(v), np.searchsorted(arr, v, side="right"))
+        i = rng.integers(0, n - s, 20)
+        assert np.array_equal(lat[i], arr[i])
