@@ -162,23 +162,34 @@ def _integrate(model: LossModel, la, lb, ref, weights):
     int_{L in [la,lb]} w(L - ref_i) dQ  (continuous part, x clipped to the tail cut).
     ``weights`` may also be one function returning a tuple of weight arrays (shared work)."""
     la, lb, ref = (np.asarray(v, dtype=float) for v in np.broadcast_arrays(la, lb, ref))
-    xa = np.clip(model.x_of(la), *model.x_tail)
-    xb = np.clip(model.x_of(lb), *model.x_tail)
+    if la.ndim == 1 and la.size > 1 and np.array_equal(la[1:], lb[:-1]):   # adjacent cells
+        xall = np.clip(model.x_of(np.append(la[:1], lb)), *model.x_tail)
+        xa, xb = xall[:-1], xall[1:]
+    else:
+        xa = np.clip(model.x_of(la), *model.x_tail)
+        xb = np.clip(model.x_of(lb), *model.x_tail)
     xb = np.maximum(xb, xa)
     npan = np.clip(np.ceil((xb - xa) / model.dx_max), 1, 10_000).astype(np.int64)
-    idx = np.repeat(np.arange(la.size), npan)
-    start = np.cumsum(npan) - npan
-    j = np.arange(idx.size) - start[idx]
-    width = (xb - xa)[idx] / npan[idx]
-    a = xa[idx] + j * width
-    half = width / 2
-    mid = a + half
+    if npan.size and npan.max() == 1:              # one panel per interval (the usual case)
+        idx = None
+        half = (xb - xa) / 2
+        mid = xa + half
+    else:
+        idx = np.repeat(np.arange(la.size), npan)
+        start = np.cumsum(npan) - npan
+        j = np.arange(idx.size) - start[idx]
+        width = (xb - xa)[idx] / npan[idx]
+        half = width / 2
+        mid = xa[idx] + j * width + half
     with np.errstate(invalid="ignore"):
-        dl = np.where(np.isfinite(lb - la), np.abs(lb - la), np.inf)[idx]
+        dl = np.where(np.isfinite(lb - la), np.abs(lb - la), np.inf)
+    if idx is not None:
+        dl = dl[idx]
     rate = half * (np.abs(mid) + half + 1.0 / model.dx_max) + dl / 2
-    nodes = np.full(idx.size, 8)
+    nodes = np.full(half.size, 8)
     for n, _, _, cmax in _GL_RULES[::-1]:
         nodes[rate <= cmax] = n
+    refp = ref if idx is None else ref[idx]
     vals = None
     for n, gx, gw in [(r[0], r[1], r[2]) for r in _GL_RULES] + [(8, _GL_X, _GL_W)]:
         sel = np.flatnonzero(nodes == n)
@@ -186,18 +197,20 @@ def _integrate(model: LossModel, la, lb, ref, weights):
             continue
         hs = half[sel]
         x = mid[sel][:, None] + hs[:, None] * gx[None, :]
-        logw = np.log(np.where(hs > 0, hs, 1.0))[:, None] + np.log(gw)[None, :]
         Lx = model.L(x)
         lq = model.log_q_of(x, Lx) if model.log_q_of is not None else model.log_q(x)
-        dens = np.exp(lq + logw) * (hs > 0)[:, None]
-        t = Lx - ref[idx[sel]][:, None]
+        dens = np.exp(lq)
+        dens *= np.maximum(hs, 0.0)[:, None] * gw[None, :]      # the weights times the density
+        t = Lx - refp[sel][:, None]
         ws = weights(t) if callable(weights) else [w(t) for w in weights]
         if vals is None:
-            vals = [np.zeros(idx.size) for _ in ws]
+            vals = [np.zeros(half.size) for _ in ws]
         for v, wt in zip(vals, ws):
-            v[sel] = np.sum(dens * wt, axis=1)
+            v[sel] = np.einsum("ij,ij->i", dens, wt)
     if vals is None:
         return [np.zeros(la.size) for _ in (weights(np.zeros(1)) if callable(weights) else weights)]
+    if idx is None:
+        return vals
     return [np.bincount(idx, weights=v, minlength=la.size) for v in vals]
 
 
