@@ -170,21 +170,26 @@ def _integrate(model: LossModel, la, lb, ref, weights):
         xb = np.clip(model.x_of(lb), *model.x_tail)
     xb = np.maximum(xb, xa)
     npan = np.clip(np.ceil((xb - xa) / model.dx_max), 1, 10_000).astype(np.int64)
-    if npan.size and npan.max() == 1:              # one panel per interval (the usual case)
-        idx = None
-        half = (xb - xa) / 2
-        mid = xa + half
-    else:
-        idx = np.repeat(np.arange(la.size), npan)
-        start = np.cumsum(npan) - npan
-        j = np.arange(idx.size) - start[idx]
-        width = (xb - xa)[idx] / npan[idx]
-        half = width / 2
-        mid = xa[idx] + j * width + half
+    # panels: the intervals of one panel (most) as they are, then the panels of the others
+    multi = npan > 1
+    single = np.flatnonzero(~multi) if multi.any() else None
+    half = (xb - xa) / 2
+    mid = xa + half
     with np.errstate(invalid="ignore"):
         dl = np.where(np.isfinite(lb - la), np.abs(lb - la), np.inf)
-    if idx is not None:
-        dl = dl[idx]
+    rep = None
+    if single is not None:
+        mi = np.flatnonzero(multi)
+        cnt = npan[mi]
+        rep = np.repeat(mi, cnt)
+        j = np.arange(rep.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+        width = (xb - xa)[rep] / npan[rep]
+        half = np.concatenate((half[single], width / 2))
+        mid = np.concatenate((mid[single], xa[rep] + j * width + width / 2))
+        dl = np.concatenate((dl[single], dl[rep]))
+        idx = np.concatenate((single, rep))
+    else:
+        idx = None
     rate = half * (np.abs(mid) + half + 1.0 / model.dx_max) + dl / 2
     nodes = np.full(half.size, 8)
     for n, _, _, cmax in _GL_RULES[::-1]:
@@ -211,7 +216,13 @@ def _integrate(model: LossModel, la, lb, ref, weights):
         return [np.zeros(la.size) for _ in (weights(np.zeros(1)) if callable(weights) else weights)]
     if idx is None:
         return vals
-    return [np.bincount(idx, weights=v, minlength=la.size) for v in vals]
+    out = []
+    ns = single.size
+    for v in vals:
+        o = np.bincount(rep, weights=v[ns:], minlength=la.size)
+        o[single] = v[:ns]
+        out.append(o)
+    return out
 
 
 # ============================================================================= discretisation
@@ -666,7 +677,7 @@ def compose(pmf: DiscretePLD, n: int, tail: float = TAIL_BOUND, window: tuple | 
     spec, err = _power_spectrum(pmf.w, n, M)
     out = irfft(spec, n=M)
     start = (J_lo - n * pmf.k0) % M
-    c = np.concatenate((out[start:start + W], out[: max(0, start + W - M)]))
+    c = out[start:start + W] if start + W <= M else np.concatenate((out[start:], out[: start + W - M]))
     return Composed(pmf.h, J_lo, c, t_out, err, inf_n)
 
 
