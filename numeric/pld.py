@@ -949,6 +949,12 @@ class PLDResult:
         if key not in self._parts:
             model = self.models[direction]
             h = model.own_h or self.h
+            if pessimistic and model.continuous and model.own_h and model.own_h < self.h:
+                # own_h puts the atoms (nearly) on the lattice for the optimistic side, whose
+                # rounding down costs O(h) per step; the pessimistic side spreads an off-lattice
+                # atom at O(h^2): the default step, anchored at the top atom
+                a = model.grid_anchor
+                h = a / np.ceil(a / self.h * (1 - 1e-12)) if a else self.h
             for _ in range(8):
                 pmf = discretise(model, h, pessimistic)
                 win = _window(pmf, self.steps, self.tail)
