@@ -30,7 +30,10 @@ Discretisation on the lattice h Z (``value_discretization`` = h):
   ends are shifted by O(h^2) (from the local log-density slope of L) so that the
   conditional mean sits at g_k up to O(h^4); any residual imbalance is removed by
   rounding a thin bottom slice down to g_{k-1}.  Mass below the range is dropped,
-  mass above is rounded down to the top point.
+  mass above is rounded down to the top point.  Where the loss law piles up against a
+  sharp edge within a few lattice steps (log(1 - q) of a subsampled mechanism at small q)
+  this rounding costs O(h) per step; the direction giving the lower end is then
+  recomposed on the lattice h/2 (``_refine_optimistic``).
 
 The bin integrals are computed by composite Gauss-Legendre quadrature in the
 mechanism's own variable x (weights e.g. -expm1(-t)/-expm1(-h) formed without
