@@ -145,12 +145,16 @@ def mixture_loss(x, p, mu):
     z = mu * x - mu * mu / 2
     zc = np.minimum(z, 30.0)
     u = p * np.expm1(zc)
-    with np.errstate(divide="ignore"):
-        small = np.log1p(u)                      # -inf at u = -1: not selected below
-        big = np.logaddexp(np.log1p(-p), np.log(p) + z)
     # log1p(u) is exact to a few ulp unless 1 + u is small (p near 1, z very negative), where 1 + u
-    # cancels: there the log-sum-exp form is the accurate one
-    return np.where((z < 30.0) & (u > -0.5), small, big)
+    # cancels: there the log-sum-exp form is the accurate one (evaluated only where it is used)
+    use_small = (z < 30.0) & (u > -0.5)
+    with np.errstate(divide="ignore"):
+        out = np.asarray(np.log1p(np.where(use_small, u, 0.0)))
+    if not use_small.all():
+        bad = ~use_small
+        with np.errstate(divide="ignore"):
+            out[bad] = np.logaddexp(np.log1p(-p[bad]), np.log(p[bad]) + z[bad])
+    return out
 
 
 def _gl_panels(lo: float, hi: float, panels: int, nodes: int):

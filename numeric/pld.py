@@ -30,7 +30,10 @@ Discretisation on the lattice h Z (``value_discretization`` = h):
   ends are shifted by O(h^2) (from the local log-density slope of L) so that the
   conditional mean sits at g_k up to O(h^4); any residual imbalance is removed by
   rounding a thin bottom slice down to g_{k-1}.  Mass below the range is dropped,
-  mass above is rounded down to the top point.
+  mass above is rounded down to the top point.  Where the loss law piles up against a
+  sharp edge within a few lattice steps (log(1 - q) of a subsampled mechanism at small q)
+  this rounding costs O(h) per step; the direction giving the lower end is then
+  recomposed on the lattice h/2 (``_refine_optimistic``).
 
 The bin integrals are computed by composite Gauss-Legendre quadrature in the
 mechanism's own variable x (weights e.g. -expm1(-t)/-expm1(-h) formed without
@@ -125,6 +128,7 @@ class LossModel:
     grid_anchor: float | None = None             # h must divide this loss (Laplace atoms)
     own_h: float | None = None                   # its own lattice step when composed alone
     tail_mass: float = 0.0                       # Q-mass not in the atoms (pessimistic: +oo)
+    log_q_of: Callable | None = None             # log_q(x) given L(x) (cheaper), optional
 
     @property
     def continuous(self) -> bool:
@@ -147,27 +151,81 @@ class LossModel:
             return self.log_q(x) - np.log(self.dL(x))
 
 
+# Gauss-Legendre rules of n nodes and the largest panel "rate" c for which each is used: on a
+# panel mapped to s in [-1, 1] the integrand behaves like e^{c s} (c = half-width times the
+# log-derivative scale of the density in x, plus half the loss span, the weights being functions
+# of e^{-L}), and the n-node rule errs by ~ K_n c^{2n} e^c with K_n = 2^{2n+1} (n!)^4 /
+# ((2n+1) ((2n)!)^3) (Davis-Rabinowitz 2.7.12); c_max(n) makes that <= 1e-17 of the panel's
+# integral (~2).  Panels with larger c keep the 8-node rule on panels of width <= dx_max.
+_GL_RULES = tuple((n, *np.polynomial.legendre.leggauss(n), c) for n, c in
+                  ((2, 1.9e-4), (3, 7.3e-3), (4, 0.048), (5, 0.158), (6, 0.35)))
+
+
 def _integrate(model: LossModel, la, lb, ref, weights):
     """For loss intervals [la_i, lb_i] return, for each weight function w in ``weights``,
-    int_{L in [la,lb]} w(L - ref_i) dQ  (continuous part, x clipped to the tail cut)."""
+    int_{L in [la,lb]} w(L - ref_i) dQ  (continuous part, x clipped to the tail cut).
+    ``weights`` may also be one function returning a tuple of weight arrays (shared work)."""
     la, lb, ref = (np.asarray(v, dtype=float) for v in np.broadcast_arrays(la, lb, ref))
-    xa = np.clip(model.x_of(la), *model.x_tail)
-    xb = np.clip(model.x_of(lb), *model.x_tail)
+    if la.ndim == 1 and la.size > 1 and np.array_equal(la[1:], lb[:-1]):   # adjacent cells
+        xall = np.clip(model.x_of(np.append(la[:1], lb)), *model.x_tail)
+        xa, xb = xall[:-1], xall[1:]
+    else:
+        xa = np.clip(model.x_of(la), *model.x_tail)
+        xb = np.clip(model.x_of(lb), *model.x_tail)
     xb = np.maximum(xb, xa)
     npan = np.clip(np.ceil((xb - xa) / model.dx_max), 1, 10_000).astype(np.int64)
-    idx = np.repeat(np.arange(la.size), npan)
-    start = np.cumsum(npan) - npan
-    j = np.arange(idx.size) - start[idx]
-    width = (xb - xa)[idx] / npan[idx]
-    a = xa[idx] + j * width
-    x = (a + width / 2)[:, None] + (width / 2)[:, None] * _GL_X[None, :]
-    logw = np.log(np.where(width > 0, width / 2, 1.0))[:, None] + np.log(_GL_W)[None, :]
-    dens = np.exp(model.log_q(x) + logw) * (width > 0)[:, None]
-    t = model.L(x) - ref[idx][:, None]
+    # panels: the intervals of one panel (most) as they are, then the panels of the others
+    multi = npan > 1
+    single = np.flatnonzero(~multi) if multi.any() else None
+    half = (xb - xa) / 2
+    mid = xa + half
+    with np.errstate(invalid="ignore"):
+        dl = np.where(np.isfinite(lb - la), np.abs(lb - la), np.inf)
+    rep = None
+    if single is not None:
+        mi = np.flatnonzero(multi)
+        cnt = npan[mi]
+        rep = np.repeat(mi, cnt)
+        j = np.arange(rep.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+        width = (xb - xa)[rep] / npan[rep]
+        half = np.concatenate((half[single], width / 2))
+        mid = np.concatenate((mid[single], xa[rep] + j * width + width / 2))
+        dl = np.concatenate((dl[single], dl[rep]))
+        idx = np.concatenate((single, rep))
+    else:
+        idx = None
+    rate = half * (np.abs(mid) + half + 1.0 / model.dx_max) + dl / 2
+    nodes = np.full(half.size, 8)
+    for n, _, _, cmax in _GL_RULES[::-1]:
+        nodes[rate <= cmax] = n
+    refp = ref if idx is None else ref[idx]
+    vals = None
+    for n, gx, gw in [(r[0], r[1], r[2]) for r in _GL_RULES] + [(8, _GL_X, _GL_W)]:
+        sel = np.flatnonzero(nodes == n)
+        if sel.size == 0:
+            continue
+        hs = half[sel]
+        x = mid[sel][:, None] + hs[:, None] * gx[None, :]
+        Lx = model.L(x)
+        lq = model.log_q_of(x, Lx) if model.log_q_of is not None else model.log_q(x)
+        dens = np.exp(lq)
+        dens *= np.maximum(hs, 0.0)[:, None] * gw[None, :]      # the weights times the density
+        t = Lx - refp[sel][:, None]
+        ws = weights(t) if callable(weights) else [w(t) for w in weights]
+        if vals is None:
+            vals = [np.zeros(half.size) for _ in ws]
+        for v, wt in zip(vals, ws):
+            v[sel] = np.einsum("ij,ij->i", dens, wt)
+    if vals is None:
+        return [np.zeros(la.size) for _ in (weights(np.zeros(1)) if callable(weights) else weights)]
+    if idx is None:
+        return vals
     out = []
-    for w in weights:
-        vals = np.sum(dens * w(t), axis=1)
-        out.append(np.bincount(idx, weights=vals, minlength=la.size))
+    ns = single.size
+    for v in vals:
+        o = np.bincount(rep, weights=v[ns:], minlength=la.size)
+        o[single] = v[:ns]
+        out.append(o)
     return out
 
 
@@ -292,10 +350,12 @@ def _atoms_contracted(loss, mass, w, grid, h) -> None:
 
 
 def _continuous_pessimistic(model: LossModel, h: float, grid: np.ndarray) -> np.ndarray:
-    em1h = -np.expm1(-h)
-    up = lambda t: np.clip(-np.expm1(-t), 0, None) / em1h                       # noqa: E731
-    down = lambda t: np.clip(np.expm1(-t) - np.expm1(-h), 0, None) / em1h       # noqa: E731
-    a, b = _integrate(model, grid[:-1], grid[1:], grid[:-1], (down, up))
+    em1h, e1h = -np.expm1(-h), np.expm1(-h)
+
+    def down_up(t):
+        e = np.expm1(-t)
+        return np.clip(e - e1h, 0, None) / em1h, np.clip(-e, 0, None) / em1h
+    a, b = _integrate(model, grid[:-1], grid[1:], grid[:-1], down_up)
     w = np.zeros(grid.size)
     w[:-1] += a
     w[1:] += b
@@ -428,29 +488,29 @@ def _chernoff_end(pmf: DiscretePLD, n: int, ltail: float, sign: float) -> float:
     v0 = n * moments(0.0)[2]                        # Gaussian guess sqrt(2c / (n K''(0)))
     u = float(np.clip(0.5 * np.log(2 * c / v0), lo, hi)) if v0 > 0 else hi
     best = np.inf
-    for _ in range(100):
-        lam = np.exp(u)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for _ in range(100):
+            lam = np.exp(u)
             k, k1, k2 = moments(lam)
             val = (n * k + c) / lam
             a = lam * k1 - k
             G = np.log(n * a) - np.log(c)
             dG = lam * lam * k2 / a
-        if not np.isfinite(val):                    # K overflowed: lam is too large
-            hi = u
-            u = 0.5 * (lo + hi)
-            continue
-        best = min(best, val)
-        if G < 0:
-            lo = u
-        else:
-            hi = u
-        nxt = u - G / dG if dG > 0 and np.isfinite(G) else np.nan
-        if not lo < nxt < hi:                       # Newton left the bracket: bisect
-            nxt = 0.5 * (lo + hi)
-        if abs(nxt - u) <= 1e-4 or hi - lo <= 1e-9:  # lam to 1e-4 relative: the value is flat there
-            break
-        u = nxt
+            if not np.isfinite(val):                    # K overflowed: lam is too large
+                hi = u
+                u = 0.5 * (lo + hi)
+                continue
+            best = min(best, val)
+            if G < 0:
+                lo = u
+            else:
+                hi = u
+            nxt = u - G / dG if dG > 0 and np.isfinite(G) else np.nan
+            if not lo < nxt < hi:                       # Newton left the bracket: bisect
+                nxt = 0.5 * (lo + hi)
+            if abs(nxt - u) <= 1e-4 or hi - lo <= 1e-9:  # lam to 1e-4 relative: the value is flat
+                break
+            u = nxt
     return float(best)
 
 
@@ -471,6 +531,7 @@ def _window(pmf: DiscretePLD, n: int, tail: float) -> tuple[int, int, float]:
 
 
 _ULD = float(np.finfo(np.longdouble).eps)
+_PI_LD = np.longdouble("3.14159265358979323846264338327950288")   # pi to extended precision
 _SIG_LOG = np.log(1e-40)        # Fourier modes with |w^_k|^n below this are dropped (and bounded)
 ACCURATE_TARGET = 1e-14         # FFT error budget left to double precision (rest: long double)
 
@@ -480,35 +541,82 @@ def _mult(M: int, k: np.ndarray) -> np.ndarray:
     return np.where((k == 0) | ((M % 2 == 0) & (k == M // 2)), 1.0, 2.0)
 
 
+SPLIT_TAU = 1e-6                # _dft_accurate: mass left to double precision (relative)
+SPLIT_MIN = 4096                # ... for pmfs at least this long
+
+
 def _dft_accurate(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
     """w^_k = sum_j w_j e^{-2 pi i j k / M} for the modes ``ks`` in extended precision
     (np.longdouble), twiddles as products of a block of powers and block steps.  Returns the
-    values and a componentwise error bound."""
+    values and a componentwise error bound.  A long pmf whose mass sits in a short stretch
+    [i0, i1) (outside it at most SPLIT_TAU of the mass: a subsampled mechanism's long tails)
+    has that stretch summed in extended precision and the rest in double (``_dft_double``:
+    its error bound is relative to the little mass outside)."""
     Kw = w.size
     nz = np.flatnonzero(w)
     if nz.size * 8 <= Kw:                                       # sparse: sum over the atoms only
-        kj = (ks.astype(np.int64)[:, None] * nz[None, :].astype(np.int64)) % M   # exact (< 2^46)
-        ang = (-2 * np.pi / np.longdouble(M)) * kj.astype(np.longdouble)
-        out = (np.cos(ang) + 1j * np.sin(ang)) @ w[nz].astype(np.clongdouble)
+        out = _twiddles_ld(ks, nz, M) @ w[nz].astype(np.clongdouble)
         return out, (nz.size + 16) * 8 * _ULD * float(w.sum())
+    if Kw >= SPLIT_MIN:
+        mass = float(w.sum())
+        cut = SPLIT_TAU * mass
+        i0 = int(np.searchsorted(np.cumsum(w), cut, side="right"))       # sum w[:i0] <= cut
+        i1 = Kw - int(np.searchsorted(np.cumsum(w[::-1]), cut, side="right"))
+        if i1 - i0 <= Kw // 4:
+            main, e_main = _dft_blocks_ld(w[i0:i1], M, ks)
+            main = main * _twiddles_ld(ks, np.array([i0]), M)[:, 0]   # the stretch starts at i0
+            rest = w.copy()
+            rest[i0:i1] = 0.0
+            out_d, e_out = _dft_double(rest, M, ks)
+            return (main + out_d.astype(np.clongdouble),
+                    e_main + e_out + 40 * _ULD * mass)
+    return _dft_blocks_ld(w, M, ks)
+
+
+def _dft_double(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
+    """The same sum in double precision by blocks (j = B m + r: twiddles e^{-2 pi i k r / M}
+    and e^{-2 pi i k B m / M} from exact integer angles, one complex matrix product), with the
+    bound (2 (B + nblk) + 32) eps sum|w| (each twiddle within a few ulp; the two summation
+    stages of B and nblk terms, gamma_n with n the number of terms, complex arithmetic)."""
+    Kw = w.size
     B = int(max(1, np.sqrt(Kw)))
-    ang = (-2 * np.pi / np.longdouble(M)) * (ks.astype(np.longdouble) % M)
-    base = np.cos(ang) + 1j * np.sin(ang)                      # omega_k (clongdouble)
-    small = np.empty((ks.size, B), dtype=np.clongdouble)       # omega_k^r, r < B
-    small[:, 0] = 1
-    for r in range(1, B):
-        small[:, r] = small[:, r - 1] * base
-    stepB = small[:, B - 1] * base                             # omega_k^B
     nblk = -(-Kw // B)
+    k = ks.astype(np.int64)
+    a_small = (-2 * np.pi / M) * ((k[:, None] * np.arange(B)[None, :]) % M)
+    a_big = (-2 * np.pi / M) * ((k[:, None] * (B * np.arange(nblk))[None, :]) % M)
+    wl = np.zeros(nblk * B)
+    wl[:Kw] = w
+    # (nblk, ks): sum over r; einsum, not @: BLAS threads cost ms per call on a loaded machine
+    blocks = np.einsum("mr,kr->mk", wl.reshape(nblk, B), np.exp(1j * a_small))
+    out = np.sum(blocks * np.exp(1j * a_big).T, axis=0)
+    return out, (2 * (B + nblk) + 32) * _EPS * float(np.sum(np.abs(w)))
+
+
+def _twiddles_ld(ks: np.ndarray, js: np.ndarray, M: int) -> np.ndarray:
+    """e^{-2 pi i k j / M} in extended precision from the exact integer k j mod M (each within
+    ~16 u_ld: the angle to 1.5 u_ld relative, cos and sin to a few u_ld; no chained powers,
+    whose error would grow like j times that of the first power)."""
+    kj = (ks.astype(np.int64)[:, None] * js.astype(np.int64)[None, :]) % M    # exact (< 2^46)
+    ang = (-2 * _PI_LD / np.longdouble(M)) * kj.astype(np.longdouble)
+    return np.cos(ang) + 1j * np.sin(ang)
+
+
+def _dft_blocks_ld(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
+    """``_dft_accurate``'s extended-precision block sum (w from index 0): j = B m + r, with
+    twiddles omega^r and omega^{B m} each computed directly (``_twiddles_ld``); their product
+    is within ~34 u_ld, and the sums over r and m add (B + nblk) complex roundings."""
+    Kw = w.size
+    B = int(max(1, np.sqrt(Kw)))
+    nblk = -(-Kw // B)
+    small = _twiddles_ld(ks, np.arange(B), M)                  # omega_k^r, r < B
+    big = _twiddles_ld(ks, B * np.arange(nblk), M)             # omega_k^{B m}
     wl = np.zeros(nblk * B, dtype=np.longdouble)
     wl[:Kw] = w
     wl = wl.reshape(nblk, B)
     out = np.zeros(ks.size, dtype=np.clongdouble)
-    cur = np.ones(ks.size, dtype=np.clongdouble)               # omega_k^{B m}
     for m in range(nblk):
-        out += cur * (small @ wl[m].astype(np.clongdouble))
-        cur = cur * stepB
-    err = (2 * B + 2 * nblk + 16) * _ULD * float(w.sum())
+        out += big[:, m] * (small @ wl[m].astype(np.clongdouble))
+    err = (2 * B + 2 * nblk + 80) * _ULD * float(w.sum())
     return out, err
 
 
@@ -573,7 +681,7 @@ def compose(pmf: DiscretePLD, n: int, tail: float = TAIL_BOUND, window: tuple | 
     spec, err = _power_spectrum(pmf.w, n, M)
     out = irfft(spec, n=M)
     start = (J_lo - n * pmf.k0) % M
-    c = np.concatenate((out[start:start + W], out[: max(0, start + W - M)]))
+    c = out[start:start + W] if start + W <= M else np.concatenate((out[start:], out[: start + W - M]))
     return Composed(pmf.h, J_lo, c, t_out, err, inf_n)
 
 
@@ -582,15 +690,39 @@ def _profile_arrays(comp: Composed, upper: bool, cut: float = -np.inf):
     """(losses, A, B, c) restricted to the lattice points from the one just below ``cut``
     on (queries at eps >= cut need no lower point; suffix sums are unaffected).  Cached:
     a computation from a lower start serves every higher cut by slicing."""
-    losses = comp.losses
-    s = max(0, int(np.searchsorted(losses, cut, side="right")) - 1) if np.isfinite(cut) else 0
+    full = _Lattice(comp.j0, comp.h, 0, comp.c.size)
+    s = max(0, int(full.searchsorted(cut)) - 1) if np.isfinite(cut) else 0
     key = "upper" if upper else "lower"
     got = comp.cache.get(key)
     if got is None or got[0] > s:
         got = (s,) + _profile_arrays_uncached(comp, upper, s)
         comp.cache[key] = got
     off = s - got[0]
-    return losses[s:], got[1][off:], got[2][off:], got[3][off:]
+    return _Lattice(comp.j0, comp.h, s, comp.c.size - s), got[1][off:], got[2][off:], got[3][off:]
+
+
+class _Lattice:
+    """The losses (j0 + start + i) h, i < size, of a composed PLD without forming the array
+    (the inversions read a few of them): indexing gives exactly the values of
+    ``Composed.losses[start:]``; ``searchsorted(v)`` is np.searchsorted(..., side="right")."""
+
+    def __init__(self, j0: int, h: float, start: int, size: int):
+        self.j0, self.h, self.start, self.size = int(j0), float(h), int(start), int(size)
+
+    def __getitem__(self, i):
+        return (self.j0 + self.start + np.asarray(i, dtype=np.int64)) * self.h
+
+    def searchsorted(self, v):
+        """Number of losses <= v (v scalar or array)."""
+        v = np.asarray(v, dtype=float)
+        with np.errstate(invalid="ignore", over="ignore"):
+            g = np.floor(v / self.h) - (self.j0 + self.start) + 1
+        i = np.clip(np.nan_to_num(g, nan=0.0, posinf=self.size, neginf=0.0), 0, self.size)
+        i = i.astype(np.int64)
+        for _ in range(2):                        # v / h rounded: correct by one step each way
+            i = np.where((i > 0) & (self[np.maximum(i - 1, 0)] > v), i - 1, i)
+            i = np.where((i < self.size) & (self[np.minimum(i, self.size - 1)] <= v), i + 1, i)
+        return i
 
 
 def _profile_arrays_uncached(comp: Composed, upper: bool, s: int):
@@ -610,29 +742,42 @@ def _profile_arrays_uncached(comp: Composed, upper: bool, s: int):
 
 def _suffix_discounted(c: np.ndarray, h: float) -> np.ndarray:
     """B_j = sum_{i>=j} c_i e^{-(i-j) h} without overflow: one reversed cumulative sum
-    of c_i e^{-(i - i0) h} per chunk of losses spanning < 600, chunks chained."""
+    of c_i e^{-(i - i0) h} per chunk of losses spanning < 600, chunks chained.  (Few large
+    temporaries: each fresh multi-MB array costs page faults comparable to the arithmetic.)"""
     n = c.size
     span = max(1, int(600.0 / h))
     out = np.empty(n)
     carry, carry_at = 0.0, n
     for start in range(((n - 1) // span) * span, -1, -span):
         end = min(n, start + span)
-        k = np.arange(end - start)
-        part = np.cumsum((c[start:end] * np.exp(-k * h))[::-1])[::-1] * np.exp(k * h)
-        out[start:end] = part + carry * np.exp(-(carry_at - start - k) * h)
+        e = np.arange(end - start, dtype=float)
+        e *= -h
+        np.exp(e, out=e)                                      # e^{-k h}
+        x = c[start:end] * e
+        part = np.cumsum(x[::-1])[::-1]
+        seg = out[start:end]
+        np.divide(part, e, out=seg)                           # * e^{k h}
+        if carry:
+            seg += (carry * np.exp(-(carry_at - start) * h)) / e
         carry, carry_at = out[start], start
     return out
 
 
-def _sum_slack(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+class _SlackAt:
     """An absolute bound on the float error of A_j - e^{eps - l_j} B_j (e^{eps - l_j} <= 1):
-    sequential suffix sums of n terms err by at most (n - 1) u times their sum (Higham)."""
-    return (A.size + 8) * _EPS * (np.abs(A) + np.abs(B))
+    sequential suffix sums of n terms err by at most (n - 1) u times their sum (Higham), so
+    (n + 8) u (|A_j| + |B_j|), n = A.size; indexed on demand (the inversions read it at a few j)."""
+
+    def __init__(self, A, B):
+        self.A, self.B, self.f = A, B, (A.size + 8) * _EPS
+
+    def __getitem__(self, j):
+        return self.f * (abs(self.A[j]) + abs(self.B[j]))
 
 
 def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
     losses, A, B, _ = _profile_arrays(comp, upper, min(0.0, float(np.min(eps, initial=0.0))))
-    j = np.searchsorted(losses, eps, side="right")        # first loss > eps
+    j = losses.searchsorted(eps)                           # first loss > eps
     inside = j < losses.size
     jj = np.minimum(j, losses.size - 1)
     with np.errstate(over="ignore"):
@@ -642,7 +787,8 @@ def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
     if upper:
         extra += comp.t_out + comp.fft_err
         # the difference cancels (delta << A): cover the float error of the suffix sums
-        val = round_up(val * (1 + 64 * _EPS) + np.where(inside, _sum_slack(A, B)[jj], 0.0) + extra)
+        val = round_up(val * (1 + 64 * _EPS) + np.where(inside, _SlackAt(A, B)[jj], 0.0)
+                       + extra)
     else:
         val = round_down(np.maximum(val * (1 - 64 * _EPS), 0.0) + extra)
     return np.clip(val, 0.0, 1.0)
@@ -654,14 +800,24 @@ def _eps_from(comp: Composed, delta: np.ndarray, upper: bool) -> np.ndarray:
     losses, A, B, _ = _profile_arrays(comp, upper, 0.0)
     extra = comp.inf_mass + (comp.t_out + comp.fft_err if upper else 0.0)
     scale = (1 + 64 * _EPS) if upper else (1 - 64 * _EPS)
-    # delta at the lattice points: D_j = delta(l_j) = A_{j+1} - e^{-h} B_{j+1}
-    A1 = np.append(A[1:], 0.0)
-    B1 = np.append(B[1:], 0.0)
-    S = _sum_slack(A, B) if upper else np.zeros_like(A)
-    S1 = np.append(S[1:], 0.0)
-    D = np.maximum(A1 - np.exp(-comp.h) * B1, 0.0) * scale + extra + S1
+    # delta at the lattice points: D_j = delta(l_j) = A_{j+1} - e^{-h} B_{j+1} (in place: few
+    # large temporaries); the upper side adds the _SlackAt bound at j + 1 (A, B >= 0)
+    S = _SlackAt(A, B)
+    slack = S.f if upper else 0.0
+    D = np.empty(A.size)
+    np.multiply(B[1:], -np.exp(-comp.h), out=D[:-1])
+    D[:-1] += A[1:]
+    D[-1] = 0.0
+    np.maximum(D, 0.0, out=D)
+    D *= scale
+    D += extra
+    if upper:
+        D[:-1] += slack * A[1:]
+        D[:-1] += slack * B[1:]
     # make monotone (non-increasing) in the sound direction
     D = np.maximum.accumulate(D[::-1])[::-1] if upper else np.minimum.accumulate(D)
+    if not upper:
+        S.f = 0.0
     out = np.empty(delta.size)
     for i, d in enumerate(delta.ravel()):
         if extra >= d:
@@ -680,6 +836,91 @@ def _eps_from(comp: Composed, delta: np.ndarray, upper: bool) -> np.ndarray:
         out[i] = e
     out = np.maximum(out, 0.0)
     return (round_up(out) if upper else round_down(out)).reshape(delta.shape)
+
+
+# ============================================================================= optimistic refinement
+REFINE_TOL = 1e-2            # refine the optimistic lattice when n * excess > this * sqrt(n) * std
+
+
+def _u_excess(model: LossModel, pmf: DiscretePLD) -> float:
+    """How much the optimistic pmf raises E[e^{-L}] over the model (its atoms and continuous part
+    inside the tail cut): the rounding down's loss per step, which n steps turn into a shift of
+    about n times it in the losses (nan when e^{-L} overflows)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        got = float(np.sum(pmf.w * np.exp(-pmf.losses)))
+        true = 0.0
+        if model.continuous:
+            lo, hi = model.l_range()
+            true += float(_integrate(model, np.array([lo - pmf.h]), np.array([hi + pmf.h]),
+                                     np.array([0.0]), (lambda t: np.exp(-t),))[0][0])
+        if isinstance(model.atoms, np.ndarray):
+            true += float(np.sum(model.atoms[:, 1] * np.exp(-model.atoms[:, 0])))
+        else:
+            true += sum(m * math.exp(-l) for l, m in model.atoms if m > 0)
+    return got - true if math.isfinite(got) and math.isfinite(true) else math.nan
+
+
+def _refine_optimistic(model: LossModel, h: float, pmf: DiscretePLD, win, n: int, tail: float):
+    """The optimistic (lower) side of a continuous model on the lattice h/2 when the rounding
+    down's loss, n * ``_u_excess``, exceeds REFINE_TOL sqrt(n) std (a sharp bottom edge of the
+    loss law, e.g. log(1 - q) of a subsampled mechanism at small q, which the O(h^2) cell
+    shifts do not resolve), if its window fits and its excess is smaller.  Any lattice gives a
+    certified lower bound: this only chooses a tighter one.  Returns (h, pmf, window)."""
+    if not model.continuous or n < 2:
+        return h, pmf, win
+    ex = _u_excess(model, pmf)
+    if not (ex * n > REFINE_TOL * math.sqrt(n) * model.std):
+        return h, pmf, win
+    h2 = h / 2
+    pmf2 = discretise(model, h2, False)
+    win2 = _window(pmf2, n, tail)
+    if max(win2[1] - win2[0] + 1, pmf2.w.size) > MAX_WINDOW_BINS:
+        return h, pmf, win
+    ex2 = _u_excess(model, pmf2)
+    return (h2, pmf2, win2) if ex2 < ex else (h, pmf, win)
+
+
+# ============================================================================= heap reuse
+class _KeptHeap:
+    """glibc hands every freed block of >= 128 KiB (or its adaptive threshold) back to the system
+    at once, so each fresh multi-MB temporary of a composition is page-faulted in anew (~0.6 ms
+    per MB: a quarter of a 1e6-point composition's time).  Inside this context freed memory is
+    kept for reuse (mallopt M_MMAP_THRESHOLD and M_TRIM_THRESHOLD raised) and handed back on
+    leaving (thresholds back to glibc's 128 KiB; the next free trims the heap).  Re-entrant; a no-op where
+    glibc's mallopt is not available.  Affects only speed and transient memory."""
+
+    _depth = 0
+    _libc = None
+    _tried = False
+
+    @classmethod
+    def _lib(cls):
+        if not cls._tried:
+            cls._tried = True
+            try:
+                import ctypes
+                lib = ctypes.CDLL("libc.so.6")
+                lib.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+                cls._libc = lib
+            except (OSError, AttributeError):
+                cls._libc = None
+        return cls._libc
+
+    def __enter__(self):
+        lib = self._lib()
+        if lib is not None and _KeptHeap._depth == 0:
+            lib.mallopt(-3, 1 << 30)            # M_MMAP_THRESHOLD: large blocks from the heap
+            lib.mallopt(-1, 1 << 30)            # M_TRIM_THRESHOLD: keep freed heap memory
+        _KeptHeap._depth += 1
+        return self
+
+    def __exit__(self, *exc):
+        _KeptHeap._depth -= 1
+        lib = self._lib()
+        if lib is not None and _KeptHeap._depth == 0:
+            lib.mallopt(-3, 128 * 1024)
+            lib.mallopt(-1, 128 * 1024)         # the next free() trims the heap's top
+        return False
 
 
 # ============================================================================= the result object
@@ -701,6 +942,7 @@ class PLDResult:
         self.tail, self.bounds = float(tail), bounds
         self._parts: dict = {}
         self.h_used: dict = {}
+        self._unrefined: dict = {}      # optimistic parts _refine_lower may still refine
 
     def part(self, direction: str, pessimistic: bool) -> Composed:
         """The composed lattice PLD of one direction (cached).  When the n-fold window
@@ -711,6 +953,12 @@ class PLDResult:
         if key not in self._parts:
             model = self.models[direction]
             h = model.own_h or self.h
+            if pessimistic and model.continuous and model.own_h and model.own_h < self.h:
+                # own_h puts the atoms (nearly) on the lattice for the optimistic side, whose
+                # rounding down costs O(h) per step; the pessimistic side spreads an off-lattice
+                # atom at O(h^2): the default step, anchored at the top atom
+                a = model.grid_anchor
+                h = a / np.ceil(a / self.h * (1 - 1e-12)) if a else self.h
             for _ in range(8):
                 pmf = discretise(model, h, pessimistic)
                 win = _window(pmf, self.steps, self.tail)
@@ -724,6 +972,8 @@ class PLDResult:
             else:
                 raise DomainError("steps", self.steps, "a composition whose PLD window fits "
                                   f"{MAX_WINDOW_BINS} lattice points")
+            if not pessimistic:
+                self._unrefined[key] = (model, h, pmf, win)
             self.h_used[key] = h
             self._parts[key] = compose(pmf, self.steps, self.tail, window=win)
         return self._parts[key]
@@ -742,11 +992,34 @@ class PLDResult:
         return [d for d in self.models if _role(d) in ("both", "upper" if upper else "lower")]
 
     def _both(self, fn, x):
+        with _KeptHeap():
+            return self._both_inner(fn, x)
+
+    def _both_inner(self, fn, x):
         hi = np.max([fn(self.part(d, True), x, True) for d in self._dirs(True)], axis=0)
         if self.bounds == "upper":
             return np.zeros_like(hi), hi
-        lo = np.max([fn(self.part(d, False), x, False) for d in self._dirs(False)], axis=0)
-        return lo, hi
+        dirs = self._dirs(False)
+        los = [fn(self.part(d, False), x, False) for d in dirs]
+        # the direction(s) giving the lower bound: a finer optimistic lattice where it pays
+        for i in sorted(set(np.argmax(los, axis=0).ravel().tolist())):
+            if self._refine_lower(dirs[i]):
+                los[i] = fn(self.part(dirs[i], False), x, False)
+        return np.max(los, axis=0), hi
+
+    def _refine_lower(self, direction: str) -> bool:
+        """Replace the optimistic part of ``direction`` by ``_refine_optimistic``'s (once; any
+        lattice gives a certified lower bound).  True when it changed."""
+        got = self._unrefined.pop((direction, False), None)
+        if got is None:
+            return False
+        model, h, pmf, win = got
+        h2, pmf2, win2 = _refine_optimistic(model, h, pmf, win, self.steps, self.tail)
+        if h2 == h:
+            return False
+        self.h_used[(direction, False)] = h2
+        self._parts[(direction, False)] = compose(pmf2, self.steps, self.tail, window=win2)
+        return True
 
     def delta(self, eps):
         """(lower, upper) bounds on delta(eps) = sup over the directions of
@@ -776,7 +1049,8 @@ class PLDResult:
         for d in dirs:
             if d not in self.models:
                 raise DomainError("direction", d, f"one of {list(self.models)}")
-        curves = [self._discrete(self.part(d, pes), pes, max_atoms) for d in dirs]
+        with _KeptHeap():
+            curves = [self._discrete(self.part(d, pes), pes, max_atoms) for d in dirs]
         # the direction whose PLD is the law of log(p/q) under P gives T(Q, P) = g^{-1}
         curves = [c.inverse() if self.models[d].name.endswith("(reversed)") else c
                   for c, d in zip(curves, dirs)]
@@ -878,6 +1152,7 @@ def _mixture_models(mu: float, q: float) -> dict:
     remove = LossModel(
         name=f"subsampled-gaussian(mu={mu:g}, q={q:g})", std=np.sqrt(k2q),
         L=LA, dL=dLA, x_of=xA, log_q=logqA,
+        log_q_of=lambda x, L: L - x * x / 2 - _LOG2PI_2,     # q(x) = phi(x) e^{L(x)}
         mass_below=lambda x: (1 - q) * ndtr(x) + q * ndtr(x - mu),
         mass_above=lambda x: (1 - q) * ndtr(-x) + q * ndtr(mu - x),
         x_tail=(-z, mu + z), dx_max=0.25 / max(1.0, mu))
@@ -1266,6 +1541,7 @@ def subsampled_laplace_models(t: float, q: float) -> dict:
         std=_std_of(np.concatenate(([lo_atom, hi_atom], L_r(xs))),
                     np.concatenate(([m_lo, m_hi], dens))),
         L=L_r, dL=dL_r, x_of=x_r, log_q=logm,
+        log_q_of=lambda x, L: L - x + np.log(0.5),            # m(x) = p(x) e^{L(x)}
         mass_below=lambda x: 0.0 * x, mass_above=lambda x: 0.0 * x,
         x_tail=(0.0, t), atoms=[(lo_atom, m_lo), (hi_atom, m_hi)], dx_max=0.25)
 

@@ -168,3 +168,30 @@ def test_subsampled_laplace_routes_agree():
     rdp = account.epsilon(ev, 1e-6, "rdp").value
     assert "routes" in r.extras and r.extras["routes"] == "pld,rdp"
     assert r.extras["epsilon_lower"] <= min(r.value, rdp) and r.value <= rdp
+
+
+@pytest.mark.parametrize("t,q", [(0.7, 0.2), (1.0, 0.01)])
+def test_subsampled_laplace_event_pld_on_two_lattices(t, q):
+    """A lone Poisson-subsampled Laplace event: its optimistic side sits on a fine lattice that
+    nearly holds the atoms (rounding them down costs O(h) per step), its pessimistic side on
+    the default step (spreading an off-lattice atom costs O(h^2)).  One step brackets the
+    mpmath quadrature of the hockey-stick integrals; at T = 1000 the upper end is within 0.15%
+    of the lower end."""
+    from numeric import pld
+    ev = [EV.Event(EV.Laplace(1 / t), EV.Poisson(q), 1)]
+    acc = EV.pld_accountant(ev)
+    mp.mp.dps = 30
+    p = lambda x: mp.exp(-abs(x)) / 2                                   # noqa: E731
+    m = lambda x: (1 - q) * p(x) + q * mp.exp(-abs(x - t)) / 2          # noqa: E731
+    for eps in (0.0, 0.3 * t * q, t * q):
+        ex = max(mp.quad(lambda x: max(m(x) - mp.e ** eps * p(x), 0), [-mp.inf, 0, t, mp.inf]),
+                 mp.quad(lambda x: max(p(x) - mp.e ** eps * m(x), 0), [-mp.inf, 0, t, mp.inf]))
+        lo, hi = acc.delta(eps)
+        assert float(lo) <= float(ex) * (1 + 1e-9) and float(ex) <= float(hi) * (1 + 1e-12)
+    for d, model in acc.models.items():
+        a = model.grid_anchor
+        assert acc.h_used[(d, False)] == model.own_h < acc.h_used[(d, True)]
+        assert acc.h_used[(d, True)] == pytest.approx(a / np.ceil(a / acc.h), rel=1e-12)
+    lo, hi = EV.pld_accountant([EV.Event(EV.Laplace(1 / t), EV.Poisson(q), 1000)]).epsilon(1e-5)
+    assert 0 < lo <= hi <= lo * 1.0015
+    assert isinstance(acc, pld.PLDResult)

@@ -219,3 +219,108 @@ def test_recursion_as_printed_is_not_a_privacy_profile():
 def test_bad_input_raises(call):
     with pytest.raises(DomainError):
         call()
+
+
+@pytest.mark.parametrize("sigma,q", [(1.1, 0.004267), (1.0, 1e-5), (0.6, 2.5e-4)])
+def test_bin_quadrature_matches_mpmath(sigma, q):
+    """The one-step bin integrals (Gauss-Legendre with as few as 2 nodes on narrow panels) give
+    the Q-mass and E_Q[e^{-(L - g)} - 1] of lattice bins of the subsampled Gaussian to ~1e-13 of
+    the bin's mass (mpmath: normal cdfs at the bin ends; the tilted integral via Q e^{-L} = P)."""
+    mu = 1 / sigma
+    r = pld.subsampled_gaussian(sigma, q, 1000)
+    m = r.models["remove"]
+    lmin, lmax = m.l_range()
+    grid = np.arange(np.floor(lmin / r.h) - 1, np.ceil(lmax / r.h) + 2) * r.h
+    i = np.unique(np.linspace(0, grid.size - 2, 25).astype(int))
+    la, lb = grid[i], grid[i + 1]
+    mass, tilt = pld._integrate(m, la, lb, la, (pld._one, lambda t: np.expm1(-t)))
+    xa, xb = (np.clip(m.x_of(v), *m.x_tail) for v in (la, lb))
+    mp.mp.dps = 40
+    for k in range(i.size):
+        A, B, Q, M = mp.mpf(xa[k]), mp.mpf(xb[k]), mp.mpf(q), mp.mpf(mu)
+        ex = (1 - Q) * (mp.ncdf(B) - mp.ncdf(A)) + Q * (mp.ncdf(B - M) - mp.ncdf(A - M))
+        # int e^{-(L-g)} dQ = e^{g} P[bin]: the tilted integral minus the mass
+        ex_t = mp.exp(mp.mpf(la[k])) * (mp.ncdf(B) - mp.ncdf(A)) - ex
+        if ex > 1e-300:
+            assert abs(mp.mpf(mass[k]) - ex) <= 1e-13 * ex
+            assert abs(mp.mpf(tilt[k]) - ex_t) <= 1e-13 * ex
+    # the reduced rules are in use (the test exercises them): most bins need fewer than 8 nodes
+    half = np.abs(xb - xa) / 2
+    rate = half * (np.abs(xa + half) + half + 1 / m.dx_max) + (lb - la) / 2
+    assert np.mean(rate <= pld._GL_RULES[-1][3]) > 0.5
+
+
+def _mp_dft(w, M, k):
+    nz = np.flatnonzero(w)
+    return mp.fsum(mp.mpf(float(w[j])) * mp.expjpi(-2 * mp.mpf(int(k) * int(j)) / M) for j in nz)
+
+
+@pytest.mark.parametrize("kind", ["dense", "split", "sparse"])
+def test_accurate_dft_within_its_bound(kind):
+    """``_dft_accurate`` (the extended-precision modes behind the FFT error bound) is within its
+    stated componentwise bound of the exact DFT (mpmath, 30 digits): a dense pmf (block sums in
+    long double), a long pmf with its mass in a short stretch (that stretch in long double, the
+    long tails in double), and a sparse one (sum over the atoms).  Chained powers of one twiddle
+    (error growing like j times that of omega_k) exceeded the bound here."""
+    mp.mp.dps = 30
+    rng = np.random.default_rng(3)
+    M = 2 ** 20
+    if kind == "dense":
+        w = rng.random(3000)
+    elif kind == "split":
+        j = np.arange(20000)
+        w = np.exp(-np.abs(j - 6000) / 40.0) * (1 + 0.1 * rng.random(j.size))
+    else:
+        w = np.zeros(1000)
+        w[[3, 500, 999]] = [0.2, 0.5, 0.3]
+    w = w / w.sum()
+    ks = np.array([1, 3, 40, 777, 2 ** 19 - 5])
+    got, bound = pld._dft_accurate(w, M, ks)
+    if kind == "split":                        # the long tails carry <= 1e-6 of the mass
+        assert bound < 5e-17
+    for k, g in zip(ks, got):
+        ex = _mp_dft(w, M, k)
+        err = abs(mp.mpc(mp.mpf(float(g.real)) + mp.mpf(float(g.real - np.longdouble(float(g.real)))),
+                         mp.mpf(float(g.imag)) + mp.mpf(float(g.imag - np.longdouble(float(g.imag)))))
+                  - ex)
+        assert err <= bound, (kind, int(k), float(err), bound)
+
+
+def test_refined_lower_end_at_a_sharp_loss_edge():
+    """At small q the subsampled Gaussian's loss law piles up against its bottom edge log(1 - q)
+    within a few lattice steps: rounding down there costs the lower end O(h) per step, so the
+    optimistic side of the direction giving the lower end is recomposed on the lattice h/2
+    (``_refine_optimistic``).  The refined lower end closes most of the gap to the upper end and
+    stays below independent upper bounds: the pessimistic ends on a 4x finer lattice (eps and
+    delta at several eps)."""
+    s, q, T = 0.8, 1e-3, 3000
+    r = pld.subsampled_gaussian(s, q, T)
+    lo, hi = r.epsilon(1e-6)
+    assert r.h_used[("remove", False)] == r.h / 2 and r.h_used[("remove", True)] == r.h
+    unref = pld.subsampled_gaussian(s, q, T)
+    lo0 = max(float(pld._eps_from(unref.part(d, False), np.array([1e-6]), False)[0])
+              for d in unref.models)
+    assert lo0 < lo <= hi and hi - lo < 0.1 * (hi - lo0)
+    fine = pld.subsampled_gaussian(s, q, T, value_discretization=r.h / 4, bounds="upper")
+    assert lo <= fine.epsilon(1e-6)[1]
+    eps = np.array([0.2, 0.5, 0.8])
+    assert np.all(r.delta(eps)[0] <= fine.delta(eps)[1])
+
+
+def test_lattice_view_matches_the_losses_array():
+    """``_Lattice`` (the inversions' arithmetic view of the losses) gives exactly the values and
+    the side="right" search positions of the array (j0 + i) h, including points on the lattice,
+    one ulp either side and far outside."""
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        j0, h = int(rng.integers(-10 ** 6, 10 ** 6)), float(10 ** rng.uniform(-8, 0))
+        n = int(rng.integers(1, 3000))
+        s = int(rng.integers(0, n))
+        arr = ((j0 + np.arange(n)) * h)[s:]
+        lat = pld._Lattice(j0, h, s, n - s)
+        v = np.concatenate([arr, np.nextafter(arr, np.inf), np.nextafter(arr, -np.inf),
+                            rng.uniform(arr[0] - 10 * h, arr[-1] + 10 * h, 50),
+                            [-np.inf, np.inf, arr[0] - 1e9, arr[-1] + 1e9]])
+        assert np.array_equal(lat.searchsorted(v), np.searchsorted(arr, v, side="right"))
+        i = rng.integers(0, n - s, 20)
+        assert np.array_equal(lat[i], arr[i])
