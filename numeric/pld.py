@@ -880,49 +880,6 @@ def _refine_optimistic(model: LossModel, h: float, pmf: DiscretePLD, win, n: int
     return (h2, pmf2, win2) if ex2 < ex else (h, pmf, win)
 
 
-# ============================================================================= heap reuse
-class _KeptHeap:
-    """glibc hands every freed block of >= 128 KiB (or its adaptive threshold) back to the system
-    at once, so each fresh multi-MB temporary of a composition is page-faulted in anew (~0.6 ms
-    per MB: a quarter of a 1e6-point composition's time).  Inside this context freed memory is
-    kept for reuse (mallopt M_MMAP_THRESHOLD and M_TRIM_THRESHOLD raised) and handed back on
-    leaving (thresholds back to glibc's 128 KiB; the next free trims the heap).  Re-entrant; a no-op where
-    glibc's mallopt is not available.  Affects only speed and transient memory."""
-
-    _depth = 0
-    _libc = None
-    _tried = False
-
-    @classmethod
-    def _lib(cls):
-        if not cls._tried:
-            cls._tried = True
-            try:
-                import ctypes
-                lib = ctypes.CDLL("libc.so.6")
-                lib.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-                cls._libc = lib
-            except (OSError, AttributeError):
-                cls._libc = None
-        return cls._libc
-
-    def __enter__(self):
-        lib = self._lib()
-        if lib is not None and _KeptHeap._depth == 0:
-            lib.mallopt(-3, 1 << 30)            # M_MMAP_THRESHOLD: large blocks from the heap
-            lib.mallopt(-1, 1 << 30)            # M_TRIM_THRESHOLD: keep freed heap memory
-        _KeptHeap._depth += 1
-        return self
-
-    def __exit__(self, *exc):
-        _KeptHeap._depth -= 1
-        lib = self._lib()
-        if lib is not None and _KeptHeap._depth == 0:
-            lib.mallopt(-3, 128 * 1024)
-            lib.mallopt(-1, 128 * 1024)         # the next free() trims the heap's top
-        return False
-
-
 # ============================================================================= the result object
 class PLDResult:
     """Certified bounds for the n-fold composition of one or two loss directions.
@@ -992,10 +949,6 @@ class PLDResult:
         return [d for d in self.models if _role(d) in ("both", "upper" if upper else "lower")]
 
     def _both(self, fn, x):
-        with _KeptHeap():
-            return self._both_inner(fn, x)
-
-    def _both_inner(self, fn, x):
         hi = np.max([fn(self.part(d, True), x, True) for d in self._dirs(True)], axis=0)
         if self.bounds == "upper":
             return np.zeros_like(hi), hi
@@ -1049,8 +1002,7 @@ class PLDResult:
         for d in dirs:
             if d not in self.models:
                 raise DomainError("direction", d, f"one of {list(self.models)}")
-        with _KeptHeap():
-            curves = [self._discrete(self.part(d, pes), pes, max_atoms) for d in dirs]
+        curves = [self._discrete(self.part(d, pes), pes, max_atoms) for d in dirs]
         # the direction whose PLD is the law of log(p/q) under P gives T(Q, P) = g^{-1}
         curves = [c.inverse() if self.models[d].name.endswith("(reversed)") else c
                   for c, d in zip(curves, dirs)]
