@@ -161,6 +161,9 @@ _GL_RULES = tuple((n, *np.polynomial.legendre.leggauss(n), c) for n, c in
                   ((2, 1.9e-4), (3, 7.3e-3), (4, 0.048), (5, 0.158), (6, 0.35)))
 
 
+_MAX_PANELS = 2 ** 20
+
+
 def _integrate(model: LossModel, la, lb, ref, weights):
     """For loss intervals [la_i, lb_i] return, for each weight function w in ``weights``,
     int_{L in [la,lb]} w(L - ref_i) dQ  (continuous part, x clipped to the tail cut).
@@ -174,6 +177,14 @@ def _integrate(model: LossModel, la, lb, ref, weights):
         xb = np.clip(model.x_of(lb), *model.x_tail)
     xb = np.maximum(xb, xa)
     npan = np.clip(np.ceil((xb - xa) / model.dx_max), 1, 10_000).astype(np.int64)
+    if la.ndim == 1 and la.size > 1 and int(npan.sum()) > _MAX_PANELS:
+        # bounded memory: blocks of intervals with at most ~_MAX_PANELS panels each (a tiny
+        # lattice step under a wide loss range, e.g. tail integrals of subsampled Laplace at
+        # t = 40, asks for ~2.5e7)
+        cut = np.searchsorted(np.cumsum(npan), np.arange(_MAX_PANELS, int(npan.sum()), _MAX_PANELS))
+        parts = [_integrate(model, a, b, r, weights) for a, b, r in
+                 zip(np.split(la, cut), np.split(lb, cut), np.split(ref, cut)) if a.size]
+        return [np.concatenate(v) for v in zip(*parts)]
     # panels: the intervals of one panel (most) as they are, then the panels of the others
     multi = npan > 1
     single = np.flatnonzero(~multi) if multi.any() else None
@@ -916,6 +927,11 @@ class PLDResult:
                 # atom at O(h^2): the default step, anchored at the top atom
                 a = model.grid_anchor
                 h = a / np.ceil(a / self.h * (1 - 1e-12)) if a else self.h
+            lmin, lmax = model.l_range()
+            h_min = (lmax - lmin) / MAX_ONE_STEP_BINS
+            if h < h_min:     # an own step aligned to a small atom under a wide loss range
+                a = model.grid_anchor     # (subsampled Laplace at t = 50: 3.7e8 bins)
+                h = a / max(1.0, np.floor(a / h_min)) if a and a >= h_min else h_min
             for _ in range(8):
                 pmf = discretise(model, h, pessimistic)
                 win = _window(pmf, self.steps, self.tail)
@@ -1656,17 +1672,20 @@ def _align(models, h_max: float, widen: int) -> None:
     for m in models:
         ls = [l for l, w in m.atoms if w > 0]
         if ls and max(ls) > 0:
-            m.own_h = _aligned_step(max(ls), ls, h_max, widen)
-            m.grid_anchor = max(ls)
+            h = _aligned_step(max(ls), ls, h_max, widen)
+            if h is not None:
+                m.own_h, m.grid_anchor = h, max(ls)
 
 
-def _aligned_step(top: float, losses, h_max: float, widen: int = 16) -> float:
+def _aligned_step(top: float, losses, h_max: float, widen: int = 16) -> float | None:
     """A lattice step h = top/n (n in [top/h_max, widen top/h_max]) on which the atoms of
     ``losses`` sit just above a lattice point: rounding an atom down costs frac(l/h) h of loss
     per step in the optimistic (lower) bound, so n is the smallest with max_l frac(l/h) h <=
     h_max/1000 (else the minimiser; a few atoms, e.g. the two of a subsampled randomized
     response, are then nearly exact)."""
     n0 = max(1, int(np.ceil(top / h_max)))
+    if n0 > MAX_ONE_STEP_BINS:      # a tiny spread (e.g. subsampled Laplace at t = 100: 1e-20)
+        return None                 # would ask for ~1e15 candidate steps: the default lattice
     n = np.arange(n0, widen * n0 + 1, dtype=float)
     hs = top / n
     ls = np.asarray(losses, dtype=float)[:, None] / hs[None, :]

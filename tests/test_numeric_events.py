@@ -162,6 +162,32 @@ def test_subsampled_laplace_pld_brackets_quadrature(t, q):
         assert float(hi) <= float(ex) * (1 + 1e-3) + 1e-15
 
 
+@pytest.mark.parametrize("t", [40.0, 50.0, 100.0])
+def test_subsampled_laplace_large_t_is_bounded_and_brackets_quadrature(t):
+    """Sensitivity/scale 40-100 at q = 0.01: the 'add' direction's loss spread is ~1e-6 (its
+    own atom-aligned step was 1.2e-7 under a loss range of 45: 3.7e8 bins, killed; the
+    interval panels of its tail integrals asked for 2.5e7).  Now the route answers, and its
+    bracket holds the mpmath quadrature of delta(eps) at eps = eps_0 - 1, eps_0 - 3
+    (eps_0 = log(1 + q(e^t - 1)), the pure-DP level)."""
+    q = 0.01
+    acc = EV.pld_accountant([EV.Event(EV.Laplace(1.0 / t), EV.Poisson(q), 1)])
+    mp.mp.dps = 40
+    p = lambda x: mp.exp(-abs(x)) / 2                                   # noqa: E731
+    m = lambda x: (1 - q) * p(x) + q * mp.exp(-abs(x - t)) / 2          # noqa: E731
+    e0 = float(mp.log(1 + q * mp.expm1(t)))
+    for eps in (e0 - 1.0, e0 - 3.0):
+        # the kink of (m - e^eps p)_+ in (0, t), where (1-q) + q e^{2x-t} = e^eps (the p side
+        # has none for eps > -log(1-q)); quadrature across it erred by 7.5e-6 relative
+        xk = (t + mp.log((mp.e ** eps - (1 - q)) / q)) / 2
+        ex = max(mp.quad(lambda x: max(m(x) - mp.e ** eps * p(x), 0), [-mp.inf, 0, xk, t, mp.inf]),
+                 mp.quad(lambda x: max(p(x) - mp.e ** eps * m(x), 0), [-mp.inf, 0, t, mp.inf]))
+        lo, hi = (float(v) for v in acc.delta(eps))
+        assert lo <= float(ex) * (1 + 1e-9) and float(ex) <= hi * (1 + 1e-12), (eps, lo, ex, hi)
+        assert hi <= float(ex) * 1.01
+    lo, hi = (float(v) for v in acc.epsilon(1e-5))
+    assert lo <= hi <= e0 + 1e-9 and hi - lo < 1e-3
+
+
 def test_subsampled_laplace_routes_agree():
     ev = [EV.Event(EV.Laplace(2.0), EV.Poisson(0.05), 400)]
     r = account.epsilon(ev, 1e-6, "best")
