@@ -71,3 +71,88 @@ def test_delta_route_sound_on_gaussian_phases(seed):
     r = account.delta(evs, eps)
     assert r.value >= truth * (1 - 1e-9)
     assert r.extras["delta_lower"] <= truth * (1 + 1e-9)
+
+
+# ----------------------------------------------------------------------------- new kinds
+def test_mixes_keep_the_old_cases():
+    """--mix v1 is the original case sequence of a seed; v2's old-kind cases are its prefix."""
+    rng = np.random.default_rng(5)
+    old = [audit.random_case(rng) for _ in range(100)]
+    v1 = list(audit.generate(5, 100, "v1"))
+    v2 = list(audit.generate(5, 100, "v2"))
+    key = lambda c: (c[0], EV.describe(c[1]), c[2])                    # noqa: E731
+    assert [key(c) for c in v1] == [key(c) for c in old]
+    v2_old = [key(c) for c in v2 if c[0] in ("gauss", "rr", "sgauss", "laplace", "mixed")]
+    assert 40 <= len(v2_old) < 100 and v2_old == [key(c) for c in old[:len(v2_old)]]
+    assert {c[0] for c in v2} - {"gauss", "rr", "sgauss", "laplace", "mixed"} == {"dgauss", "sdgauss", "fixed"}
+
+
+def _dgauss_brute_delta(s, d, T, eps):
+    """delta(eps) of T-fold N_Z(0, s^2) vs N_Z(d, s^2) by summing (P(x) - e^eps Q(x))_+ over
+    x in Z^T directly (T <= 2), pmfs normalised on a window far wider than the mass."""
+    k = np.arange(-int(40 * s) - 40, int(40 * s) + 40 + d)
+    w = np.exp(-k.astype(float) ** 2 / (2 * s * s))
+    P = w / math.fsum(w)
+    Q = np.exp(-(k - d).astype(float) ** 2 / (2 * s * s)) / math.fsum(w)
+    if T == 2:
+        P, Q = np.outer(P, P), np.outer(Q, Q)
+    return math.fsum(np.maximum(P - math.exp(eps) * Q, 0.0).ravel())
+
+
+@pytest.mark.parametrize("s,d,T", [(0.7, 1, 1), (2.5, 2, 1), (1.3, 1, 2), (4.0, 3, 2)])
+def test_dgauss_reference_brackets_brute_force(s, d, T):
+    """The dgauss reference (T-fold loss linear in the sum of the draws) against brute force
+    over the product of the pmfs, and its epsilon bracket against the brute-force delta."""
+    lo_fn, hi_fn, _ = audit.dgauss_delta_fns(s, d, T)
+    for eps in (0.0, 0.3, 1.0, 2.5):
+        b = _dgauss_brute_delta(s, d, T, eps)
+        assert lo_fn(eps) <= b * (1 + 1e-12) and hi_fn(eps) >= b * (1 - 1e-12)
+        assert hi_fn(eps) - lo_fn(eps) <= 1e-10 * b + 1e-25      # float-error allowance only
+    delta = _dgauss_brute_delta(s, d, T, 1.0)
+    lo, hi = audit.dgauss_eps_bracket(s, d, T, delta)
+    assert lo <= 1.0 <= hi and hi - lo < 1e-9
+    lo, hi = audit.dgauss_eps_bracket(s, d, T, 1e-6)
+    assert _dgauss_brute_delta(s, d, T, lo) >= 1e-6 * (1 - 1e-9)       # eps below the truth
+    assert _dgauss_brute_delta(s, d, T, hi) <= 1e-6 * (1 + 1e-9)       # eps above the truth
+
+
+@pytest.mark.parametrize("eps_rr,b,n,T", [(0.5, 10, 1000, 50), (1.5, 300, 1000, 20)])
+def test_fixed_references_agree(eps_rr, b, n, T):
+    """Randomized response on fixed batches: the finer PLD of the two fixed orders (the Gaussian
+    and Laplace reference) is below the exact binomial reference of the same orders, and close."""
+    e = EV.Event(EV.RandomizedResponse(eps_rr), EV.WithoutReplacement(b, n), T)
+    exact = audit.exact_rr_eps(eps_rr, b / n, T, 1e-6)
+    fine = audit.fixed_order_lower(e, 1e-6)
+    assert fine <= exact * (1 + 1e-12) and fine >= exact * 0.98
+
+
+def _new_cases(n, seed, kinds):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        case = audit.random_new_case(rng)
+        if case[0] in kinds:
+            out.append(case)
+    return out
+
+
+@pytest.mark.parametrize("case", _new_cases(20, 21, {"dgauss"}) + _new_cases(30, 22, {"fixed"}),
+                         ids=lambda c: c[0])
+def test_new_kinds(case):
+    """dgauss: the bracket's lower end below the route's upper bound, its upper end above the
+    route's lower bound; fixed (replace-one): the route's upper bound above the larger of
+    the two attained fixed orders."""
+    kind, evs, delta = case
+    with np.errstate(all="ignore"):
+        rec = audit.check(kind, evs, delta)
+    assert "refused" not in rec, rec
+    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
+
+
+@pytest.mark.parametrize("case", _new_cases(8, 23, {"sdgauss"}), ids=lambda c: c[0])
+def test_subsampled_dgauss(case):
+    kind, evs, delta = case
+    with np.errstate(all="ignore"):
+        rec = audit.check(kind, evs, delta)
+    assert "refused" not in rec, rec
+    assert rec["finite"] and not rec["under_report"], rec
