@@ -47,7 +47,7 @@ def test_exact_references(case):
     with np.errstate(all="ignore"):
         rec = audit.check(kind, evs, delta)
     assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
+    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"] and not rec["crossed"], rec
 
 
 @pytest.mark.parametrize("case", _cases(24, 12, {"sgauss", "laplace", "mixed"}), ids=lambda c: c[0])
@@ -56,7 +56,7 @@ def test_finer_pld_reference(case):
     with np.errstate(all="ignore"):
         rec = audit.check(kind, evs, delta)
     assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"], rec
+    assert rec["finite"] and not rec["under_report"] and not rec["crossed"], rec
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -141,12 +141,12 @@ def _new_cases(n, seed, kinds):
 def test_new_kinds(case):
     """dgauss: the bracket's lower end below the route's upper bound, its upper end above the
     route's lower bound; fixed (replace-one): the route's upper bound above the larger of
-    the two attained fixed orders."""
+    the two attained fixed orders; the route's bracket not crossed."""
     kind, evs, delta = case
     with np.errstate(all="ignore"):
         rec = audit.check(kind, evs, delta)
     assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
+    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"] and not rec["crossed"], rec
 
 
 @pytest.mark.parametrize("case", _new_cases(8, 23, {"sdgauss"}), ids=lambda c: c[0])
@@ -155,4 +155,4 @@ def test_subsampled_dgauss(case):
     with np.errstate(all="ignore"):
         rec = audit.check(kind, evs, delta)
     assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"], rec
+    assert rec["finite"] and not rec["under_report"] and not rec["crossed"], rec
