@@ -18,13 +18,15 @@ References (never the route under test):
               [lower, upper] of the true epsilon (``dgauss_eps_bracket``): the route's upper
               bound must not fall below its lower end, its lower bound not above its upper end.
 * ``fixed``   fixed-size batches (``WithoutReplacement``, replace-one neighbours) of the
-              Gaussian, Laplace and randomized response.  Each fixed order of the pair,
+              Gaussian, Laplace, randomized response and discrete Gaussian.  Each fixed order of the pair,
               (P, M) and (M, P) with M = (1 - g) P + g Q, g = B/N, is attained by an actual
               pair of neighbouring data sets (every other record equal to the replaced one),
               so the T-fold composition of either order is a lower bound on the truth:
               RR exactly by binomials (``rr_delta`` with q = g: the same two pairs), Gaussian
               and Laplace by a 3x finer PLD's optimistic end of each order composed alone
-              (``fixed_order_lower``); the larger of the two orders.
+              (``fixed_order_lower``), the discrete Gaussian (which only rdp accounts) so
+              too from its truncated pmfs (``dgauss_fixed_order_lower``); the larger of the
+              two orders.
 * ``sgauss``, ``sdgauss`` (Poisson-subsampled discrete Gaussian), ``laplace``, ``mixed``: a
               finer PLD's *optimistic* end (resolution 1/3 of the default, ``fine_pld_lower``),
               a certified lower bound of the truth: the route's upper bound must not fall
@@ -208,6 +210,9 @@ def dgauss_eps_bracket(sigma, sens, T, delta):
     return _eps_of(lo_fn, delta, top, True), _eps_of(hi_fn, delta, top, False)
 
 
+FINE_MAX_BINS = 2 ** 19      # one-step lattice points of a finer reference lattice (time)
+
+
 def fine_single_lower(models, dirs, count, delta, finer=3):
     """The larger over ``dirs`` of the optimistic end of that direction's loss model composed
     with itself ``count`` times, alone, on a lattice ``finer`` x finer than the one the route
@@ -221,7 +226,11 @@ def fine_single_lower(models, dirs, count, delta, finer=3):
     best = 0.0
     for d in dirs:
         m = dataclasses.replace(models[d])
-        m.own_h = (m.own_h or h0) / finer         # an own step still holds the atoms it was aligned to
+        h = (m.own_h or h0) / finer               # an own step still holds the atoms it was aligned to
+        span = np.subtract(*m.l_range()[::-1])
+        if h < span / FINE_MAX_BINS:              # time: at most FINE_MAX_BINS one-step bins
+            h = (m.own_h or h0) / max(1, math.floor((m.own_h or h0) / (span / FINE_MAX_BINS)))
+        m.own_h = h
         comp = pld.PLDResult(d, {d: m}, count, m.own_h).part(d, False)
         best = max(best, float(pld._eps_from(comp, np.array([delta]), False)[0]))
     return best
@@ -231,6 +240,35 @@ def fixed_order_lower(e, delta, finer=3):
     """A fixed-batch event: the larger over the two attained fixed orders ("order (P, M)",
     "order (M, P)") composed with themselves (``fine_single_lower``): a lower bound on the truth."""
     return fine_single_lower(EV._pld_models(e), pld.LOWER_ONLY, e.count, delta, finer)
+
+
+def dgauss_fixed_order_lower(e, delta, finer=(3, 30)):
+    """A fixed batch (ratio g) of the discrete Gaussian N_Z(0, s^2) vs N_Z(D, s^2) (the pld route
+    refuses it; rdp answers): the larger over the two attained fixed orders (P, M), (M, P),
+    M = (1 - g) P + g Q, of the optimistic end of the order composed with itself, each order's
+    loss model built here from the pmfs on x in [-K, D + K] over an upper bound of the
+    normaliser (every kept mass below the true one, the rest dropped: a sub-probability, so a
+    lower bound on delta), on lattices 3x and 30x finer than the default (``fine_single_lower``;
+    the atoms are sparse on the lattice, each rounded down by up to h per step, so the 3x
+    lattice alone was ~10% low at sigma = 10, T = 5000), the larger of the two."""
+    s, D, g = e.mechanism.sigma, e.mechanism.sensitivity, e.rate
+    K, t = _dgauss_half_width(s)
+    k = np.arange(-K, K + 1, dtype=float)
+    z_hi = (math.fsum(np.exp(-(k * k) / (2 * s * s))) + t) * (1 + 4 * _U)
+    x = np.arange(-K, D + K + 1, dtype=float)
+    lp = -(x * x) / (2 * s * s) - math.log(z_hi) - 8 * _U          # log P(x), below the truth
+    lq = -((x - D) ** 2) / (2 * s * s) - math.log(z_hi) - 8 * _U   # log Q(x)
+    lm = np.logaddexp(math.log1p(-g) + lp, math.log(g) + lq)       # log M(x)
+    loss = lm - lp                                                 # log(M/P)
+    models = {}
+    for d, ls, lmass in (("order (P, M)", loss, lm), ("order (M, P)", -loss, lp)):
+        mass = np.exp(lmass)
+        mean = float(np.sum(mass * ls) / np.sum(mass))
+        std = float(np.sqrt(np.sum(mass * (ls - mean) ** 2) / np.sum(mass)))
+        models[d] = pld.LossModel(name=f"fixed dgauss {d}", std=max(std, 1e-12),
+                                  atoms=np.column_stack((ls, mass)),
+                                  tail_mass=max(0.0, 1.0 - float(np.sum(mass))) + 1e-15)
+    return max(fine_single_lower(models, sorted(models), e.count, delta, f) for f in finer)
 
 
 # ----------------------------------------------------------------------------- random cases
@@ -268,8 +306,8 @@ MIXES = ("v2", "v1")
 
 
 def random_new_case(rng):
-    """(kind, events, delta) of a new kind: dgauss, sdgauss or fixed (a Gaussian, Laplace or
-    randomized response on fixed batches, replace-one neighbours)."""
+    """(kind, events, delta) of a new kind: dgauss, sdgauss or fixed (a Gaussian, Laplace,
+    randomized response or discrete Gaussian on fixed batches, replace-one neighbours)."""
     delta = _loguni(rng, 1e-12, 1e-3)
     kind = str(rng.choice(NEW_KINDS))
     if kind == "dgauss":
@@ -281,15 +319,17 @@ def random_new_case(rng):
         evs = [EV.Event(EV.DiscreteGaussian(_loguni(rng, 0.5, 20), int(rng.choice([1, 1, 2]))),
                         EV.Poisson(_loguni(rng, 1e-3, 0.5)), int(_loguni(rng, 1, 1e4)))]
     else:
-        mech = str(rng.choice(["gaussian", "laplace", "rr"]))
+        mech = str(rng.choice(["gaussian", "laplace", "rr", "dgauss"]))
         g, n = _loguni(rng, 1e-3, 0.5), int(_loguni(rng, 1e3, 1e6))
         samp = EV.WithoutReplacement(max(1, min(n - 1, int(round(g * n)))), n)
         if mech == "gaussian":
             m, tmax = EV.Gaussian(_loguni(rng, 0.5, 20), float(rng.choice([1.0, 2.0]))), 2e4
         elif mech == "laplace":
             m, tmax = EV.Laplace(_loguni(rng, 0.5, 50), float(rng.choice([1.0, 2.0]))), 2e3
-        else:
+        elif mech == "rr":
             m, tmax = EV.RandomizedResponse(_loguni(rng, 0.05, 2.0)), 3e3
+        else:
+            m, tmax = EV.DiscreteGaussian(_loguni(rng, 0.5, 20), int(rng.choice([1, 2, 2, 3]))), 1e4
         evs = [EV.Event(m, samp, int(_loguni(rng, 1, tmax)))]
     return kind, evs, delta
 
@@ -331,6 +371,8 @@ def reference(kind, evs, delta):
         e = evs[0]
         if isinstance(e.mechanism, EV.RandomizedResponse):      # both fixed orders, exactly
             return exact_rr_eps(e.mechanism.epsilon, e.rate, e.count, delta), None
+        if isinstance(e.mechanism, EV.DiscreteGaussian):
+            return dgauss_fixed_order_lower(e, delta), None
         return fixed_order_lower(e, delta), None
     ref = fine_pld_lower(evs, delta)
     if len(evs) == 1:         # sgauss, sdgauss, laplace: also each direction alone (often tighter)
