@@ -18,15 +18,15 @@ References (never the route under test):
               [lower, upper] of the true epsilon (``dgauss_eps_bracket``): the route's upper
               bound must not fall below its lower end, its lower bound not above its upper end.
 * ``fixed``   fixed-size batches (``WithoutReplacement``, replace-one neighbours) of the
-              Gaussian, Laplace, randomized response and discrete Gaussian.  Each fixed order of the pair,
-              (P, M) and (M, P) with M = (1 - g) P + g Q, g = B/N, is attained by an actual
-              pair of neighbouring data sets (every other record equal to the replaced one),
-              so the T-fold composition of either order is a lower bound on the truth:
-              RR exactly by binomials (``rr_delta`` with q = g: the same two pairs), Gaussian
-              and Laplace by a 3x finer PLD's optimistic end of each order composed alone
-              (``fixed_order_lower``), the discrete Gaussian (which only rdp accounts) so
-              too from its truncated pmfs (``dgauss_fixed_order_lower``); the larger of the
-              two orders.
+              Gaussian, Laplace, randomized response and discrete Gaussian.  Each fixed
+              order of the pair, (P, M) and (M, P) with M = (1 - g) P + g Q, g = B/N, is
+              attained by an actual pair of neighbouring data sets (every other record equal
+              to the replaced one), so the T-fold composition of either order is a lower
+              bound on the truth: RR exactly by binomials (``rr_delta`` with q = g: the same
+              two pairs), Gaussian and Laplace by a 3x finer PLD's optimistic end of each
+              order composed alone (``fixed_order_lower``), the discrete Gaussian (which only
+              rdp accounts) so too from its truncated pmfs (``dgauss_fixed_order_lower``);
+              the larger of the two orders.
 * ``sgauss``, ``sdgauss`` (Poisson-subsampled discrete Gaussian), ``laplace``, ``mixed``: a
               finer PLD's *optimistic* end (resolution 1/3 of the default, ``fine_pld_lower``),
               a certified lower bound of the truth: the route's upper bound must not fall
@@ -165,7 +165,7 @@ def dgauss_delta_fns(sigma, sens, T):
     w = np.exp(-(k * k) / (2 * s * s))
     wsum = math.fsum(w)
     z_lo = wsum * (1 - 4 * _U)
-    z_hi = (wsum + t) * (1 + 4 * _U)       # t bounds the two tails' unnormalised sum (and, Z >= 1, their mass)
+    z_hi = (wsum + t) * (1 + 4 * _U)       # t bounds the tails' unnormalised sum (and, Z >= 1, mass)
     c = _conv_power(w / z_hi, T)
     S = np.arange(c.size, dtype=float) - T * K
     L = (D * (T * D + 2 * S)) / (2 * s * s)
@@ -436,7 +436,8 @@ def _lower_above(recs):
 
 
 def _by_route(recs):
-    return {k: sum(r.get("route") == k for r in recs) for k in sorted({r["route"] for r in recs if "route" in r})}
+    routes = sorted({r["route"] for r in recs if "route" in r})
+    return {k: sum(r.get("route") == k for r in recs) for k in routes}
 
 
 def merge(paths, out):
