@@ -5,6 +5,7 @@ lower bound.  A CI-sized seeded sample of ``benchmarks/soundness_audit.py`` (whi
 one G_mu), exact binomial sums (randomized response) or a finer PLD's optimistic end."""
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 from pathlib import Path
@@ -179,3 +180,23 @@ def test_subsampled_dgauss(case):
         rec = audit.check(kind, evs, delta)
     assert "refused" not in rec, rec
     assert rec["finite"] and not rec["under_report"] and not rec["crossed"], rec
+
+
+@pytest.mark.parametrize("shift,flag", [(0.999, "under_report"), (1.001, "lower_violation")])
+def test_audit_flags_a_wrong_route(monkeypatch, shift, flag):
+    """The harness itself: a route whose upper bound (shift < 1) or lower bound (shift > 1) is
+    moved by 0.1% past the truth on a dgauss case (bracket width ~1e-12) is flagged."""
+    evs = [EV.Event(EV.DiscreteGaussian(2.0, 1), None, 10)]
+    real = account.epsilon
+
+    def moved(events, delta, *a, **k):
+        r = real(events, delta, *a, **k)
+        lo, hi = audit.dgauss_eps_bracket(2.0, 1, 10, delta)
+        if shift < 1:
+            return dataclasses.replace(r, value=lo * shift)
+        r.extras["epsilon_lower"] = hi * shift
+        return r
+
+    monkeypatch.setattr(audit.account, "epsilon", moved)
+    rec = audit.check("dgauss", evs, 1e-6)
+    assert rec[flag], rec
