@@ -5,6 +5,7 @@ lower bound.  A CI-sized seeded sample of ``benchmarks/soundness_audit.py`` (whi
 one G_mu), exact binomial sums (randomized response) or a finer PLD's optimistic end."""
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from numeric import account
+from numeric import account, pld
 from numeric import events as EV
 
 _spec = importlib.util.spec_from_file_location(
@@ -48,6 +49,7 @@ def test_exact_references(case):
         rec = audit.check(kind, evs, delta)
     assert "refused" not in rec, rec
     assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
+    assert not rec["crossed"], rec
 
 
 @pytest.mark.parametrize("case", _cases(24, 12, {"sgauss", "laplace", "mixed"}), ids=lambda c: c[0])
@@ -56,7 +58,7 @@ def test_finer_pld_reference(case):
     with np.errstate(all="ignore"):
         rec = audit.check(kind, evs, delta)
     assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"], rec
+    assert rec["finite"] and not rec["under_report"] and not rec["crossed"], rec
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -71,3 +73,130 @@ def test_delta_route_sound_on_gaussian_phases(seed):
     r = account.delta(evs, eps)
     assert r.value >= truth * (1 - 1e-9)
     assert r.extras["delta_lower"] <= truth * (1 + 1e-9)
+
+
+# ----------------------------------------------------------------------------- new kinds
+def test_mixes_keep_the_old_cases():
+    """--mix v1 is the original case sequence of a seed; v2's old-kind cases are its prefix."""
+    rng = np.random.default_rng(5)
+    old = [audit.random_case(rng) for _ in range(100)]
+    v1 = list(audit.generate(5, 100, "v1"))
+    v2 = list(audit.generate(5, 100, "v2"))
+    key = lambda c: (c[0], EV.describe(c[1]), c[2])                    # noqa: E731
+    assert [key(c) for c in v1] == [key(c) for c in old]
+    v2_old = [key(c) for c in v2 if c[0] in ("gauss", "rr", "sgauss", "laplace", "mixed")]
+    assert 40 <= len(v2_old) < 100 and v2_old == [key(c) for c in old[:len(v2_old)]]
+    new = {c[0] for c in v2} - {"gauss", "rr", "sgauss", "laplace", "mixed"}
+    assert new == {"dgauss", "sdgauss", "fixed"}
+
+
+def _dgauss_brute_delta(s, d, T, eps):
+    """delta(eps) of T-fold N_Z(0, s^2) vs N_Z(d, s^2) by summing (P(x) - e^eps Q(x))_+ over
+    x in Z^T directly (T <= 2), pmfs normalised on a window far wider than the mass."""
+    k = np.arange(-int(40 * s) - 40, int(40 * s) + 40 + d)
+    w = np.exp(-k.astype(float) ** 2 / (2 * s * s))
+    P = w / math.fsum(w)
+    Q = np.exp(-(k - d).astype(float) ** 2 / (2 * s * s)) / math.fsum(w)
+    if T == 2:
+        P, Q = np.outer(P, P), np.outer(Q, Q)
+    return math.fsum(np.maximum(P - math.exp(eps) * Q, 0.0).ravel())
+
+
+@pytest.mark.parametrize("s,d,T", [(0.7, 1, 1), (2.5, 2, 1), (1.3, 1, 2), (4.0, 3, 2)])
+def test_dgauss_reference_brackets_brute_force(s, d, T):
+    """The dgauss reference (T-fold loss linear in the sum of the draws) against brute force
+    over the product of the pmfs, and its epsilon bracket against the brute-force delta."""
+    lo_fn, hi_fn, _ = audit.dgauss_delta_fns(s, d, T)
+    for eps in (0.0, 0.3, 1.0, 2.5):
+        b = _dgauss_brute_delta(s, d, T, eps)
+        assert lo_fn(eps) <= b * (1 + 1e-12) and hi_fn(eps) >= b * (1 - 1e-12)
+        assert hi_fn(eps) - lo_fn(eps) <= 1e-10 * b + 1e-25      # float-error allowance only
+    delta = _dgauss_brute_delta(s, d, T, 1.0)
+    lo, hi = audit.dgauss_eps_bracket(s, d, T, delta)
+    assert lo <= 1.0 <= hi and hi - lo < 1e-9
+    lo, hi = audit.dgauss_eps_bracket(s, d, T, 1e-6)
+    assert _dgauss_brute_delta(s, d, T, lo) >= 1e-6 * (1 - 1e-9)       # eps below the truth
+    assert _dgauss_brute_delta(s, d, T, hi) <= 1e-6 * (1 + 1e-9)       # eps above the truth
+
+
+@pytest.mark.parametrize("eps_rr,b,n,T", [(0.5, 10, 1000, 50), (1.5, 300, 1000, 20)])
+def test_fixed_references_agree(eps_rr, b, n, T):
+    """Randomized response on fixed batches: the finer PLD of the two fixed orders (the Gaussian
+    and Laplace reference) is below the exact binomial reference of the same orders, and close."""
+    e = EV.Event(EV.RandomizedResponse(eps_rr), EV.WithoutReplacement(b, n), T)
+    exact = audit.exact_rr_eps(eps_rr, b / n, T, 1e-6)
+    fine = audit.fixed_order_lower(e, 1e-6)
+    assert fine <= exact * (1 + 1e-12) and fine >= exact * 0.98
+
+
+@pytest.mark.parametrize("g,T", [(0.01, 50), (0.2, 5)])
+def test_fixed_dgauss_reference_near_the_gaussian(g, T):
+    """At sigma = 8 the discrete Gaussian pmfs equal the sampled Gaussian density to ~e^{-2 pi^2
+    sigma^2} (Poisson summation), so the fixed orders of N_Z(0, 64) vs N_Z(2, 64) have the
+    epsilon of the continuous N(0, 64) vs N(2, 64) ones: the dgauss reference (built from the
+    pmfs) lies below the continuous orders' certified PLD upper end and near their lower end."""
+    e = EV.Event(EV.DiscreteGaussian(8.0, 2), EV.WithoutReplacement(int(g * 1000), 1000), T)
+    ref = audit.dgauss_fixed_order_lower(e, 1e-6)
+    models = EV._pld_models(EV.Event(EV.Gaussian(8.0, 2.0), e.sampling, T))
+    ups = []
+    for d in pld.LOWER_ONLY:
+        h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION) / 3
+        comp = pld.PLDResult(d, {d: models[d]}, T, h).part(d, True)
+        ups.append(float(pld._eps_from(comp, np.array([1e-6]), True)[0]))
+    cont_lo = audit.fixed_order_lower(EV.Event(EV.Gaussian(8.0, 2.0), e.sampling, T), 1e-6)
+    assert ref <= max(ups) * (1 + 1e-9) and ref >= cont_lo * 0.99, (ref, cont_lo, ups)
+
+
+def _new_cases(n, seed, kinds):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        case = audit.random_new_case(rng)
+        if case[0] in kinds:
+            out.append(case)
+    return out
+
+
+@pytest.mark.parametrize("case", _new_cases(20, 21, {"dgauss"}) + _new_cases(30, 22, {"fixed"}),
+                         ids=lambda c: c[0])
+def test_new_kinds(case):
+    """dgauss: the bracket's lower end below the route's upper bound, its upper end above the
+    route's lower bound; fixed (replace-one): the route's upper bound above the larger of
+    the two attained fixed orders; the route's bracket not crossed."""
+    kind, evs, delta = case
+    with np.errstate(all="ignore"):
+        rec = audit.check(kind, evs, delta)
+    assert "refused" not in rec, rec
+    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
+    assert not rec["crossed"], rec
+
+
+@pytest.mark.parametrize("case", _new_cases(8, 25, {"sdgauss"}), ids=lambda c: c[0])
+def test_subsampled_dgauss(case):
+    """A seed whose sample has >= 20 steps (a few steps at delta ~ 1e-12 take the route ~2-8 s
+    each here; the full audit has them)."""
+    kind, evs, delta = case
+    with np.errstate(all="ignore"):
+        rec = audit.check(kind, evs, delta)
+    assert "refused" not in rec, rec
+    assert rec["finite"] and not rec["under_report"] and not rec["crossed"], rec
+
+
+@pytest.mark.parametrize("shift,flag", [(0.999, "under_report"), (1.001, "lower_violation")])
+def test_audit_flags_a_wrong_route(monkeypatch, shift, flag):
+    """The harness itself: a route whose upper bound (shift < 1) or lower bound (shift > 1) is
+    moved by 0.1% past the truth on a dgauss case (bracket width ~1e-12) is flagged."""
+    evs = [EV.Event(EV.DiscreteGaussian(2.0, 1), None, 10)]
+    real = account.epsilon
+
+    def moved(events, delta, *a, **k):
+        r = real(events, delta, *a, **k)
+        lo, hi = audit.dgauss_eps_bracket(2.0, 1, 10, delta)
+        if shift < 1:
+            return dataclasses.replace(r, value=lo * shift)
+        r.extras["epsilon_lower"] = hi * shift
+        return r
+
+    monkeypatch.setattr(audit.account, "epsilon", moved)
+    rec = audit.check("dgauss", evs, 1e-6)
+    assert rec[flag], rec
