@@ -557,6 +557,18 @@ SPLIT_MIN = 4096                # ... for pmfs at least this long
 
 
 def _dft_accurate(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
+    """``_dft_accurate_block`` over blocks of the modes ``ks`` (bounded memory: each block's
+    twiddle matrices hold at most ~2^21 extended-precision entries).  The error bound is
+    componentwise, so the blocks' bounds combine by max."""
+    nz = int(np.count_nonzero(w))
+    per = max(1, 2 ** 21 // max(nz if nz * 8 <= w.size else 2 * int(np.sqrt(w.size)) + 2, 1))
+    if ks.size <= per:
+        return _dft_accurate_block(w, M, ks)
+    outs, errs = zip(*(_dft_accurate_block(w, M, ks[i:i + per]) for i in range(0, ks.size, per)))
+    return np.concatenate(outs), max(errs)
+
+
+def _dft_accurate_block(w: np.ndarray, M: int, ks: np.ndarray) -> tuple[np.ndarray, float]:
     """w^_k = sum_j w_j e^{-2 pi i j k / M} for the modes ``ks`` in extended precision
     (np.longdouble), twiddles as products of a block of powers and block steps.  Returns the
     values and a componentwise error bound.  A long pmf whose mass sits in a short stretch
@@ -608,6 +620,9 @@ def _twiddles_ld(ks: np.ndarray, js: np.ndarray, M: int) -> np.ndarray:
     ~16 u_ld: the angle to 1.5 u_ld relative, cos and sin to a few u_ld; no chained powers,
     whose error would grow like j times that of the first power)."""
     kj = (ks.astype(np.int64)[:, None] * js.astype(np.int64)[None, :]) % M    # exact (< 2^46)
+    if kj.size > 2 * M:     # more twiddles than angles: all M of them once, then a lookup
+        r = np.arange(M, dtype=np.longdouble) * (-2 * _PI_LD / np.longdouble(M))
+        return (np.cos(r) + 1j * np.sin(r))[kj]
     ang = (-2 * _PI_LD / np.longdouble(M)) * kj.astype(np.longdouble)
     return np.cos(ang) + 1j * np.sin(ang)
 
@@ -928,7 +943,7 @@ class PLDResult:
                 a = model.grid_anchor
                 h = a / np.ceil(a / self.h * (1 - 1e-12)) if a else self.h
             lmin, lmax = model.l_range()
-            h_min = (lmax - lmin) / MAX_ONE_STEP_BINS
+            h_min = (lmax - lmin) / MAX_WINDOW_BINS     # the window holds one step at least
             if h < h_min:     # an own step aligned to a small atom under a wide loss range
                 a = model.grid_anchor     # (subsampled Laplace at t = 50: 3.7e8 bins)
                 h = a / max(1.0, np.floor(a / h_min)) if a and a >= h_min else h_min
