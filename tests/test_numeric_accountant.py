@@ -193,14 +193,13 @@ def test_one_query_epsilon_reaches_the_brute_force_optimum(q, s, T, d, lo, hi):
     """Brute force over a fine grid of orders, by the vectorised series and the vectorised exact
     conversion (``conversion.eps_exact``): the one-query search must do at least as well.
     Regressions: it stopped at alpha = 1.5 when the optimum lies in (1, 2) (18.709 instead of
-    18.678; 161.5 instead of 125.8), and on a bracket 1e-3 wide at the kink (6e-4 relative
-    above)."""
+    18.678; 161.5 instead of 125.8), and after 16 steps at the kink (6e-4 relative above)."""
     from numeric import conversion as C
     c = R.SubsampledGaussian(q, s)
     grid = np.linspace(lo, hi, 1500)
     brute = float(np.min(C.eps_exact(grid, T * c(grid), d)))
     got = A.epsilon(c, d, steps=T).value
-    assert got <= brute * (1 + 1e-7), (got, brute)
+    assert got <= brute * (1 + 1e-6), (got, brute)
 
 
 @pytest.mark.parametrize("q, s, T, e", [(0.004267, 1.1, 14063, 2.0), (0.01, 1.5, 1000, 1.5),
