@@ -47,6 +47,7 @@ print(type(sys.modules["numpy.f2py"]).__name__)
     ["delta", "--sigma", "1.1", "--sampling-rate", "0.004267", "--steps", "14063", "--epsilon", "2",
      "--method", "pld"],
     ["delta", "--sigma", "1.1", "--sampling-rate", "0.004267", "--steps", "14063", "--epsilon", "2"],
+    ["calibrate", "--epsilon", "1", "--delta", "1e-5", "--sampling-rate", "0.004267", "--steps", "14063"],
 ])
 def test_accountant_queries_do_not_import_scipy_special_fft_or_mpmath(argv):
     """The RDP and PLD routes (and ``best``, which runs both) answer with NumPy and ``math``
