@@ -92,6 +92,28 @@ def kfold(P, k: int):
 
 
 # ----------------------------------------------------------------------------- discrete pairs
+def lower_hull(points):
+    """The lower convex hull of ``points`` sorted by their first coordinate (monotone chain)."""
+    hull = []
+    for p in points:
+        while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1])
+                                  - (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0])) <= 0:
+            hull.pop()
+        hull.append(p)
+    return hull
+
+
+def symmetrised_pair(vertices, label: str = "symmetrised", floor=mp.mpf(10) ** -40) -> "DPair":
+    """The pmf pair whose trade-off curve is C(f) = min{f, f^{-1}}** (Dong, Roth, Su 2019
+    Thm. 4.2), f given by its vertices (tau, beta), tau increasing: the lower convex hull of the
+    vertices and their reflections, one outcome per hull segment (segments below ``floor``,
+    rounding slivers, dropped)."""
+    hull = lower_hull(sorted(set(vertices) | {(b, a) for a, b in vertices}))
+    seg = [(b[0] - a[0], a[1] - b[1]) for a, b in zip(hull[:-1], hull[1:])]
+    seg = [(max(x, 0), max(y, 0)) for x, y in seg if max(x, y) > floor]
+    return DPair([x for x, _ in seg], [y for _, y in seg], label)
+
+
 @dataclass
 class DPair:
     P: list
@@ -143,14 +165,8 @@ class DPair:
         pts = sorted(set((mp.mpf(t), mp.mpf(b)) for t, b in self.test_points))
         taus = sorted(set(t for t, _ in pts))
         low = [(t, min(b for s, b in pts if s == t)) for t in taus]
-        hull = []
-        for p in low:
-            while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1])
-                                      - (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0])) <= 0:
-                hull.pop()
-            hull.append(p)
-        self._verts = hull          # beta(0) is the hull's first point
-        return hull
+        self._verts = lower_hull(low)          # beta(0) is the hull's first point
+        return self._verts
 
     def renyi(self, al):
         """D_alpha(P||Q) from (1); inf when P has mass where Q has none."""

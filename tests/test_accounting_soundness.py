@@ -32,11 +32,14 @@ def test_references_are_right():
     assert audit.rr_delta(1.0, 1.0, 1, 0.3) == pytest.approx((math.e - math.exp(0.3)) / (1 + math.e))
 
 
-def _cases(n, seed, kinds):
+def _cases(n, seed, kinds, draw=None):
+    """The first ``n`` audit cases of the given kinds drawn by ``draw`` (the audit's old mix by
+    default) from ``seed``."""
+    draw = draw or audit.random_case
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < n:
-        case = audit.random_case(rng)
+        case = draw(rng)
         if case[0] in kinds:
             out.append(case)
     return out
@@ -148,13 +151,7 @@ def test_fixed_dgauss_reference_near_the_gaussian(g, T):
 
 
 def _new_cases(n, seed, kinds):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        case = audit.random_new_case(rng)
-        if case[0] in kinds:
-            out.append(case)
-    return out
+    return _cases(n, seed, kinds, audit.random_new_case)
 
 
 @pytest.mark.parametrize("case", _new_cases(20, 21, {"dgauss"}) + _new_cases(30, 22, {"fixed"}),

@@ -284,20 +284,9 @@ def _np_vertices(P, Q):
 
 
 def _hull_pair(P, M):
-    """The pmf pair whose trade-off curve is C(f) = min{f, f^{-1}}** with f = T(P, M): the lower
-    convex hull of the vertices of f and of their reflections, one outcome per hull segment (Dong,
-    Roth, Su 2019 Thm. 4.2; built here from the pmfs alone, independently of numeric.pld)."""
-    vs = _np_vertices(P, M)
-    pts = sorted(set(vs) | {(b, a) for a, b in vs})
-    hull = []
-    for pt in pts:
-        while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (pt[1] - hull[-2][1])
-                                  - (hull[-1][1] - hull[-2][1]) * (pt[0] - hull[-2][0])) <= 0:
-            hull.pop()
-        hull.append(pt)
-    seg = [(b[0] - a[0], a[1] - b[1]) for a, b in zip(hull[:-1], hull[1:])]
-    seg = [(max(x, 0), max(y, 0)) for x, y in seg if max(x, y) > mp.mpf(10) ** -40]
-    return truths.DPair([x for x, _ in seg], [y for _, y in seg], "dgauss hull")
+    """The pmf pair whose trade-off curve is C(f) = min{f, f^{-1}}** with f = T(P, M), built from
+    the pmfs alone (``truths.symmetrised_pair``), independently of numeric.pld."""
+    return truths.symmetrised_pair(_np_vertices(P, M), "dgauss hull", mp.mpf(10) ** -40)
 
 
 FIXED_CASES = [(0.5, 1, 0.1, 1), (0.5, 1, 0.1, 2), (1.0, 1, 0.3, 1), (1.0, 1, 0.3, 2),

@@ -176,18 +176,9 @@ def _rr_hull_pair(e, g):
     p = [mp.e ** e / (1 + mp.e ** e), 1 / (1 + mp.e ** e)]
     q = p[::-1]
     mix = [(1 - g) * a + g * b for a, b in zip(p, q)]
-    vs = truths.DPair(p, mix).vertices()
-    pts = sorted(set(vs) | {(b, a) for a, b in vs})
-    hull = []
-    for pt in pts:
-        while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (pt[1] - hull[-2][1])
-                                  - (hull[-1][1] - hull[-2][1]) * (pt[0] - hull[-2][0])) <= 0:
-            hull.pop()
-        hull.append(pt)
-    seg = [(b[0] - a[0], a[1] - b[1]) for a, b in zip(hull[:-1], hull[1:])]
-    seg = [(max(x, 0), max(y, 0)) for x, y in seg if max(x, y) > mp.mpf(10) ** -18]  # rounding slivers
-    P, Q = [x for x, _ in seg], [y for _, y in seg]
-    return truths.DPair(P, Q, "rr hull"), truths.DPair(p, mix, "rr (P, M)")
+    hull = truths.symmetrised_pair(truths.DPair(p, mix).vertices(), "rr hull",
+                                   mp.mpf(10) ** -18)                     # rounding slivers
+    return hull, truths.DPair(p, mix, "rr (P, M)")
 
 
 @pytest.mark.parametrize("e,g,T", [(1.0, 0.1, 1), (1.0, 0.1, 8), (2.0, 0.3, 20), (0.5, 0.01, 40)])
