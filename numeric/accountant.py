@@ -445,6 +445,21 @@ def _epsilon_one(curve: RDPCurve, steps: float, d: float, gcache: dict | None = 
                        {"steps": steps, "delta": d})
 
 
+def _log_delta_screen(conversion: str, A, G, e: float):
+    """log delta(eps) at orders A with (composed) RDP G by a closed-form conversion, in log
+    space: ``mironov``; ``balle`` (Balle et al. 2020, finite far below 1e-300); ``lemma1``
+    (002 eq. (25)); ``optimal``: the smaller of the last two (the screen before the exact
+    conversion)."""
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        if conversion == "mironov":
+            return np.minimum(-(A - 1.0) * (e - G), 0.0)
+        lb = np.minimum(K.log_zeta(A) + (A - 1.0) * (G - e), 0.0)
+        if conversion == "balle":
+            return lb
+        l1 = np.log(delta_conversion("lemma1", A, G, e))
+        return l1 if conversion == "lemma1" else np.minimum(lb, l1)
+
+
 def _delta_by_inversion(curve: RDPCurve, steps: float, e: float):
     """(log delta, alpha) of delta(epsilon) for one query, as the inverse of the one-query
     ``_epsilon_one`` (the exact conversion; no SciPy; the curve's values shared between
@@ -462,9 +477,7 @@ def _delta_by_inversion(curve: RDPCurve, steps: float, e: float):
     orders = _INT_ORDERS[_INT_ORDERS <= min(curve.alpha_max, 1e6)]
     G = steps * curve._gamma(orders)
     gcache.update(zip(orders.tolist(), G.tolist()))
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        lb = np.minimum(K.log_zeta(orders) + (orders - 1.0) * (G - e), 0.0)
-        v = np.minimum(lb, np.log(delta_conversion("lemma1", orders, G, e)))
+    v = _log_delta_screen("optimal", orders, G, e)
     v = np.where(np.isfinite(v), v, np.inf)
     j = int(np.argmin(v))
     ld0, a0 = float(v[j]), float(orders[j])
@@ -542,24 +555,13 @@ def delta(curve: RDPCurve, eps: float, conversion: str = "optimal", steps: float
     if not (np.isfinite(T[0]) and T[0] >= 1):
         raise K.DomainError("steps", steps, "[1, oo)")
 
-    def value(A, G):
-        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-            if conversion == "mironov":        # log delta in log space (no underflow)
-                return np.minimum(-(A - 1.0) * (e - G), 0.0)
-            # Balle et al. 2020 in log space: finite far below 1e-300
-            lb = np.minimum(K.log_zeta(A) + (A - 1.0) * (G - e), 0.0)
-            if conversion == "balle":
-                return lb
-            if conversion == "lemma1":
-                return np.log(delta_conversion("lemma1", A, G, e))
-            return np.minimum(lb, np.log(delta_conversion("lemma1", A, G, e)))
-
     if conversion == "optimal" and not curve.cheap_fractional and not curve.integer_only:
         got = _delta_by_inversion(curve, float(T[0]), e)
         if got is not None:
             return _delta_result(curve, conversion, method, e, np.array([got[1]]),
                                  np.array([got[0]]))
-    a, v = _search_alpha(_rows_gamma(curve, T), value, 1, curve.alpha_max, curve.integer_only)
+    a, v = _search_alpha(_rows_gamma(curve, T), lambda A, G: _log_delta_screen(conversion, A, G, e),
+                         1, curve.alpha_max, curve.integer_only)
     if conversion == "optimal" and v[0] > LOG_TINY:
         try:
             a, v = _delta_optimal_refine(curve, T, e, a, v)
