@@ -320,7 +320,7 @@ def _clt_sigma_guess(make_events, e_t, d, lo, hi):
     """Where the sigma search starts (speed only; every answer is still certified): for one
     Gaussian event, the sigma whose CLT approximation G_mu, mu = q sqrt(T (e^{1/s^2} - 1))
     (004 Sec. 2; sqrt(T)/s without subsampling), has epsilon(delta) = e_t.  None otherwise."""
-    from .kernels import log_ndtr_scalar as lphi
+    from .gaussian import log_delta_float
     try:
         evs = make_events(math.sqrt(lo * hi))
     except ValueError:
@@ -331,9 +331,8 @@ def _clt_sigma_guess(make_events, e_t, d, lo, hi):
     e = evs[0]
     q, T, sens = e.rate, float(e.count), e.mechanism.sensitivity
 
-    def log_delta(mu):               # G_mu's delta(e_t) (002 eq. (40) generalised), logs
-        la, lb = lphi(-e_t / mu + mu / 2), e_t + lphi(-e_t / mu - mu / 2)
-        return la + math.log(-math.expm1(lb - la)) if lb - la < -1e-15 else -math.inf
+    def log_delta(mu):               # G_mu's delta(e_t) (002 eq. (40) generalised)
+        return log_delta_float(e_t, mu)
 
     a, b = -20.0, 10.0               # log mu: delta increases with mu
     if not log_delta(math.exp(a)) < math.log(d) < log_delta(math.exp(b)):

@@ -14,12 +14,14 @@ upper end of the final bracket, rounded up: an epsilon never below the truth.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import kernels as K
 from .solvers import bracketed_newton, round_up
 
-__all__ = ["mu_of", "log_delta_exact", "delta_exact", "delta_upper", "eps_exact"]
+__all__ = ["mu_of", "log_delta_exact", "log_delta_float", "delta_exact", "delta_upper", "eps_exact"]
 
 CITATION = "002 eq. (40) with mu = sqrt(T) Delta/sigma (Gaussian trade-off G_mu, 002 eqs. (41), (50))"
 
@@ -43,6 +45,15 @@ def log_delta_exact(eps, mu):
     r = e + lb - la          # < 0 always (delta > 0)
     with np.errstate(divide="ignore"):
         return la + K.log1mexp(-np.minimum(r, -1e-300))
+
+
+def log_delta_float(eps: float, mu: float) -> float:
+    """``log_delta_exact`` for floats without SciPy (``kernels.log_ndtr_scalar``, 2e-14
+    relative): for search starts (the calibration's first guess), not for guarantees;
+    -inf where the difference cancels below 1e-15 relative."""
+    la = K.log_ndtr_scalar(-eps / mu + mu / 2)
+    r = eps + K.log_ndtr_scalar(-eps / mu - mu / 2) - la
+    return la + math.log(-math.expm1(r)) if r < -1e-15 else -math.inf
 
 
 def delta_exact(eps, sigma, steps=1, sensitivity=1.0):

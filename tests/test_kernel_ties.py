@@ -69,6 +69,7 @@ TIED = {
     # 002 eq. (40): the Gaussian privacy profile
     "gaussian.delta_exact": ("asoodeh2021.sec5.eq40", f"{HERE}::test_gaussian_profile_equals_eq40"),
     "gaussian.log_delta_exact": ("asoodeh2021.sec5.eq40", f"{HERE}::test_gaussian_profile_equals_eq40"),
+    "gaussian.log_delta_float": ("asoodeh2021.sec5.eq40", f"{HERE}::test_gaussian_profile_equals_eq40"),
     "gaussian.delta_upper": ("asoodeh2021.sec5.eq40", f"{HERE}::test_gaussian_delta_upper_brackets_eq40"),
     "gaussian.eps_exact": ("asoodeh2021.sec5.eq40", f"{HERE}::test_gaussian_eps_exact_inverts_eq40"),
     "gaussian.mu_of": ("asoodeh2021.sec5.eq50_mu", f"{HERE}::test_mu_of_equals_eq50_mu"),
@@ -400,6 +401,8 @@ def test_gaussian_profile_equals_eq40():
                     close(G.log_delta_exact(e, 1 / sT), lr, rel=1e-12, abs_=_log_eq40_allowance(e, sT))
                     continue
                 tol = _eq40_allowance(e, sT)
+                if r > mp.mpf(10) ** -12:             # the float version (search starts): 1e-9
+                    close(G.log_delta_float(e, 1 / sT), lr, rel=1e-9, abs_=1e-9)
                 close(G.delta_exact(e, s, steps=T), r, rel=2e-15, abs_=tol)
                 close(G.log_delta_exact(e, 1 / sT), lr, rel=0, abs_=1e-15 * abs(float(lr)) + 2 * tol / float(r))
                 n += 1
