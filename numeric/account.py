@@ -331,15 +331,15 @@ def _clt_sigma_guess(make_events, e_t, d, lo, hi):
     e = evs[0]
     q, T, sens = e.rate, float(e.count), e.mechanism.sensitivity
 
-    def log_delta(mu):               # G_mu's delta(e_t) (002 eq. (40) generalised)
-        return log_delta_float(e_t, mu)
+    def log_delta(lmu):              # G_mu's delta(e_t) at mu = e^lmu (002 eq. (40) generalised)
+        return log_delta_float(e_t, math.exp(lmu))
 
     a, b = -20.0, 10.0               # log mu: delta increases with mu
-    if not log_delta(math.exp(a)) < math.log(d) < log_delta(math.exp(b)):
+    if not log_delta(a) < math.log(d) < log_delta(b):
         return None
     for _ in range(60):
         m = 0.5 * (a + b)
-        a, b = (m, b) if log_delta(math.exp(m)) < math.log(d) else (a, m)
+        a, b = (m, b) if log_delta(m) < math.log(d) else (a, m)
     mu = math.exp(0.5 * (a + b))
     if q == 1:
         s = math.sqrt(T) / mu
