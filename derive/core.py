@@ -122,6 +122,10 @@ class Verdict:
     derived: Any = None  # a SymPy expression: the corrected/true formula, when derivable
     note: str = ""
     seconds: float = 0.0
+    # how a failure is known to be one (derive.certify): the enclosure of the violation in ball
+    # arithmetic (method, precision, the balls) or, where the truth has no enclosure, the error
+    # budget it states for itself; None for verdicts other than "fails"
+    certificate: dict | None = None
 
     def __post_init__(self):
         if self.status not in VERDICTS:
@@ -219,6 +223,7 @@ class Claim:
             "worst_error": v.worst_error,
             "precision": v.precision,
             "note": "; ".join(x for x in (v.note, self.note) if x),
+            "certificate": getattr(v, "certificate", None),
             "formulas": list(self.formulas),
         }
         if self.checker == "custom":
