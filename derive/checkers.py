@@ -182,15 +182,16 @@ def _round_sig(x, k: int):
 
 def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
     """A violating point with moderate coordinates, as a referee would quote one: the middle of the
-    search box (coordinates u in [-0.6, 0.6]) on a grid of values with two significant digits; the
-    one with the largest (relative) violation, or None."""
+    search box (coordinates u in [-0.6, 0.6]) on a grid of values with two significant digits; among
+    those that violate by at least half the largest (relative) violation there, the one nearest to
+    magnitude 1; None when none violates."""
     import itertools
     import random as _random
     grid = (-0.6, -0.3, 0.0, 0.3, 0.6)
     combos = list(itertools.product(grid, repeat=len(dom.vars)))
     if len(combos) > n:
         combos = _random.Random(5).sample(combos, n)
-    best = None
+    found = []
     for c in combos:
         with mp.workdps(dps):
             pt = {}
@@ -204,9 +205,15 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
                 val = viol(pt)
             except (ZeroDivisionError, ValueError, OverflowError, TypeError):
                 val = None
-        if val is not None and val > tol and (best is None or val > best[1]):
-            best = (pt, val)
-    return best[0] if best else None
+        if val is not None and val > tol:
+            found.append((pt, val))
+    if not found:
+        return None
+    # of the points that violate at least half as much as the worst of them, the one whose
+    # coordinates are nearest to magnitude 1
+    top = max(v for _, v in found)
+    return min((p for p, v in found if v >= top / 2),
+               key=lambda p: sum(abs(mp.log10(abs(x))) if x != 0 else 0 for x in p.values()))
 
 
 def _domain_ok(dom: Domain, pt: dict) -> bool:
