@@ -116,11 +116,62 @@ def _params(pt: dict) -> dict:
 
 
 def _search(violation, dom: Domain, *, budget: str = "normal", stop_at=None, seed: int = 2024,
-            dps: int = SEARCH_DPS):
+            dps: int = SEARCH_DPS, screen=None):
     kw = {"normal": dict(n_random=48, starts=3, maxfev=60),
           "expensive": dict(n_random=16, starts=1, maxfev=24)}[budget]
     return worst_point(violation, dom.vars, where=dom.where, dps=dps, stop_at=stop_at,
-                       seed=seed, **kw)
+                       seed=seed, screen=screen, **kw)
+
+
+# ----------------------------------------------------------------------------- float screening
+def float_function(expr, dom: Domain):
+    """``expr`` in floats (NumPy/SciPy printers, ``derive.truths_float`` for the named truths): a
+    function of a point of Python floats returning a float, or None where floats cannot tell.  None
+    (no function) when the expression has no float path (a truth without one, a symbolic sum)."""
+    from . import truths_float
+    expr = sp.sympify(expr)
+    if expr.has(sp.Sum, sp.Product, sp.Integral, sp.Derivative) or not truths_float.has_float_path(expr):
+        return None
+    names = [v.name for v in dom.vars]
+    try:
+        fn = sp.lambdify(dom.symbols, expr, modules=[truths_float.namespace(), "scipy", "numpy"])
+    except Exception:  # noqa: BLE001 - a printer that cannot print it: no float path
+        return None
+    import math as _m
+    import warnings
+
+    def f(pt):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                v = fn(*[pt[n] for n in names])
+            v = complex(v)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError, ArithmeticError,
+                truths_float.NoFloatPath, AttributeError, NameError):
+            return None
+        if abs(v.imag) > 1e-12 * max(1.0, abs(v.real)) or not _m.isfinite(v.real):
+            return None
+        return v.real
+    return f
+
+
+def _float_screen(sides, combine):
+    """The float violation: ``combine`` of the float values of ``sides`` (float functions, any None:
+    no screen) at a point; None where a side is undefined."""
+    if any(f is None for f in sides):
+        return None
+
+    def screen(pt):
+        vals = [f(pt) for f in sides]
+        if any(v is None for v in vals):
+            return None
+        return combine(pt, *vals)
+    return screen
+
+
+def _frel(a, b):
+    m = max(abs(a), abs(b))
+    return 0.0 if m <= 1e-300 else abs(a - b) / m
 
 
 def _confirm(fn, pt):
@@ -139,6 +190,10 @@ def _confirm(fn, pt):
 
 def _method(symbolic: str, res) -> str:
     n = res.evaluations
+    if res.screened:
+        return (f"{symbolic}: not shown; adversarial search over the domain ({res.screened} points "
+                f"screened in floats: ends, random, Nelder-Mead; the worst {n} at {SEARCH_DPS} digits), "
+                f"confirmed at {CONFIRM_DPS}")
     return (f"{symbolic}: not shown; adversarial search over the domain (ends, {n} "
             f"point{'s' if n != 1 else ''}, Nelder-Mead from the worst) at {SEARCH_DPS} digits, "
             f"confirmed at {CONFIRM_DPS}")
@@ -295,7 +350,8 @@ def check_identity(lhs, rhs, dom: Domain, *, truth_side: str | None = None) -> V
         if a is None or b is None:
             return None
         return _rel(a, b)
-    res = _search(relerr, dom, stop_at=mp.mpf(10) ** -6)
+    screen = _float_screen([float_function(lhs, dom), float_function(rhs, dom)], lambda pt, a, b: _frel(a, b))
+    res = _search(relerr, dom, stop_at=mp.mpf(10) ** -6, screen=screen)
     return _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side,
                              _method("SymPy simplification of lhs - rhs", res))
 
@@ -458,7 +514,11 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
         if m <= ABS_FLOOR:
             return mp.mpf(0) if strict else -mp.mpf(1)
         return (a - b) / m
-    res = _search(viol, dom, stop_at=mp.mpf(10) ** -6)
+    def fviol(pt, a, b):
+        m = max(abs(a), abs(b))
+        return (0.0 if strict else -1.0) if m <= 1e-300 else (a - b) / m
+    screen = _float_screen([float_function(small, dom), float_function(big, dom)], fviol)
+    res = _search(viol, dom, stop_at=mp.mpf(10) ** -6, screen=screen)
     method = _method("SymPy sign of the difference", res)
     if res.point is None:
         return Verdict("inconclusive", method, note="no point of the domain gave real values on both sides")
@@ -525,7 +585,13 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
         xv = abs(pt[x.name]) if pt[x.name] != 0 else mp.mpf(1)
         scale = abs(val) + xv * abs(f1(pt) or 0) + xv ** order * abs(dv) + ABS_FLOOR
         return -sign * dv * xv ** order / scale
-    res = _search(viol, dom, stop_at=mp.mpf(10) ** -6)
+    def fviol(pt, val, dv, d1):
+        xv = abs(pt[x.name]) if pt[x.name] != 0 else 1.0
+        scale = abs(val) + xv * abs(d1) + xv ** order * abs(dv) + 1e-300
+        return -sign * dv * xv ** order / scale
+    screen = _float_screen([float_function(f, dom), float_function(d, dom),
+                            float_function(sp.diff(f, x) if order == 2 else d, dom)], fviol)
+    res = _search(viol, dom, stop_at=mp.mpf(10) ** -6, screen=screen)
     method = _method(f"SymPy sign of the {what} derivative", res)
     if res.point is None:
         return Verdict("inconclusive", method, note="no point of the domain gave a real derivative")
@@ -802,9 +868,22 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         if conv is not None and not clamped and v <= rtol and raw(pt, b, t) > rtol:
             clamped.append((dict(pt), b, t))
         return v
-    res = _search(viol, dom, budget="expensive", stop_at=mp.mpf(10) ** -4, dps=TRUTH_SEARCH_DPS)
+    def fviol(pt, b, t):
+        if conv is not None:
+            lo, hi, _ = conv
+            b = max(b, float(lo)) if lo is not None else b
+            b = min(b, float(hi)) if side == "equal" and hi is not None else b
+        m = max(abs(b), abs(t))
+        if m <= 1e-300:
+            return -1.0
+        return {"upper": (t - b) / m, "lower": (b - t) / m}.get(side, abs(b - t) / m)
+    screen = _float_screen([float_function(bound, dom), float_function(truth, dom)], fviol)
+    res = _search(viol, dom, budget="expensive", stop_at=mp.mpf(10) ** -4, dps=TRUTH_SEARCH_DPS,
+                  screen=screen)
     method = (f"truth {sp.sstr(truth)} from derive.truths; adversarial search "
-              f"({res.evaluations} points, ends and Nelder-Mead) at {TRUTH_SEARCH_DPS} digits, "
+              + (f"({res.screened} points screened in floats, the worst {res.evaluations} in mpmath; "
+                 if res.screened else f"({res.evaluations} points, ")
+              + f"ends and Nelder-Mead) at {TRUTH_SEARCH_DPS} digits, "
               f"the worst point confirmed at {TRUTH_CONFIRM_DPS}")
     if res.point is None:
         return Verdict("inconclusive", method, note="no point of the domain gave real values")
