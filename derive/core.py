@@ -223,7 +223,7 @@ class Claim:
             "worst_error": v.worst_error,
             "precision": v.precision,
             "note": "; ".join(x for x in (v.note, self.note) if x),
-            "certificate": getattr(v, "certificate", None),
+            "certificate": certificate_of(v),
             "formulas": list(self.formulas),
         }
         if self.checker == "custom":
@@ -231,6 +231,30 @@ class Claim:
         if self.artifact:
             rec["artifact"] = dict(self.artifact)
         return rec
+
+
+_EXACT_METHODS = ("SymPy", "sympy", "exact rational", "textual", "cross-reference", "headers of",
+                  "free symbols", "enumeration", "symbol check", "Table 2 entries", "fixed point and area")
+
+
+def certificate_of(v: Verdict) -> dict | None:
+    """A failing verdict's certificate: its own (the generic checkers enclose the violation in balls
+    or state the truth's error budget), else what a custom check's evidence is, named from its
+    method: exact (SymPy, rational arithmetic, the paper's text) or numeric at its working precision,
+    or a sequence (limits and asymptotics: no finite enclosure).  None unless the verdict fails."""
+    if v.status not in ("fails", "artifact"):
+        return None
+    if v.certificate:
+        return v.certificate
+    m = v.method or ""
+    if "along" in m or "sequence" in m or "limit" in m.lower() and "SymPy" not in m:
+        return {"method": "sequence evidence (a limit or an order is not enclosed at finitely many points)",
+                "budget_rule": "the scaled values keep growing (or converge elsewhere) at every precision tried"}
+    if any(k in m for k in _EXACT_METHODS):
+        return {"method": "exact: " + m}
+    digits = f"{v.precision} digits" if v.precision else "its working precision"
+    return {"method": f"mpmath at {digits} (a custom check: no ball enclosure)",
+            "budget_rule": "the violation exceeds the check's stated tolerance"}
 
 
 def _verdict_rows(v: Verdict) -> list[tuple[str, str]]:
