@@ -179,6 +179,11 @@ class Claim:
 
     def check(self, refresh: bool = False) -> Verdict:
         if self._verdict is None or refresh:
+            # SymPy's cache may return an equal object of another form (1 for 1.0) computed by an
+            # earlier claim in this process: start every check from an empty cache, so that a verdict's
+            # text does not depend on what ran before it (cold vs warm, serial vs workers)
+            from sympy.core.cache import clear_cache
+            clear_cache()
             t0 = time.perf_counter()
             try:
                 v = self.check_fn()
