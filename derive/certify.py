@@ -620,3 +620,120 @@ def certify_relation(small, big, point: dict, *, strict: bool = False, equal: bo
 
 
 __all__ = ["NotEnclosable", "enclose", "ball", "Certificate", "certify_relation", "PRECISIONS"]
+
+
+# ----------------------------------------------------------------------------- proofs on boxes
+@dataclass
+class BoxProof:
+    """A relation proved on every point of a box by interval branch-and-bound: ``boxes`` sub-boxes
+    each settled in ball arithmetic at ``precision_bits``."""
+
+    box: dict            # name -> (lo, hi) as strings
+    boxes: int
+    precision_bits: int
+
+    def describe(self) -> str:
+        parts = ", ".join(f"{k} in [{lo}, {hi}]" for k, (lo, hi) in self.box.items())
+        return (f"interval arithmetic (Arb balls, branch-and-bound: {self.boxes} sub-boxes at "
+                f"{self.precision_bits} bits) on the box {parts}")
+
+
+def _interval(lo, hi) -> arb:
+    """A ball holding the real interval [lo, hi] (mpf ends)."""
+    with mp.workdps(60):
+        mid, rad = (lo + hi) / 2, (hi - lo) / 2
+        rad = rad * (1 + mp.mpf(2) ** -60) + abs(mid) * mp.mpf(2) ** -180
+        return arb(mp.nstr(mid, 55), mp.nstr(rad, 20))
+
+
+def _settled(d, strict: bool) -> bool:
+    return d is not None and d.is_finite() and ((d < 0) if strict else (d <= 0))
+
+
+def _violated(d) -> bool:
+    return d is not None and d.is_finite() and d > 0
+
+
+def prove_on_box(small, big, box: dict, *, strict: bool = False, integers=(), max_boxes: int = 3000,
+                 prec: int = 96) -> BoxProof | None:
+    """Prove ``small <= big`` (``strict``: ``<``) at every point of ``box`` (name -> (lo, hi), decimal
+    strings; ``integers`` names integer variables) by branch-and-bound: a sub-box is settled when the
+    ball of ``small - big`` over it, naive or in the mean-value form d(c) + grad d(X) (X - c), is
+    certainly <= 0 (< 0); a sub-box not settled is split along the coordinate of widest (relative,
+    for positive ranges over a decade: in decades) extent.  None when ``max_boxes`` evaluations do
+    not settle every sub-box, some part has no enclosure, or a sub-box is violated or shrinks to a
+    point without settling (the relation may be tight or false there)."""
+    diff = sp.sympify(small) - sp.sympify(big)
+    names = list(box)
+    syms = {s.name: s for s in diff.free_symbols}
+    grads = {n: sp.diff(diff, syms[n]) for n in names if n in syms and n not in integers}
+    work = [tuple((mp.mpf(lo), mp.mpf(hi)) for lo, hi in (box[n] for n in names))]
+    done = 0
+    with ctx.workprec(prec), mp.workdps(60):
+        while work:
+            if done >= max_boxes:
+                return None
+            b = work.pop()
+            balls, centre, half = {}, {}, {}
+            empty = False
+            for n, (lo, hi) in zip(names, b):
+                if n in integers:
+                    lo, hi = mp.ceil(lo), mp.floor(hi)
+                    if lo > hi:
+                        empty = True
+                        break
+                balls[n] = _interval(lo, hi)
+                c = lo if n in integers and lo == hi else (lo + hi) / 2
+                centre[n] = arb(mp.nstr(c, 55)) if n not in integers else arb(int(mp.nint(c)) if lo == hi else 0)
+                half[n] = _interval(lo - c, hi - c) if n not in integers else None
+            done += 1
+            if empty:
+                continue
+            d = _eval_ball(diff, balls)
+            if _settled(d, strict):
+                continue
+            if _violated(d):
+                return None
+            if grads and not any(n in integers and box_lo != box_hi for n, (box_lo, box_hi) in zip(names, b)):
+                dc = _eval_ball(diff, {**balls, **{n: centre[n] for n in grads}})
+                if dc is not None:
+                    mvf = dc
+                    for n, g in grads.items():
+                        gb = _eval_ball(g, balls)
+                        if gb is None:
+                            mvf = None
+                            break
+                        mvf = mvf + gb * half[n]
+                    if _settled(mvf, strict):
+                        continue
+            widths = []
+            for n, (lo, hi) in zip(names, b):
+                if n in integers:
+                    widths.append(float(mp.floor(hi) - mp.ceil(lo)) if mp.floor(hi) > mp.ceil(lo) else -1.0)
+                elif lo > 0 and hi / lo > 10:
+                    widths.append(float(mp.log10(hi / lo)))
+                else:
+                    widths.append(float((hi - lo) / max(abs(lo), abs(hi), mp.mpf(1))))
+            j = max(range(len(names)), key=widths.__getitem__)
+            if widths[j] <= 1e-12:
+                return None
+            lo, hi = b[j]
+            if names[j] in integers:
+                mid = mp.floor((mp.ceil(lo) + mp.floor(hi)) / 2)
+                parts = ((lo, mid), (mid + 1, hi))
+            else:
+                mid = mp.sqrt(lo * hi) if lo > 0 and hi / lo > 10 else (lo + hi) / 2
+                parts = ((lo, mid), (mid, hi))
+            for part in parts:
+                nb = list(b)
+                nb[j] = part
+                work.append(tuple(nb))
+    return BoxProof({n: tuple(box[n]) for n in names}, done, prec)
+
+
+def _eval_ball(expr, balls):
+    try:
+        v = _Enclosure(balls)(expr)
+    except (NotEnclosable, ValueError, ZeroDivisionError, TypeError, OverflowError):
+        return None
+    return v if isinstance(v, arb) else None

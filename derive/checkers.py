@@ -278,6 +278,65 @@ def _domain_ok(dom: Domain, pt: dict) -> bool:
         return False
 
 
+# ----------------------------------------------------------------------------- proofs on boxes
+#: sub-boxes a branch-and-bound proof may use per claim
+BOX_BUDGET = 800
+
+
+def search_box(dom: Domain):
+    """The box the search explores ({name: (lo, hi)} decimal strings) and whether it is the whole stated
+    domain; None when the domain has conditions (the box would need them too)."""
+    if dom.conditions:
+        return None
+    box, whole = {}, True
+    for v in dom.vars:
+        if v.search is not None:
+            lo, hi = (mp.mpf(x) for x in v.search)
+            whole = whole and (v.lo is not None and v.hi is not None and lo <= v.lo and hi >= v.hi)
+            if v.lo is not None:
+                lo = max(lo, mp.mpf(v.lo))
+            if v.hi is not None:
+                hi = min(hi, mp.mpf(v.hi))
+        elif v.lo is not None and v.hi is not None:
+            lo, hi = mp.mpf(v.lo), mp.mpf(v.hi)
+        elif v.lo is not None:
+            lo, hi = mp.mpf(v.lo) + mp.mpf(10) ** -DECADES_BOX, mp.mpf(v.lo) + mp.mpf(10) ** DECADES_BOX
+            whole = False
+        elif v.hi is not None:
+            lo, hi = mp.mpf(v.hi) - mp.mpf(10) ** DECADES_BOX, mp.mpf(v.hi) - mp.mpf(10) ** -DECADES_BOX
+            whole = False
+        else:
+            lo, hi, whole = -mp.mpf(10) ** DECADES_BOX, mp.mpf(10) ** DECADES_BOX, False
+        if not lo < hi:
+            return None
+        box[v.name] = (mp.nstr(lo, 17), mp.nstr(hi, 17))
+    return box, whole
+
+
+DECADES_BOX = 6
+
+
+def _box_proof(small, big, dom: Domain, *, strict: bool = False, what: str = "") -> Verdict | None:
+    """``small <= big`` (``<``) proved on the search box by interval branch-and-bound
+    (``derive.certify.prove_on_box``): a ``proved`` verdict whose method states the box, or None."""
+    from . import certify
+    sb = search_box(dom)
+    if sb is None or not dom.vars:
+        return None
+    box, whole = sb
+    centre = {v.name: mp.nstr((mp.mpf(box[v.name][0]) + mp.mpf(box[v.name][1])) / 2, 17) for v in dom.vars}
+    try:                                          # a quick no: some part has no enclosure at all
+        certify.enclose(sp.sympify(small) - sp.sympify(big), centre)
+    except (certify.NotEnclosable, ValueError, ZeroDivisionError, TypeError, OverflowError):
+        return None
+    proof = certify.prove_on_box(small, big, box, strict=strict,
+                                 integers={v.name for v in dom.vars if v.integer}, max_boxes=BOX_BUDGET)
+    if proof is None:
+        return None
+    scope = "the whole stated domain" if whole else f"the search box of the stated domain {dom.describe()}"
+    return Verdict("proved", f"{what}{proof.describe()} ({scope})")
+
+
 # ----------------------------------------------------------------------------- differences
 def differing_terms(truth, printed) -> str:
     """A short description of how ``printed`` differs from ``truth``: the terms one
@@ -524,6 +583,9 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
         return Verdict("inconclusive", method, note="no point of the domain gave real values on both sides")
     worst = _confirm(viol, res.point)
     if worst is None or worst <= tol:
+        proof = _box_proof(small, big, dom, strict=strict, what="SymPy sign: not shown; ")
+        if proof is not None:
+            return proof
         return Verdict("holds_numerically", method, points=res.evaluations,
                        worst_error=float(max(worst, 0)) if worst is not None else 0.0, precision=CONFIRM_DPS)
 
@@ -597,6 +659,10 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
         return Verdict("inconclusive", method, note="no point of the domain gave a real derivative")
     worst = _confirm(viol, res.point)
     if worst is None or worst <= mp.mpf(10) ** -25:
+        proof = _box_proof(sp.S.Zero, sign * d, dom, strict=kind in ("increasing", "decreasing"),
+                           what=f"sign of the {what} derivative (sympy.diff) by ")
+        if proof is not None:
+            return proof
         return Verdict("holds_numerically", method, points=res.evaluations,
                        worst_error=0.0, precision=CONFIRM_DPS)
     def bad(p):
@@ -890,6 +956,11 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
     with mp.workdps(TRUTH_CONFIRM_DPS):
         worst = viol(res.point)
     if worst is None or worst <= rtol:
+        if side != "equal" and not clamped:
+            small, big = (truth, bound) if side == "upper" else (bound, truth)
+            proof = _box_proof(small, big, dom, what=f"truth {sp.sstr(truth)} enclosed in balls; ")
+            if proof is not None:
+                return proof
         return _bound_holds(method, res, worst, conv, clamped)
 
     def bad(p):

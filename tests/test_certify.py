@@ -151,3 +151,28 @@ def test_gaussian_profile_planted_mistake_is_certified():
     bad = Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu)
     v = check_bound(bad, "equal", F["DeltaOfEps"](F["Gaussian"](mu), eps), dom)
     assert v.status == "fails" and v.certificate["method"] == "ball arithmetic (Arb)"
+
+
+def test_box_proofs():
+    """Branch-and-bound in balls proves what holds with room on a box and nothing else: log(1+x) <= x
+    on [0.001, 100] (the mean-value form settles the boxes near 0), not x y <= (x^2+y^2)/2 on [0, 3]^2
+    (equality on the diagonal: no box settles), not e^x - 1 <= 2x on [0.01, 2] (false at 2)."""
+    from derive.certify import prove_on_box
+    y, z = sp.symbols("y z")
+    assert prove_on_box(sp.log(1 + y), y, {"y": ("0.001", "100")}) is not None
+    assert prove_on_box(y * z, (y ** 2 + z ** 2) / 2, {"y": ("0", "3"), "z": ("0", "3")}, max_boxes=300) is None
+    assert prove_on_box(sp.exp(y) - 1, 2 * y, {"y": ("0.01", "2")}) is None
+
+
+def test_checker_proves_an_inequality_and_a_bound_on_the_box():
+    y = sp.Symbol("y")
+    v = check_inequality(sp.exp(-y), "<=", 1 / (1 + y), Domain([Var("y", y, 0, None, search=(0.001, 50))]))
+    assert v.status == "proved" and "on the box y in [0.001" in v.method
+    s_, a_ = sp.symbols("sigma alpha", positive=True)
+    dom = Domain([Var("sigma", s_, 0, None, search=(0.5, 5)), Var("alpha", a_, 1, None, search=(1.5, 20))])
+    # D_alpha(N(0,s^2) || N(1,s^2)) = alpha/(2 s^2) <= alpha/s^2: an upper bound with room, proved
+    v = check_bound(a_ / s_ ** 2, "upper", F["Renyi"](F["Gaussian"](1 / s_), a_), dom)
+    assert v.status == "proved" and "box" in v.method
+    # the exact value is not an inequality with room: equal claims are never "proved" by boxes
+    v = check_bound(a_ / (2 * s_ ** 2), "equal", F["Renyi"](F["Gaussian"](1 / s_), a_), dom)
+    assert v.status == "holds_numerically"
