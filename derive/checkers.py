@@ -246,7 +246,7 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
     combos = list(itertools.product(grid, repeat=len(dom.vars)))
     if len(combos) > n:
         combos = _random.Random(5).sample(combos, n)
-    found = []
+    found, evaluated = [], 0
     for c in combos:
         with mp.workdps(dps):
             pt = {}
@@ -260,8 +260,11 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
                 val = viol(pt)
             except (ZeroDivisionError, ValueError, OverflowError, TypeError):
                 val = None
+        if val is not None:
+            evaluated += 1
         if val is not None and val > tol:
             found.append((pt, val))
+    _moderate.last_extent = (len(found), evaluated)
     if not found:
         return None
     # of the points that violate at least half as much as the worst of them, the one whose
@@ -269,6 +272,20 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
     top = max(v for _, v in found)
     return min((p for p, v in found if v >= top / 2),
                key=lambda p: sum(abs(mp.log10(abs(x))) if x != 0 else 0 for x in p.values()))
+
+
+_moderate.last_extent = (0, 0)
+
+
+def extent_of(bad: int, evaluated: int) -> str:
+    """Where on the domain a claim fails, from the spread points of ``_moderate``."""
+    if evaluated == 0:
+        return ""
+    if bad >= 0.9 * evaluated:
+        return f"everywhere on the domain ({bad} of {evaluated} spread points violate it)"
+    if bad > 0:
+        return f"on part of the domain ({bad} of {evaluated} spread points violate it)"
+    return f"only near the domain's edge (none of {evaluated} spread points in its middle violates it)"
 
 
 def _domain_ok(dom: Domain, pt: dict) -> bool:
@@ -472,6 +489,8 @@ def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) ->
         a, b = fl(pt), fr(pt)
     ce = {"params": _params(pt), "lhs": mp.nstr(a, 15), "rhs": mp.nstr(b, 15),
           "relation": "lhs = rhs", "relative_error": mp.nstr(_rel(a, b), 3), "precision": CONFIRM_DPS}
+    if _certified_point.extent:
+        ce["extent"] = _certified_point.extent
     derived, note = None, ""
     if truth_side in ("lhs", "rhs"):
         truth, printed = (lhs, rhs) if truth_side == "lhs" else (rhs, lhs)
@@ -494,7 +513,9 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
     enclosure, the confirmation at CONFIRM_DPS and 4x the digits stands (the record says so).
     (point, certificate record), or (worst point, None) when the enclosure shows no violation."""
     cands = []
+    _moderate.last_extent = (0, 0)
     nice = _moderate(viol, dom, IDENTITY_RTOL, SEARCH_DPS)
+    _certified_point.extent = extent_of(*_moderate.last_extent)
     if nice is not None and bad(nice):
         cands.append(shrink(nice, dom.vars, bad))
     cands.append(shrink(worst_pt, dom.vars, bad))
@@ -510,6 +531,9 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
             return pt, {"method": "SymPy exact evaluation at the rational point", "point": _params(pt),
                         "difference": "0 (equality is attained)"}
     return cands[-1], None
+
+
+_certified_point.extent = ""
 
 
 def _exact_equal(small, big, pt) -> bool:
@@ -602,6 +626,8 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
         else f"lhs {op} rhs is violated"
     ce = {"params": _params(pt), "lhs": mp.nstr(a, 15), "rhs": mp.nstr(b, 15), "relation": what,
           "precision": CONFIRM_DPS}
+    if _certified_point.extent:
+        ce["extent"] = _certified_point.extent
     return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(a - b)),
                    precision=CONFIRM_DPS, counterexample=ce, certificate=cert)
 
@@ -675,6 +701,8 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
         dv = fd(pt)
     ce = {"params": _params(pt), f"d^{order}f/d{x}^{order}": mp.nstr(dv, 15),
           "relation": f"the {what} derivative has the wrong sign for '{kind}'", "precision": CONFIRM_DPS}
+    if _certified_point.extent:
+        ce["extent"] = _certified_point.extent
     return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(dv)),
                    precision=CONFIRM_DPS, counterexample=ce, derived=d, certificate=cert)
 
@@ -967,7 +995,9 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         with mp.workdps(TRUTH_CONFIRM_DPS):
             return (viol(p) or 0) > rtol
     worst_pt = shrink(res.point, dom.vars, bad, max_digits=6)
+    _moderate.last_extent = (0, 0)
     nice = _moderate(viol, dom, rtol, TRUTH_SEARCH_DPS, n=16)
+    extent = extent_of(*_moderate.last_extent)
     pt = shrink(nice, dom.vars, bad, max_digits=6) if nice is not None and bad(nice) else worst_pt
     cert = None
     for cand in ([pt, worst_pt] if pt is not worst_pt else [pt]):
@@ -985,6 +1015,8 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
     ce = {"params": _params(pt), "bound": mp.nstr(b, 15), "truth": mp.nstr(t, 15),
           "relation": f"{rel} is violated", "quantity": sp.sstr(truth), "precision": 15}
     ce["distributions"] = pair_note or pair_description(truth)
+    if extent:
+        ce["extent"] = extent
     if worst_pt is not pt:
         with mp.workdps(TRUTH_CONFIRM_DPS):
             bw, tw = fb(worst_pt), ft(worst_pt)

@@ -176,3 +176,27 @@ def test_checker_proves_an_inequality_and_a_bound_on_the_box():
     # the exact value is not an inequality with room: equal claims are never "proved" by boxes
     v = check_bound(a_ / (2 * s_ ** 2), "equal", F["Renyi"](F["Gaussian"](1 / s_), a_), dom)
     assert v.status == "holds_numerically"
+
+
+def test_generated_erratum_of_a_claim_file_record():
+    """An erratum written from a failing record alone: what is wrong with the numbers, a severity
+    inferred from where it fails, the location without the citation, no empty sections."""
+    from dpderive import errata
+    rec = {"id": "mine.classic", "paper": "Mine 2026", "citation": "Mine 2026, Thm. 1", "location": "Thm. 1",
+           "kind": "bound", "statement": "upper bound on EpsOfDelta(Gaussian(1/sigma), delta)",
+           "printed_latex": r"\frac{\sqrt{2\log(1.25/\delta)}}{\sigma}", "derived_latex": None, "note": "",
+           "method": "search", "precision": 15, "verdict": "fails",
+           "counterexample": {"params": {"delta": "1e-12", "sigma": "0.05"}, "bound": "20.0", "truth": "21.95",
+                              "relation": "bound >= truth is violated", "quantity": "EpsOfDelta(Gaussian(1/sigma), delta)",
+                              "extent": "on part of the domain (5 of 16 spread points violate it)"}}
+    e = errata.generated_entry(rec)
+    assert e["severity"] == "changes a stated result"
+    assert "is not an upper bound on EpsOfDelta" in e["title"] and "20.0" in e["title"] and "21.95" in e["title"]
+    assert "on part of the domain" in e["title"]
+    rep = errata.assemble({"mine": [rec]})
+    assert rep["errata"][0]["locations"] == ["Thm. 1"]
+    md = errata.markdown(rep)
+    assert "Transcription artifacts" not in md and "None." not in md
+    rec2 = dict(rec, counterexample=dict(rec["counterexample"], extent="only near the domain's edge (none of 16 ...)"),
+                note="the printed side is off by the constant factor 2 (true / printed at three points)")
+    assert errata.generated_entry(rec2)["severity"] == "typo"
