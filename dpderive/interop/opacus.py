@@ -35,9 +35,10 @@ MECHANISM = "dpderive"
 class DpDeriveOpacusAccountant(IAccountant):
     """Opacus accountant answering with dpderive's certified bounds (module docstring)."""
 
-    def __init__(self, method: str = "best"):
+    def __init__(self, method: str = "best", resolution: float | None = 0.01):
         super().__init__()
         self.method = method
+        self.resolution = resolution      # PLD lattice of method "best" (as DpDeriveAccountant)
         self.last_answer = None
         self._state = None
         self._state_history = ()
@@ -64,7 +65,7 @@ class DpDeriveOpacusAccountant(IAccountant):
             for nm, q, n in h[len(old):]:
                 self._state.step(noise_multiplier=nm, sample_rate=q, count=n)
         else:
-            self._state = StatefulAccountant()
+            self._state = StatefulAccountant(resolution=self.resolution)
             for nm, q, n in h:
                 self._state.step(noise_multiplier=nm, sample_rate=q, count=n)
         self._state_history = h
