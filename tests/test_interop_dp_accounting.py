@@ -121,3 +121,13 @@ def test_composition_and_replace_one():
     g = DpDeriveAccountant(NR.REPLACE_ONE).compose(de.GaussianDpEvent(2.0)).get_epsilon(1e-5)
     p = PLDAccountant(NR.REPLACE_ONE).compose(de.GaussianDpEvent(2.0)).get_epsilon(1e-5)
     assert g <= p + 1e-9 and g == pytest.approx(p, abs=1e-3)
+
+
+def test_dp_accounting_calibration_runs_with_our_accountant():
+    """dp_accounting's own calibrate_dp_mechanism takes DpDeriveAccountant as its factory."""
+    def make(s):
+        return de.SelfComposedDpEvent(de.PoissonSampledDpEvent(0.01, de.GaussianDpEvent(s)), 200)
+    s = dpa.calibrate_dp_mechanism(DpDeriveAccountant, make, 1.0, 1e-5,
+                                   dpa.LowerEndpointAndGuess(0.3, 1.0), tol=1e-3)
+    assert DpDeriveAccountant().compose(make(s)).get_epsilon(1e-5) <= 1.0
+    assert DpDeriveAccountant().compose(make(s - 2e-3)).get_epsilon(1e-5) > 1.0
