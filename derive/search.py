@@ -211,6 +211,8 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
 #: could not evaluate
 SCREEN_TOP = 6
 SCREEN_UNDEFINED = 12
+#: the screened search goes on down its list until this many mpmath values are usable
+SCREEN_USABLE = 4
 
 
 def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, stop_at, seconds):
@@ -306,9 +308,14 @@ def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, sto
         ev(us)
         if _done(best, stop_at):
             return best
-    if best.point is None and scored:             # nothing usable yet: a few more
-        for _, us in scored[SCREEN_TOP:SCREEN_TOP + 24]:
-            ev(us)
+    # a violation that holds to the last digit is rounding noise at every precision (``_stable`` calls
+    # such a point undefined): go on down the list until a few points are usable
+    k = SCREEN_TOP
+    while best.evaluations < SCREEN_USABLE and k < min(len(scored), SCREEN_TOP + 48):
+        ev(scored[k][1])
+        k += 1
+        if _done(best, stop_at):
+            return best
     # a short Nelder-Mead in mpmath from the best mpmath point (precision floats lack)
     usable = [(us, v) for us, v in ((k, mp_cache[k]) for k in mp_cache) if v is not None]
     usable.sort(key=lambda t: t[1], reverse=True)
@@ -380,6 +387,9 @@ def _stable(violation, pt, dps):
         return third
     if _agree(again, third):
         return third
+    if (third is not None and again is not None and mp.isfinite(third) and mp.isfinite(again)
+            and 0 < third < again * mp.mpf(10) ** -(dps // 2)):
+        return third      # it vanishes as the precision grows: rounding noise of a relation that holds
     return None
 
 
