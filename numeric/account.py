@@ -66,10 +66,10 @@ EXACT_CITATION = ("exact privacy profile of the Gaussian mechanism (Balle and Wa
 
 def _gaussian_mu(events):
     """mu of the composition when every event is an unsubsampled Gaussian (else None)."""
-    if not all(isinstance(e.mechanism, EV.Gaussian) and e.sampling is None for e in events):
+    noise = [e.mechanism.gaussian_noise() if e.sampling is None else None for e in events]
+    if any(n is None for n in noise):
         return None
-    return math.sqrt(math.fsum(e.count * (e.mechanism.sensitivity / e.mechanism.sigma) ** 2
-                               for e in events))
+    return math.sqrt(math.fsum(e.count * (d / s) ** 2 for e, (s, d) in zip(events, noise)))
 
 
 def _exact(events, name, at):
@@ -90,20 +90,20 @@ def _exact(events, name, at):
 
 def _approx(events, name, at, method):
     from . import methods
-    if len(events) != 1 or not isinstance(events[0].mechanism, EV.Gaussian) or \
-            isinstance(events[0].sampling, EV.WithoutReplacement):
+    if len(events) != 1 or events[0].mechanism.gaussian_noise() is None or \
+            getattr(events[0].sampling, "neighbouring", "add_remove") != "add_remove":
         raise EV.RouteError(method, EV.describe(events), "the approximations cover one "
                             "(Poisson-subsampled) Gaussian event only")
     e = events[0]
-    m = e.mechanism
-    return getattr(methods, name)(m.sigma, e.rate, e.count, at, m.sensitivity, method)
+    sigma, sens = e.mechanism.gaussian_noise()
+    return getattr(methods, name)(sigma, e.rate, e.count, at, sens, method)
 
 
 def _flat(name, value, method, route, lower, upper, citation, events, given, extra=None):
     ex = {f"{name}_lower": lower, f"{name}_upper": upper, "route": route,
           "guarantee": True, "events": len(events)}
-    if len(events) == 1 and isinstance(events[0].mechanism, EV.Gaussian):
-        ex["sigma"] = events[0].mechanism.sigma
+    if len(events) == 1 and events[0].mechanism.gaussian_noise() is not None:
+        ex["sigma"] = events[0].mechanism.gaussian_noise()[0]
     ex.update(extra or {})
     return AccountingResult(name, float(value), method, "", None, citation,
                             mechanism=EV.describe(events), extras=ex, **given)
@@ -234,7 +234,8 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
 # ----------------------------------------------------------------------------- calibration
 def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: float, hi: float,
               method: str = "best", neighbouring: str = "add_remove", integer: bool = False,
-              rtol: float = 1e-4, decreasing: bool | None = None) -> AccountingResult:
+              rtol: float = 1e-4, decreasing: bool | None = None,
+              conversion: str = "optimal") -> AccountingResult:
     """Solve for one parameter x in [lo, hi] of ``make_events(x)``.
 
     ``decreasing=True`` (epsilon decreases in x: a noise parameter, Gaussian or discrete
@@ -244,7 +245,9 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     direction from ``param``: decreasing for "sigma" and "scale", increasing otherwise.
     ``integer``: x is an integer (bisection), else continuous (regula falsi to ``rtol``
     relative).  Bisection keeps an end whose epsilon was computed and met the target, and
-    that end is returned with its achieved epsilon (sound whatever the monotonicity)."""
+    that end is returned with its achieved epsilon (sound whatever the monotonicity).
+    ``conversion``: the RDP route's RDP -> DP conversion.  The one calibrator of the package
+    (the former ``accountant.calibrate_sigma`` / ``methods.calibrate_sigma`` call this)."""
     if method not in ("best", "rdp", "pld"):
         raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
     from .kernels import check_open01, check_positive
@@ -258,7 +261,7 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
         for r in routes:
             try:
                 if r == "rdp":
-                    v = _rdp(evs, "epsilon", d, neighbouring).value
+                    v = _rdp(evs, "epsilon", d, neighbouring, conversion).value
                 else:
                     v = float(np.max(EV.pld_accountant(evs, neighbouring, "upper").epsilon(d)[1]))
             except (EV.RouteError, ArithmeticError):
@@ -304,12 +307,13 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     else:
         f = functools.lru_cache(maxsize=None)(eps_at)
         if not math.isfinite(f(good)):
-            epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring)  # raises the reason
+            epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring,
+                    conversion)  # raises the reason
         if f(good) > e_t:
             raise DomainError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
                               f"(there epsilon = {f(good):.6g})")
         good, _ = search(f, good, bad)
-    res = epsilon(make_events(good), d, method, neighbouring)
+    res = epsilon(make_events(good), d, method, neighbouring, conversion)
     ex = dict(res.extras)
     ex.update(target_epsilon=e_t, solved_for=param, epsilon_achieved=res.value, **{param: good})
     return AccountingResult(param, float(good), method, "", None, res.citation,
@@ -325,11 +329,11 @@ def _clt_sigma_guess(make_events, e_t, d, lo, hi):
         evs = make_events(math.sqrt(lo * hi))
     except ValueError:
         return None
-    if len(evs) != 1 or type(evs[0].mechanism) is not EV.Gaussian or \
-            isinstance(evs[0].sampling, EV.WithoutReplacement):
+    if len(evs) != 1 or evs[0].mechanism.gaussian_noise() is None or \
+            getattr(evs[0].sampling, "neighbouring", "add_remove") != "add_remove":
         return None
     e = evs[0]
-    q, T, sens = e.rate, float(e.count), e.mechanism.sensitivity
+    q, T, sens = e.rate, float(e.count), e.mechanism.gaussian_noise()[1]
 
     def log_delta(lmu):              # G_mu's delta(e_t) at mu = e^lmu (002 eq. (40) generalised)
         return log_delta_float(e_t, math.exp(lmu))
