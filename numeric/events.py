@@ -461,11 +461,13 @@ def _refine_fixed_orders(models: dict, count: int) -> dict:
 def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both"):
     """A ``numeric.pld`` result (``.delta(eps)`` / ``.epsilon(delta)`` give certified
     (lower, upper) pairs) for the composition, or ``RouteError``."""
-    from . import pld
+    from . import pld, pld_exact
     events = _check_events(events, neighbouring)
     factors = [(_pld_models(e), e.count) for e in events]
     if len(factors) == 1:           # one event: its own lattice, refined per direction
         (models, count), = factors
+        if pld_exact.applies(models, count):    # a two-atom law: the exact binomial sums
+            return pld_exact.ExactBinomialPLD(describe(events), models, count, bounds)
         anchor = models["single"].grid_anchor if "single" in models else None
         h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION, anchor)
         return pld.PLDResult(describe(events), models, count, h, pld.TAIL_BOUND, bounds)

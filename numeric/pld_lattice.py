@@ -58,6 +58,7 @@ class LossModel:
     own_h: float | None = None                   # its own lattice step when composed alone
     tail_mass: float = 0.0                       # Q-mass not in the atoms (pessimistic: +oo)
     log_q_of: Callable | None = None             # log_q(x) given L(x) (cheaper), optional
+    edge: float | None = None                    # a sharp bottom edge of the loss law (log(1-q))
 
     @property
     def continuous(self) -> bool:

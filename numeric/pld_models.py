@@ -79,7 +79,7 @@ def _mixture_models(mu: float, q: float) -> dict:
         log_q_of=lambda x, L: L - x * x / 2 - _LOG2PI_2,     # q(x) = phi(x) e^{L(x)}
         mass_below=lambda x: (1 - q) * ndtr(x) + q * ndtr(x - mu),
         mass_above=lambda x: (1 - q) * ndtr(-x) + q * ndtr(mu - x),
-        x_tail=(-z, mu + z), dx_max=0.25 / max(1.0, mu))
+        x_tail=(-z, mu + z), dx_max=0.25 / max(1.0, mu), edge=float(l1q))
     # reverse order: loss log(p/q) = -L_A(x) under P = N(0,1); in y = -x it is increasing
     add = LossModel(
         name=f"subsampled-gaussian(mu={mu:g}, q={q:g}) (reversed)", std=np.sqrt(k2p),
