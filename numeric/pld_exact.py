@@ -20,7 +20,8 @@ Compared with the lattice PLD (whose optimistic side rounds each off-lattice ato
 O(h) loss per step) the bracket is as narrow as the ball arithmetic: randomized response
 eps0 = 1, Poisson q = 0.01, T = 5000, delta = 1e-6: [3.235, 3.496] by the lattice, exact
 3.49592 here.  Used by ``numeric.events.pld_accountant`` for one event whose every direction
-is a two-atom model and whose window is at most ``MAX_TERMS`` terms wide.
+is a two-atom model (not a symmetric "single" one, exact on its lattice already) and whose
+window is at most ``MAX_TERMS`` terms wide.
 """
 from __future__ import annotations
 
@@ -165,9 +166,11 @@ def _up(x) -> float:
 
 
 def applies(models: dict, steps: int) -> bool:
-    """True when every direction is a two-atom model (both roles) and the window is small."""
+    """True when every direction is a two-atom model (both roles) and the window is small.
+    A symmetric pair (one "single" model, atoms -l and l: plain randomized response) stays on
+    the lattice l Z, where the lattice PLD is already exact and faster."""
     from .pld_result import _role
-    if not models or any(_role(d) != "both" for d in models):
+    if not models or "single" in models or any(_role(d) != "both" for d in models):
         return False
     for m in models.values():
         at = _atoms(m)

@@ -41,7 +41,8 @@ def _rr_eps_mpmath(e0, q, T, delta, dps=40):
         return float(max(out))
 
 
-@pytest.mark.parametrize("e0,q,T,delta", [(1.0, 0.01, 400, 1e-6), (0.5, 1.0, 300, 1e-5),
+@pytest.mark.parametrize("e0,q,T,delta", [(1.0, 0.01, 400, 1e-6), (0.5, 0.5, 300, 1e-5),
+                                          (0.5, 1.0, 300, 1e-5),
                                           (2.0, 0.1, 200, 1e-8)])
 def test_rr_exact_bracket_contains_mpmath(e0, q, T, delta):
     sampling = EV.Poisson(q) if q < 1 else None
@@ -49,7 +50,8 @@ def test_rr_exact_bracket_contains_mpmath(e0, q, T, delta):
     truth = _rr_eps_mpmath(e0, q, T, delta)
     lo, hi = r.extras["epsilon_lower"], r.value
     assert lo <= truth <= hi
-    assert hi - lo <= 1e-9 * max(truth, 1.0)
+    # plain randomized response stays on its lattice (exact up to the FFT's float error)
+    assert hi - lo <= (1e-9 if q < 1 else 1e-7) * max(truth, 1.0)
 
 
 def test_rr_issue_case_gap():
