@@ -110,7 +110,7 @@ def _flat(name, value, method, route, lower, upper, citation, events, given, ext
                             mechanism=EV.describe(events), extras=ex, **given)
 
 
-def _certified(events, name, at, method, neighbouring, conversion):
+def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True):
     """Certified (lower, upper, route, notes, citation) for method rdp, pld or best."""
     notes, got, errors, skipped = [], {}, {}, None
     # best: PLD first (the cheap route, and the tighter one almost always); then rdp unless
@@ -122,7 +122,7 @@ def _certified(events, name, at, method, neighbouring, conversion):
         got["exact"] = (*_exact(events, name, at), None)
         routes = ()          # the exact profile: no other route can be tighter
     for r in routes:
-        if r == "rdp" and method == "best" and "pld" in got:
+        if r == "rdp" and method == "best" and skip_rdp and "pld" in got:
             lo, hi = got["pld"][:2]
             if math.isfinite(hi) and hi - lo <= SKIP_RDP_GAP * hi:
                 skipped = (f"rdp: the PLD bracket is within {SKIP_RDP_GAP:g} relative, so no "
@@ -181,7 +181,7 @@ def _certified(events, name, at, method, neighbouring, conversion):
 
 
 def profile(events, name: str, at: float, method: str = "best", neighbouring: str = "add_remove",
-            conversion: str = "optimal") -> AccountingResult:
+            conversion: str = "optimal", skip_rdp: bool = True) -> AccountingResult:
     """epsilon(delta = at) or delta(epsilon = at) of the composition by ``method``."""
     _check_method(method)
     if method == "all":
@@ -195,7 +195,7 @@ def profile(events, name: str, at: float, method: str = "best", neighbouring: st
         r.extras.update(route=method, guarantee=False)
         return r
     lower, upper, route, cite, extra = _certified(events, name, at, method, neighbouring,
-                                                  conversion)
+                                                  conversion, skip_rdp)
     return _flat(name, upper, method, route, lower, upper, cite, events, given, extra)
 
 
@@ -309,13 +309,22 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     good, bad = (hi, lo) if decreasing else (lo, hi)
     guess = _clt_sigma_guess(make_events, e_t, d, lo, hi) if decreasing and not integer else None
     pld_only = functools.lru_cache(maxsize=None)(lambda x: eps_at(x, ("pld",)))
+
+    def pld_narrow(x):
+        """best's rule: where PLD's bracket is within SKIP_RDP_GAP, best does not ask rdp (so
+        neither does the search: an x only rdp certifies would be reported above the target)"""
+        try:
+            lo, hi, _ = _pld(EV._check_events(make_events(x), neighbouring), "epsilon", d, neighbouring)
+        except (EV.RouteError, ArithmeticError):
+            return False
+        return math.isfinite(hi) and hi - lo <= SKIP_RDP_GAP * hi
     if method == "best" and pld_only(good) <= e_t:
         # the PLD route alone first (its upper bound is the tighter one almost always and it
         # costs a few ms); the rdp route is then asked only where it could still do better:
         # at the first end PLD could not certify.  If rdp cannot certify it either, the
         # answer is PLD's (up to the tolerance); else the search goes on with both routes.
         good, nxt = search(pld_only, good, bad)
-        if nxt is not None and eps_at(nxt, ("rdp",)) <= e_t:
+        if nxt is not None and not pld_narrow(nxt) and eps_at(nxt, ("rdp",)) <= e_t:
             good, _ = search(functools.lru_cache(maxsize=None)(eps_at), nxt, bad)
     else:
         f = functools.lru_cache(maxsize=None)(eps_at)
@@ -326,7 +335,9 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
             raise DomainError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
                               f"(there epsilon = {f(good):.6g})")
         good, _ = search(f, good, bad)
-    res = epsilon(make_events(good), d, method, neighbouring, conversion)
+    # every route the search asked (best: rdp too, even where PLD's bracket is narrow: the
+    # answer may be an x that only rdp certifies)
+    res = profile(make_events(good), "epsilon", d, method, neighbouring, conversion, skip_rdp=False)
     ex = dict(res.extras)
     ex.update(target_epsilon=e_t, solved_for=param, epsilon_achieved=res.value, **{param: good})
     return AccountingResult(param, float(good), method, "", None, res.citation,

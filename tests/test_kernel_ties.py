@@ -185,6 +185,7 @@ NOT_A_FORMULA = {
     "events.timed": "timing wrapper",
     "mechanism.Mechanism": "protocol base class: dispatches to listed constructions, no formula of its own",
     "mechanism.NotSupported": "exception type",
+    "pld_exact.ExactBinomialPLD": _CONT, "pld_exact.applies": "dispatch: which loss models the exact route takes",
     "mechanism.binary_pair": "randomized response's pmf pair (definition, tied by the rr tests)",
     "fdp.alpha_grid": "grid construction", "fdp.upper_envelope": "geometry: convex hull of lines",
     "fdp.minorant": "geometry: sound piecewise-linear minorant", "fdp.TradeOff": _CONT,
