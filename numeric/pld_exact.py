@@ -121,7 +121,7 @@ class _Binomial:
             for k in range(self.k_lo, self.k_hi + 1):
                 lq = lgn - arb(k + 1).lgamma() - arb(n - k + 1).lgamma() + k * lmb + (n - k) * lma
                 terms.append((lq.exp(), k * lb + (n - k) * la))
-            ls = arb(self.s).log() * n
+            ls = (arb(self.ma) + arb(self.mb)).log() * n      # s = m_a + m_b, as a ball
             t_hi = arb(0) if self.k_hi >= n else self._chernoff(self.k_hi, ls)
             t_lo = arb(0) if self.k_lo <= 0 else self._chernoff(self.k_lo, ls)
             self._arb = (terms, t_lo, t_hi)
@@ -132,7 +132,7 @@ class _Binomial:
         from flint import arb
         n = self.n
         x = arb(k) / n
-        p = arb(self.mb) / arb(self.s)
+        p = arb(self.mb) / (arb(self.ma) + arb(self.mb))
         kl = arb(0)
         if k > 0:
             kl += x * (x / p).log()
