@@ -260,7 +260,7 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     relative).  Bisection keeps an end whose epsilon was computed and met the target, and
     that end is returned with its achieved epsilon (sound whatever the monotonicity).
     ``conversion``: the RDP route's RDP -> DP conversion.  The one calibrator of the package
-    (the former ``accountant.calibrate_sigma`` / ``methods.calibrate_sigma`` call this)."""
+    (it replaces the retired ``accountant.calibrate_sigma`` and ``methods.calibrate_sigma``)."""
     if method not in ("best", "rdp", "pld"):
         raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
     from .kernels import check_open01, check_positive
