@@ -169,9 +169,14 @@ def _float_screen(sides, combine):
     return screen
 
 
+#: the float screen counts values below ABS_FLOOR as zero, as the mpmath violation does (else it ranks
+#: first the points that mpmath then calls equal)
+FLOAT_FLOOR = float(ABS_FLOOR)
+
+
 def _frel(a, b):
     m = max(abs(a), abs(b))
-    return 0.0 if m <= 1e-300 else abs(a - b) / m
+    return 0.0 if m <= FLOAT_FLOOR else abs(a - b) / m
 
 
 def _confirm(fn, pt):
@@ -599,7 +604,7 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
         return (a - b) / m
     def fviol(pt, a, b):
         m = max(abs(a), abs(b))
-        return (0.0 if strict else -1.0) if m <= 1e-300 else (a - b) / m
+        return (0.0 if strict else -1.0) if m <= FLOAT_FLOOR else (a - b) / m
     screen = _float_screen([float_function(small, dom), float_function(big, dom)], fviol)
     res = _search(viol, dom, stop_at=mp.mpf(10) ** -6, screen=screen)
     method = _method("SymPy sign of the difference", res)
@@ -968,7 +973,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
             b = max(b, float(lo)) if lo is not None else b
             b = min(b, float(hi)) if side == "equal" and hi is not None else b
         m = max(abs(b), abs(t))
-        if m <= 1e-300:
+        if m <= FLOAT_FLOOR:
             return -1.0
         return {"upper": (t - b) / m, "lower": (b - t) / m}.get(side, abs(b - t) / m)
     screen = _float_screen([float_function(bound, dom), float_function(truth, dom)], fviol)
