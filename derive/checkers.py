@@ -659,10 +659,29 @@ def _sequence_domain(dom: Domain, x: sp.Symbol) -> Domain:
     return Domain(others, ())
 
 
+def _sequence_text(x, x0, side: str, k: str = "k", log_spaced: bool = False) -> str:
+    """How the probe sequence toward x0 reads, in the claim's variable: "alpha = 10^k" toward oo,
+    "varepsilon = 0 + 10^-k" toward a finite point from above (10^(2^j) and 10^-(2^j) when
+    ``log_spaced``)."""
+    e = f"(2^{k})" if log_spaced else k
+    if x0 == sp.oo:
+        return f"{x} = 10^{e}"
+    if x0 == -sp.oo:
+        return f"{x} = -10^{e}"
+    return f"{x} = {sp.sstr(x0)} {'+' if side == '+' else '-'} 10^-{e}"
+
+
+def _opaque_in(expr, x) -> bool:
+    """True when ``expr`` has a quantity of the truths (an undefined function) depending on x:
+    SymPy's limit and series would treat it as an unknown smooth function, so numbers decide."""
+    from sympy.core.function import AppliedUndef
+    return any(x in a.free_symbols for a in sp.sympify(expr).atoms(AppliedUndef))
+
+
 def check_limit(f, x: sp.Symbol, x0, value, dom: Domain, side: str = "+") -> Verdict:
     """lim_{x -> x0} f = value (value may depend on the other variables)."""
     try:
-        if sp.count_ops(f) < 150:
+        if sp.count_ops(f) < 150 and not _opaque_in(f, x):
             lim = sp.limit(f, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+-"[0])
             if not lim.has(sp.Limit) and lim.is_finite is not False:
                 if symbolic_zero(lim - value):
@@ -703,7 +722,8 @@ def _tail_values(expr, x, x0, dom: Domain, side: str, ks):
 def _numeric_limit(diff, x, x0, dom, side, what) -> Verdict:
     ks = list(range(2, 16))
     rows = _tail_values(diff, x, x0, dom, side, ks)
-    method = f"sympy.limit: not shown; f - value along x -> {x0} (x = x0 +- 10^-k or 10^k, k = 2..15) at 4 points of the other variables"
+    method = (f"sympy.limit: not shown; f - value along {x} -> {sp.sstr(x0)}{'' if x0 in (sp.oo, -sp.oo) else side} "
+              f"({_sequence_text(x, x0, side)}, k = 2..15) at 4 points of the other variables")
     used = 0
     for base, seq in rows:
         tail = [s for s in seq[-4:] if s is not None]
@@ -729,7 +749,7 @@ def check_asymptotic(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") ->
     leading term of f - g."""
     r = (f - g) / h
     try:
-        if sp.count_ops(r) < 120:
+        if sp.count_ops(r) < 120 and not _opaque_in(r, x):
             lim = sp.limit(r, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+")
             if not lim.has(sp.Limit) and lim.is_finite:
                 return Verdict("proved", f"sympy.limit of (f - g)/h is finite ({sp.sstr(lim)})")
@@ -758,8 +778,9 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
     r = (f - g) / h
     ks = list(range(1, 19))
     rows = _tail_values(r, x, x0, dom, side, ks)
-    method = (f"sympy.limit: not shown; |(f - g)/h| along x -> {x0} (x = 10^k or x0 +- 10^-k, "
-              f"k = 1..18) at 4 points of the other variables")
+    method = (f"sympy.limit: not shown; |(f - g)/h| along {x} -> {sp.sstr(x0)}"
+              f"{'' if x0 in (sp.oo, -sp.oo) else side} ({_sequence_text(x, x0, side)}, k = 1..18) at 4 points "
+              f"of the other variables")
     used, relooked = 0, 0
     fn = None
     for base, seq in rows:
@@ -780,11 +801,11 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
             relooked += 1                             # a slow approach to a bound, not growth
             continue
         lead = _leading_term(f - g, x, x0)
-        ce = {"params": _params(base), "k (x = 10^k or x0 +- 10^-k)": f"{ks[-8]}..{ks[-1]}",
+        ce = {"params": _params(base), f"k ({_sequence_text(x, x0, side)})": f"{ks[-8]}..{ks[-1]}",
               "log10|R| increments": ", ".join(mp.nstr(i, 3) for i in inc[-5:]),
               "relation": "the scaled remainder (f - g)/h grows"}
         if log_inc is not None:
-            ce["log10|R| increments along x = 10^(2^j)"] = ", ".join(mp.nstr(i, 3) for i in log_inc[-4:])
+            ce[f"log10|R| increments along {_sequence_text(x, x0, side, 'j', True)}"] = ", ".join(mp.nstr(i, 3) for i in log_inc[-4:])
         note = "the remainder f - g is not O(h)"
         if lead is not None:
             note += f"; its leading term is {sp.sstr(lead)}"
@@ -794,7 +815,8 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
         return Verdict("inconclusive", method, note="the scaled remainder is undefined along the sequence")
     if relooked:
         method += (f"; {relooked} slowly rising row{'s' if relooked != 1 else ''} tested again along "
-                   f"x = 10^(2^j), j = 1..8 (log x doubling): the increments of log|R| decay geometrically")
+                   f"{_sequence_text(x, x0, side, 'j', True)}, j = 1..8 (the log of the distance doubling): "
+                   f"the increments of log|R| decay geometrically")
     return Verdict("holds_numerically", method, points=used, worst_error=0.0, precision=CONFIRM_DPS)
 
 

@@ -170,6 +170,62 @@ def _make_symbol(name: str, iv: sp.Interval, integer: bool) -> sp.Symbol:
     return sp.Symbol(name, **kw)
 
 
+# ----------------------------------------------------------------------------- multi-letter names
+_GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta",
+          "iota", "kappa", "lambda", "mu", "nu", "xi", "pi", "varpi", "rho", "varrho", "sigma", "varsigma",
+          "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi",
+          "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega"}
+_WRAP = r"\\(?:mathrm|text|operatorname|mathit|textrm|mathsf)"
+
+
+def _is_multi_letter(name: str) -> bool:
+    """A name the LaTeX parser does not read as one symbol: a base of several letters that is not a
+    Greek letter, or a subscript of several letters (``Erev``, ``E_rev``; not ``sigma_0``, ``q_t``)."""
+    base, _, sub = name.partition("_")
+    if not (len(base) == 1 or base in _GREEK):
+        return True
+    return len(re.sub(r"[^A-Za-z]", "", sub)) > 1
+
+
+def _letters(i: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> BA: a placeholder suffix of letters only (a LaTeX command name)."""
+    s = ""
+    while True:
+        s = chr(65 + i % 26) + s
+        i //= 26
+        if i == 0:
+            return s
+
+
+def _name_pattern(name: str):
+    """The ways a paper writes a declared multi-letter name (see ``ClaimFile._names_to_commands``)."""
+    def word(w):
+        if w in _GREEK:
+            return rf"\\{w}(?![A-Za-z])"
+        return rf"(?:{_WRAP}\{{{re.escape(w)}\}}|\\{re.escape(w)}(?![A-Za-z])|(?<![\\A-Za-z]){re.escape(w)}(?![A-Za-z]))"
+    base, _, sub = name.partition("_")
+    if not sub:
+        return re.compile(word(base))
+    subp = (rf"(?:\{{\s*(?:{_WRAP}\{{{re.escape(sub)}\}}|{re.escape(sub)})\s*\}}"
+            rf"|{re.escape(sub)}(?![A-Za-z0-9]))")
+    whole = rf"{_WRAP}\{{{re.escape(base)}\\?_\{{?{re.escape(sub)}\}}?\}}"
+    return re.compile(rf"(?:{whole}|{word(base)}_{subp})")
+
+
+def _product_hint(symbol: str, text: str) -> str:
+    """For an unknown one-letter symbol that is part of a word of the LaTeX (``Erev`` read as
+    E r e v, ``alpha`` without its backslash): how to write a name of several letters."""
+    words = [w for w in re.findall(r"(?<![\\A-Za-z])[A-Za-z]{2,}", text) if _canon(symbol) in w]
+    if not words:
+        return ""
+    w = words[0]
+    if w in _GREEK:
+        return f"; '{w}' without a backslash is read as a product of letters: write \\{w}"
+    return (f"; '{w}' is read as the product of its letters: a name of several letters must be declared "
+            f"under [symbols] or [quantities] (then {w}, \\mathrm{{{w}}} and, for a name like E_rev, "
+            f"E_{{rev}} are one name)")
+
+
 # ----------------------------------------------------------------------------- the file
 class _Lines:
     """Line numbers of a TOML file's items, for error messages."""
@@ -334,7 +390,7 @@ class ClaimFile:
             return self.formulas[name].expr
         from sympy.parsing.latex import parse_latex
         try:
-            raw = parse_latex(normalise(text), strict=True)
+            raw = parse_latex(normalise(self._names_to_commands(text)), strict=True)
         except Exception as exc:  # noqa: BLE001 - ANTLR raises several types
             msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise self._err(line, item, f"cannot parse the LaTeX of {what} '{text}': {msg}") from None
@@ -342,6 +398,27 @@ class ClaimFile:
             want = "a relation (A = B, A \\le B, ...)" if relation else "an expression, not a relation"
             raise self._err(line, item, f"{what} '{text}' must be {want}")
         return self._map(raw, line=line, item=item, what=what, text=text)
+
+    # ------------------------------------------------------------------ multi-letter names
+    def _multi_letter_names(self) -> dict:
+        """{declared name: placeholder command} for the symbols, quantities and pairs whose name is
+        more than one letter (``Erev``, ``E_rev``, ``sigma_max``; not ``alpha``, ``sigma_0``, ``x_1``):
+        the LaTeX parser would read them as products of letters."""
+        if getattr(self, "_ml_names", None) is None:
+            names = set(getattr(self, "symbols", {})) | set(getattr(self, "quantities", {})) | \
+                set(getattr(self, "pairs", {}))
+            ml = sorted((n for n in names if _is_multi_letter(n)), key=lambda n: (-len(n), n))
+            self._ml_names = {n: "\\mlname" + _letters(i) for i, n in enumerate(ml)}
+            self._ml_back = {v[1:]: k for k, v in self._ml_names.items()}
+        return self._ml_names
+
+    def _names_to_commands(self, text: str) -> str:
+        """Each declared multi-letter name, as ``Erev``, ``\\mathrm{Erev}``, ``\\text{Erev}``, ``E_rev``,
+        ``E_{rev}``, ``E_{\\mathrm{rev}}`` or ``\\mathrm{E_rev}``, becomes one placeholder command that
+        the parser reads as one symbol (``_map`` gives it its name back)."""
+        for name, cmd in self._multi_letter_names().items():
+            text = _name_pattern(name).sub(lambda m, c=cmd: c + " ", text)
+        return text
 
     def _map(self, expr, *, line, item, what, text):
         # the normaliser writes \Phi^{-1}(u) as \PhiINV(u) (derive.parse, rule 6)
@@ -376,6 +453,7 @@ class ClaimFile:
                 return sp.log(fix(e.args[0]))
             if isinstance(e, sp.Symbol):
                 n = _canon(e.name)
+                n = getattr(self, "_ml_back", {}).get(n, n)
                 if n == "e":
                     return sp.E
                 if n == "pi":
@@ -386,7 +464,7 @@ class ClaimFile:
                     return self.quantities[n]
                 if n not in self.symbols:
                     raise self._err(line, item, f"unknown symbol {e.name!r} in {what} '{text}': "
-                                    "declare it under [symbols] with its domain")
+                                    "declare it under [symbols] with its domain" + _product_hint(e.name, text))
                 return self.symbols[n].symbol
             if e.args:
                 return e.func(*[fix(a) for a in e.args])

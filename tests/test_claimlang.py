@@ -3,6 +3,7 @@
 the generated reference of every kind, and the text output of ``dpderive check``."""
 import mpmath as mp
 import pytest
+import sympy as sp
 
 from derive.claimfile import ClaimFile, ClaimFileError
 
@@ -102,3 +103,93 @@ def test_derivative_of_a_quantity_numerically(tmp_path):
     ce = v["wrong"].counterexample
     e, m = mp.mpf(ce["params"]["varepsilon"]), mp.mpf(ce["params"]["mu"])
     assert e > 0 and abs(mp.mpf(ce["claimed"]) + mp.ncdf(-e / m - m / 2)) < 1e-6
+
+
+NAMES = r'''[paper]
+key = "{key}"
+title = "t"
+
+[symbols]
+gamma = "(0, 1)"
+x = "(0, oo)"
+E_max = "(0, oo)"
+mu = "(0, oo)"
+
+[quantities]
+Erev = "DeltaOfEps(Gaussian(mu), x)"
+E = "DeltaOfEps(Gaussian(mu), 2*x)"
+
+[[claim]]
+id = "a"
+where = "(1)"
+kind = "inequality"
+latex = '{latex}'
+'''
+
+
+@pytest.mark.parametrize("latex, names", [
+    (r"\gamma Erev + 1 - \gamma \le 1", {"gamma", "x", "mu"}),
+    (r"\gamma \mathrm{Erev} + E_{max} \ge E_max \gamma", {"gamma", "x", "mu", "E_max"}),
+    (r"E \le \text{Erev} + E_{\mathrm{max}} \mathrm{E_max}", {"x", "mu", "E_max"}),
+])
+def test_multi_letter_names_are_one_name(tmp_path, latex, names):
+    """A declared quantity or symbol of several letters is one name however the LaTeX writes it
+    (Erev, \\mathrm{Erev}, \\text{Erev}; E_max, E_{max}, E_{\\mathrm{max}}, \\mathrm{E_max})."""
+    f = tmp_path / "n.toml"
+    f.write_text(NAMES.format(key="names", latex=latex))
+    c = ClaimFile(f).claims[0]
+    kw = c.spec[2]
+    assert {s.name for s in (kw["lhs"] - kw["rhs"]).free_symbols} == names
+    if "E_max" in names:
+        assert sp.Symbol("E_max", positive=True) ** 2 in (kw["lhs"] - kw["rhs"]).atoms(sp.Pow) or \
+            "E_max" in str(kw["lhs"] - kw["rhs"])
+    assert c.check().status in ("proved", "holds_numerically")
+
+
+@pytest.mark.parametrize("latex, phrase", [
+    (r"\gamma Edel \le 1", "'Edel' is read as the product of its letters: a name of several letters must be declared"),
+    (r"gamma Erev \le 1", r"'gamma' without a backslash is read as a product of letters: write \gamma"),
+])
+def test_undeclared_product_of_letters_says_how_to_write_a_name(tmp_path, latex, phrase):
+    f = tmp_path / "n.toml"
+    f.write_text(NAMES.format(key="names2", latex=latex))
+    with pytest.raises(ClaimFileError, match=r"n\.toml:19: claim 'a': unknown symbol") as exc:
+        ClaimFile(f)
+    assert phrase in str(exc.value)
+
+
+def test_check_lines_verdict_first_aligned_method_in_full():
+    from dpderive.cli import claim_lines
+    long_method = "SymPy simplification of lhs - rhs: not shown; " + "word " * 40 + "end"
+    recs = [{"id": "p.a", "location": "Thm. 2 of the appendix, second display after (41)", "verdict": "fails",
+             "method": long_method, "counterexample": {"params": {"x": "2"}, "lhs": "1", "rhs": "0"}},
+            {"id": "p.much_longer_claim_id", "location": "(1)", "verdict": "holds_numerically", "method": "m"},
+            {"id": "p.b", "location": "", "verdict": "inconclusive", "method": "m2", "note": "why"}]
+    lines = claim_lines(recs)
+    heads = [ln for ln in lines if not ln.startswith("    ")]
+    assert [h.split()[0] for h in heads] == ["FAILS", "holds", "inconclusive"]
+    # the ids start in one column and the locations in another, whatever their lengths
+    assert len({h.index("p.") for h in heads}) == 1
+    assert heads[0].index("Thm.") == heads[1].index("(1)")
+    assert f"    method: {long_method}" in lines                 # in full, no cut
+    assert "    counterexample: x = 2: lhs 1; rhs 0" in lines
+    assert "    note: why" in lines
+
+
+def test_limit_methods_name_the_variable_and_a_finite_point():
+    import sympy as sp
+
+    from derive.checkers import Domain, check_asymptotic, check_limit
+    from derive.search import Var
+    al = sp.Symbol("alpha", positive=True)
+    dom = Domain([Var("alpha", al, lo=1)])
+    from derive.checkers import _numeric_limit
+    v = _numeric_limit((al - 1) * sp.sin(1 / (al - 1)), al, 1, dom, "+", "limit")
+    assert v.status == "holds_numerically"
+    assert "along alpha -> 1+ (alpha = 1 + 10^-k, k = 2..15)" in v.method and " x " not in v.method
+    assert check_limit(sp.sin(al - 1) / (al - 1), al, 1, 1, dom).status == "proved"
+    v = check_asymptotic(sp.log(al) + sp.sin(al) / al ** 2, sp.log(al), 1 / al, al, sp.oo, dom)
+    assert v.status in ("proved", "holds_numerically")
+    from derive.checkers import _sequence_text
+    assert _sequence_text(al, 0, "+", "j", True) == "alpha = 0 + 10^-(2^j)"
+    assert _sequence_text(al, sp.oo, "+") == "alpha = 10^k"
