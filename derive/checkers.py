@@ -359,15 +359,26 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
 
 
 # ----------------------------------------------------------------------------- derivative
-def check_derivative(f, x: sp.Symbol, g, dom: Domain, order: int = 1) -> Verdict:
+def check_derivative(f, x: sp.Symbol, g, dom: Domain, order: int = 1, subs: dict | None = None) -> Verdict:
     """d^order f / dx^order = g: the derivative by ``sympy.diff``, then an identity check;
     a failing claim carries the true derivative and the differing terms.  Where SymPy cannot
     differentiate (a quantity of ``derive.truths`` depends on x) the derivative is computed by
-    central differences (``numeric_derivative``) and compared within its Richardson error."""
-    sym = _symbolic_derivative(f, x, order, dom)
+    central differences (``numeric_derivative``) and compared within its Richardson error.
+
+    ``subs`` (a domain whose ends depend on other symbols, see ``derive.claimfile``): the symbols
+    searched through coordinates, {x: lo + (hi - lo) t_x}; SymPy differentiates in x first, then
+    substitutes; numbers differentiate in t_x and scale the claimed derivative by (hi - lo)^order."""
+    subs = subs or {}
+    sym = _symbolic_derivative(f, x, order, dom, subs)
     if sym is None:
-        return _numeric_derivative_claim(f, x, g, dom, order)
-    v = check_identity(sym[0], g, dom, truth_side="lhs")
+        if x in subs:
+            t = _coordinate_of(x, dom, subs)
+            v = _numeric_derivative_claim(f.xreplace(subs), t, g.xreplace(subs) * sp.diff(subs[x], t) ** order,
+                                          dom, order)
+            v.method += f" (in {t}, the coordinate of {x}: the claimed derivative times d{x}/d{t}^{order})"
+            return v
+        return _numeric_derivative_claim(f.xreplace(subs), x, g.xreplace(subs), dom, order)
+    v = check_identity(sym[0], g.xreplace(subs), dom, truth_side="lhs")
     v.method = "sympy.diff, then " + v.method
     return v
 
@@ -384,13 +395,22 @@ FD_CONFIRM_DPS = 60
 FD_BUDGET = dict(n_random=10, starts=1, maxfev=12)
 
 
-def _symbolic_derivative(f, x, order, dom):
-    """(sympy.diff(f, x, order), its mpmath function), or None where SymPy leaves a Derivative
-    (a quantity of the truths, or any undefined function of x) or cannot print the result."""
+def _coordinate_of(x, dom: Domain, subs: dict):
+    """The search coordinate standing for x (a symbol of a dependent domain): t_x or s_x."""
+    names = {f"t_{x.name}", f"s_{x.name}"}
+    return next(s for s in sp.sympify(subs[x]).free_symbols if s.name in names)
+
+
+def _symbolic_derivative(f, x, order, dom, subs=None):
+    """(sympy.diff(f, x, order), its mpmath function) with ``subs`` applied after differentiating,
+    or None where SymPy leaves a Derivative (a quantity of the truths, or any undefined function
+    of x) or cannot print the result."""
     try:
         d = sp.diff(f, x, order)
         if d.has(sp.Derivative, sp.Subs):
             return None
+        if subs:
+            d = d.xreplace(subs)
         return d, mp_function(d, dom)
     except Exception:  # noqa: BLE001 - the printer's errors: differentiate numerically
         return None
@@ -527,7 +547,7 @@ def _numeric_derivative_claim(f, x, g, dom: Domain, order: int) -> Verdict:
 _DIRECTIONS = {"increasing": 1, "nondecreasing": 1, "decreasing": -1, "nonincreasing": -1}
 
 
-def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
+def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = None) -> Verdict:
     """Monotone (kind = increasing/nondecreasing/decreasing/nonincreasing), convex or
     concave in ``x`` on the domain: the sign of the first or second derivative (by
     ``sympy.diff``, or by finite differences where SymPy cannot differentiate: ``_shape_numeric``)."""
@@ -537,10 +557,19 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
         order, sign = 2, (1 if kind == "convex" else -1)
     else:
         raise ValueError(f"kind={kind!r} is not one of {', '.join(list(_DIRECTIONS) + ['convex', 'concave'])}")
-    sym = _symbolic_derivative(f, x, order, dom)
+    subs = subs or {}
+    f_orig = f
+    sym = _symbolic_derivative(f, x, order, dom, subs)
     if sym is None:
-        return _shape_numeric(f, x, dom, kind, order, sign)
+        if x in subs:       # x = lo + (hi - lo) t_x is increasing and affine in t_x: the same shape
+            t = _coordinate_of(x, dom, subs)
+            v = _shape_numeric(f.xreplace(subs), t, dom, kind, order, sign)
+            v.method += f" (in {t}, the coordinate of {x}: {x} = {sp.sstr(subs[x])} is increasing and affine in it)"
+            return v
+        return _shape_numeric(f.xreplace(subs), x, dom, kind, order, sign)
     d, fd = sym
+    xvalue = mp_function(x.xreplace(subs), dom) if x in subs else (lambda pt: pt[x.name])
+    f = f.xreplace(subs) if subs else f
     what = "first" if order == 1 else "second"
     if d == 0 and kind in ("increasing", "decreasing"):
         return Verdict("fails", f"sympy.diff: the {what} derivative is identically 0",
@@ -549,13 +578,14 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
     if sign_nonnegative(sign * d, dom):
         return Verdict("proved", f"SymPy: sign of the {what} derivative under the domain's assumptions")
     ff = mp_function(f, dom)
-    f1 = mp_function(sp.diff(f, x), dom) if order == 2 else fd
+    f1 = (_symbolic_derivative(f_orig, x, 1, dom, subs) or (None, lambda pt: None))[1] if order == 2 else fd
 
     def viol(pt):
         val, dv = ff(pt), fd(pt)
         if val is None or dv is None:
             return None
-        xv = abs(pt[x.name]) if pt[x.name] != 0 else mp.mpf(1)
+        xv = xvalue(pt)
+        xv = abs(xv) if xv else mp.mpf(1)
         scale = abs(val) + xv * abs(f1(pt) or 0) + xv ** order * abs(dv) + ABS_FLOOR
         return -sign * dv * xv ** order / scale
     res = _search(viol, dom, stop_at=mp.mpf(10) ** -6)
@@ -971,9 +1001,9 @@ def _check(kind: str, dom: Domain, **kw) -> Verdict:
     if kind == "inequality":
         return check_inequality(kw["lhs"], kw["op"], kw["rhs"], dom)
     if kind == "derivative":
-        return check_derivative(kw["f"], kw["x"], kw["g"], dom, kw.get("order", 1))
+        return check_derivative(kw["f"], kw["x"], kw["g"], dom, kw.get("order", 1), subs=kw.get("subs"))
     if kind in ("monotone", "convex", "concave"):
-        return check_shape(kw["f"], kw["x"], dom, kw.get("direction", kind))
+        return check_shape(kw["f"], kw["x"], dom, kw.get("direction", kind), subs=kw.get("subs"))
     if kind == "limit":
         return check_limit(kw["f"], kw["x"], kw["x0"], kw["value"], dom, kw.get("side", "+"))
     if kind == "asymptotic":

@@ -193,3 +193,156 @@ def test_limit_methods_name_the_variable_and_a_finite_point():
     from derive.checkers import _sequence_text
     assert _sequence_text(al, 0, "+", "j", True) == "alpha = 0 + 10^-(2^j)"
     assert _sequence_text(al, sp.oo, "+") == "alpha = 10^k"
+
+
+DEP = r'''[paper]
+key = "{key}"
+title = "t"
+
+[symbols]
+b = {{ domain = "(0, oo)", search = [0.1, 10] }}
+varepsilon = "[0, 1/b]"
+delta = {{ domain = "(0, 1)", search = [1e-6, 0.5] }}
+alpha = "(1, 1/delta]"
+{extra}
+[[claim]]
+id = "chord"
+where = "(1)"
+kind = "inequality"
+latex = 'e^{{b\varepsilon}} \le 1 + (e - 1) b \varepsilon'
+{claim_extra}
+'''
+
+
+def test_dependent_domain_checks_and_its_too_wide_variant_fails_just_beyond_the_end(tmp_path):
+    """e^y <= 1 + (e - 1) y holds exactly for y in [0, 1] (the chord of a convex function): with
+    varepsilon in [0, 1/b] it holds, no change of variables by hand; stated on [0, 1.01/b] it fails,
+    at a point between the true end 1/b and the stated one."""
+    f = tmp_path / "d.toml"
+    f.write_text(DEP.format(key="dep", extra="", claim_extra='''
+[[claim]]
+id = "too_wide"
+where = "(1')"
+kind = "inequality"
+latex = 'e^{b\\varepsilon} \\le 1 + (e - 1) b \\varepsilon'
+domain = { varepsilon = "[0, 1.01/b]" }
+
+[[claim]]
+id = "alpha_delta"
+where = "(2)"
+kind = "inequality"
+latex = '\\alpha \\delta \\le 1'
+
+[[claim]]
+id = "alpha_delta_wrong"
+where = "(2')"
+kind = "inequality"
+latex = '\\alpha \\delta \\le 0.99'
+'''))
+    v = {c.id.split(".", 1)[1]: c.check() for c in ClaimFile(f).claims}
+    assert v["chord"].status == "holds_numerically"
+    assert v["alpha_delta"].status == "holds_numerically"
+    ce = v["too_wide"].counterexample
+    assert v["too_wide"].status == "fails" and set(ce["params"]) == {"b", "varepsilon"}
+    y = mp.mpf(ce["params"]["b"]) * mp.mpf(ce["params"]["varepsilon"])
+    assert 1 < y <= mp.mpf("1.01") * (1 + mp.mpf(10) ** -8)       # just beyond the true end, inside the stated one
+    assert mp.e ** y > 1 + (mp.e - 1) * y
+    # the upper end 1/delta is probed: alpha delta reaches 1 there
+    ce = v["alpha_delta_wrong"].counterexample
+    assert v["alpha_delta_wrong"].status == "fails"
+    a, d = mp.mpf(ce["params"]["alpha"]), mp.mpf(ce["params"]["delta"])
+    assert 1 < a <= 1 / d * (1 + mp.mpf(10) ** -8) and a * d > mp.mpf("0.99")
+
+
+def test_dependent_domain_in_shape_and_derivative_claims(tmp_path):
+    f = tmp_path / "d2.toml"
+    f.write_text(DEP.format(key="dep2", extra="", claim_extra='''
+[[claim]]
+id = "deriv"
+where = "(3)"
+kind = "derivative"
+of = 'e^{b\\varepsilon}'
+wrt = "varepsilon"
+equals = 'b e^{b\\varepsilon}'
+
+[[claim]]
+id = "convex"
+where = "(4)"
+kind = "convex"
+of = 'e^{b\\varepsilon} - (e - 1) b \\varepsilon'
+in = "varepsilon"
+
+[[claim]]
+id = "not_decreasing"
+where = "(5)"
+kind = "monotone"
+of = 'e^{b\\varepsilon} - (e - 1) b \\varepsilon'
+in = "varepsilon"
+direction = "decreasing"
+'''))
+    v = {c.id.split(".", 1)[1]: c.check() for c in ClaimFile(f).claims}
+    assert v["deriv"].status == "proved"
+    assert v["convex"].status in ("proved", "holds_numerically")
+    ce = v["not_decreasing"].counterexample
+    assert v["not_decreasing"].status == "fails"
+    b, e = mp.mpf(ce["params"]["b"]), mp.mpf(ce["params"]["varepsilon"])
+    assert 0 <= b * e <= 1 + 1e-9 and b * mp.e ** (b * e) - (mp.e - 1) * b > 0     # the derivative in varepsilon
+
+
+@pytest.mark.parametrize("extra, claim_extra, phrase", [
+    ('', '', None),
+    ('', 'domain = { varepsilon = "[1/b, 0]" }', "d.toml:16: claim 'chord': domain of varepsilon: domain [1/b, 0] is empty"),
+    ('gamma = "(0, 1/eta)"\neta = "(0, gamma]"\n', '', "d.toml:10: symbol 'gamma': domain (0, 1/eta) depends on itself: gamma -> eta -> gamma (a cyclic dependency)"),
+    ('gamma = { domain = "(1, oo)", search = [1, 10] }\neta = "[2, 1/gamma]"\n', '',
+     "d.toml:11: symbol 'eta': domain [2, 1/gamma] is empty"),
+    ('eta = "[0, 1/zeta]"\n', '', "symbol 'eta': domain '[0, 1/zeta]': its ends name zeta, which is not declared"),
+])
+def test_dependent_domain_errors_name_file_line_problem(tmp_path, extra, claim_extra, phrase):
+    f = tmp_path / "d.toml"
+    f.write_text(DEP.format(key="dep3", extra=extra, claim_extra=claim_extra).replace(
+        "latex = 'e^{b\\varepsilon} \\le 1 + (e - 1) b \\varepsilon'\n\n",
+        "latex = 'e^{b\\varepsilon} \\le 1 + (e - 1) b \\varepsilon'\n" + claim_extra + "\n", 1)
+        if claim_extra else DEP.format(key="dep3", extra=extra, claim_extra=""))
+    if phrase is None:
+        ClaimFile(f)
+        return
+    with pytest.raises(ClaimFileError) as exc:
+        ClaimFile(f)
+    assert str(f) in str(exc.value) and phrase in str(exc.value), str(exc.value)
+
+
+def test_reference_page_is_generated_from_the_table_of_kinds():
+    """docs/claim-files.md is the generated page (regenerate: python3 -m derive.claimfile --reference
+    --write); every kind and every one of its fields is in it, each field with a description."""
+    from derive import checkers
+    from derive.claimfile import (COMMON_FIELDS, KIND_DOCS, KIND_FIELDS, REFERENCE_PATH, field_doc,
+                                  reference)
+    assert REFERENCE_PATH.read_text(encoding="utf-8") == reference()
+    assert set(KIND_FIELDS) == set(checkers.KINDS) == set(KIND_DOCS)
+    page = reference()
+    for kind, (required, optional) in KIND_FIELDS.items():
+        section = page.split(f"### `{kind}`")[1].split("### ")[0]
+        for f in required + optional:
+            assert f"| `{f}` |" in section and field_doc(kind, f), (kind, f)
+    for f in COMMON_FIELDS:
+        assert field_doc("", f), f
+
+
+def test_reference_examples_give_their_verdicts(tmp_path):
+    """Each kind's minimal example, with the page's symbols, parses and checks to the verdict the
+    page states."""
+    from derive.claimfile import KIND_DOCS, REFERENCE_SYMBOLS, example_claim
+    body = '[paper]\nkey = "reference"\ntitle = "t"\n\n' + REFERENCE_SYMBOLS + "\n\n" + \
+        "\n\n".join(example_claim(k) for k in KIND_DOCS) + "\n"
+    f = tmp_path / "ref.toml"
+    f.write_text(body)
+    got = {c.kind: c.check().status for c in ClaimFile(f).claims}
+    assert got == {k: d[2] for k, d in KIND_DOCS.items()}
+
+
+def test_readme_and_template_link_the_reference():
+    from pathlib import Path
+
+    from derive.claimfile import scaffold
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert "docs/claim-files.md" in readme and "docs/claim-files.md" in scaffold("x.toml")
