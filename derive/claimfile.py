@@ -45,6 +45,11 @@ quantifies over all pairs of pmfs on 3 points (searched through their softmax lo
 and ``[quantities] D = "Renyi(P, alpha)"`` lets the LaTeX say ``D``; a counterexample
 names the two pmfs.
 
+Every kind with its fields and a minimal example: ``docs/claim-files.md``, generated from
+``KIND_FIELDS``, ``FIELD_DOCS`` and ``KIND_DOCS`` below (``python3 -m derive.claimfile --reference
+--write``).  Domain ends may depend on other symbols (``varepsilon = "[0, 1/b]"``: ``DepInterval``);
+declared names of several letters are one name in the LaTeX (``_names_to_commands``).
+
 Errors name the file, the line and the claim (``ClaimFileError``, a
 ``ValueError``: the command line prints one line and exits 2); nothing is
 registered unless the whole file is valid.
@@ -221,7 +226,7 @@ def reference() -> str:
             out.append(f"| `{f}` | required{alt} | {field_doc(kind, f)} |")
         for f in optional:
             out.append(f"| `{f}` | optional | {field_doc(kind, f)} |")
-        out += ["", f"Minimal example (with the symbols below; `dpderive check` says `{verdict}`):", "",
+        out += ["", f"Minimal example (with the symbols below; its verdict: `{verdict}`):", "",
                 "```toml", example_claim(kind), "```", ""]
     out += ["## The symbols of the examples", "", "```toml", REFERENCE_SYMBOLS, "```", ""]
     return "\n".join(out)
