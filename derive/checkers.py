@@ -488,10 +488,10 @@ def numeric_derivative(fn, pt: dict, xv: Var, order: int = 1, *, dps: int | None
             "side": side, "f": f0, "slope": slope, "points": points}
 
 
-def _fd_method(order: int, worst=None) -> str:
+def _fd_method(order: int, worst=None, x="x") -> str:
     what = "first" if order == 1 else ("second" if order == 2 else f"order-{order}")
-    s = (f"numeric {what} derivative (SymPy cannot differentiate a quantity of the truths): "
-         f"central differences (one-sided at a closed end) at steps h = 1e-6 |x| (1e-6 at x = 0; "
+    s = (f"numeric {what} derivative in {x} (SymPy cannot differentiate a quantity of the truths): "
+         f"central differences (one-sided at a closed end) at steps h = 1e-6 |{x}| (1e-6 at {x} = 0; "
          f"nearer an end a third of the distance to it) and h/2, at {FD_DPS}+ digits, the two steps "
          f"compared (Richardson)")
     if worst is not None:
@@ -519,11 +519,11 @@ def _numeric_derivative_claim(f, x, g, dom: Domain, order: int) -> Verdict:
     res = worst_point(viol, dom.vars, where=dom.where, dps=FD_DPS, stop_at=mp.mpf(10) ** -3, seed=2024,
                       **FD_BUDGET)
     if res.point is None:
-        return Verdict("inconclusive", _fd_method(order), note="no point of the domain gave a numeric derivative")
+        return Verdict("inconclusive", _fd_method(order, x=x), note="no point of the domain gave a numeric derivative")
     with mp.workdps(FD_CONFIRM_DPS):
         worst = viol(res.point)
         r = numeric_derivative(ff, res.point, xv, order)
-    method = _fd_method(order, r) + (f", then compared with the claimed derivative over the domain "
+    method = _fd_method(order, r, x) + (f", then compared with the claimed derivative over the domain "
                                       f"({res.evaluations} points, ends and Nelder-Mead), the worst point "
                                       f"confirmed at {FD_CONFIRM_DPS} digits")
     if worst is None or worst <= 0:
@@ -627,7 +627,7 @@ def _shape_numeric(f, x, dom: Domain, kind: str, order: int, sign: int) -> Verdi
                       **FD_BUDGET)
     tol = mp.mpf(10) ** -12
     if res.point is None:
-        return Verdict("inconclusive", _fd_method(order),
+        return Verdict("inconclusive", _fd_method(order, x=x),
                        note="no point of the domain gave a numeric derivative")
 
     def confirmed(p):
@@ -642,7 +642,7 @@ def _shape_numeric(f, x, dom: Domain, kind: str, order: int, sign: int) -> Verdi
         worst = confirmed(res.point)
     with mp.workdps(FD_CONFIRM_DPS):
         r = numeric_derivative(ff, res.point, xv, order)
-    method = _fd_method(order, r) + (f"; adversarial search over the domain ({res.evaluations} points, ends "
+    method = _fd_method(order, r, x) + (f"; adversarial search over the domain ({res.evaluations} points, ends "
                                       f"and Nelder-Mead) at {FD_DPS} digits, the worst point confirmed at "
                                       f"{FD_CONFIRM_DPS}")
     if worst <= tol:
