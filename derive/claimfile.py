@@ -1297,6 +1297,7 @@ alpha = "(1, oo)"
 sigma = {{ domain = "(0, oo)", search = [0.05, 50] }}   # search: the range numbers are tried in
 varepsilon = "[0, oo)"
 delta = "(0, 1)"
+# eta = "(0, 1/sigma]"                # an end may depend on other symbols; Erev = "..." is one name
 
 [formulas.gauss_rdp]                  # a named formula, used below as "@gauss_rdp"
 where = "Eq. (1)"
