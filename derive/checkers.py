@@ -638,29 +638,217 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
 
 
 # ----------------------------------------------------------------------------- derivative
-def check_derivative(f, x: sp.Symbol, g, dom: Domain, order: int = 1) -> Verdict:
+def check_derivative(f, x: sp.Symbol, g, dom: Domain, order: int = 1, subs: dict | None = None) -> Verdict:
     """d^order f / dx^order = g: the derivative by ``sympy.diff``, then an identity check;
-    a failing claim carries the true derivative and the differing terms."""
-    truth = sp.diff(f, x, order)
-    v = check_identity(truth, g, dom, truth_side="lhs")
+    a failing claim carries the true derivative and the differing terms.  Where SymPy cannot
+    differentiate (a quantity of ``derive.truths`` depends on x) the derivative is computed by
+    central differences (``numeric_derivative``) and compared within its Richardson error.
+
+    ``subs`` (a domain whose ends depend on other symbols, see ``derive.claimfile``): the symbols
+    searched through coordinates, {x: lo + (hi - lo) t_x}; SymPy differentiates in x first, then
+    substitutes; numbers differentiate in t_x and scale the claimed derivative by (hi - lo)^order."""
+    subs = subs or {}
+    sym = _symbolic_derivative(f, x, order, dom, subs)
+    if sym is None:
+        if x in subs:
+            t = _coordinate_of(x, dom, subs)
+            v = _numeric_derivative_claim(f.xreplace(subs), t, g.xreplace(subs) * sp.diff(subs[x], t) ** order,
+                                          dom, order)
+            v.method += f" (in {t}, the coordinate of {x}: the claimed derivative times d{x}/d{t}^{order})"
+            return v
+        return _numeric_derivative_claim(f.xreplace(subs), x, g.xreplace(subs), dom, order)
+    v = check_identity(sym[0], g.xreplace(subs), dom, truth_side="lhs")
     v.method = "sympy.diff, then " + v.method
     return v
+
+
+# ----------------------------------------------------------------------------- numeric differentiation
+#: central differences: the step is FD_STEP * |x| (FD_STEP at x = 0), at most a third of the
+#: distance to a finite end of x's domain; one-sided at a closed end
+FD_STEP = mp.mpf(10) ** -6
+#: the digits central differences are computed at (at least), and confirmed at
+FD_DPS = 30
+FD_CONFIRM_DPS = 60
+#: the search budget of a numerically differentiated claim (each point costs 4 to 6 values of
+#: the quantity, and a truth by quadrature costs a tenth of a second at 40 digits)
+FD_BUDGET = dict(n_random=10, starts=1, maxfev=12)
+
+
+def _coordinate_of(x, dom: Domain, subs: dict):
+    """The search coordinate standing for x (a symbol of a dependent domain): t_x or s_x."""
+    names = {f"t_{x.name}", f"s_{x.name}"}
+    return next(s for s in sp.sympify(subs[x]).free_symbols if s.name in names)
+
+
+def _symbolic_derivative(f, x, order, dom, subs=None):
+    """(sympy.diff(f, x, order), its mpmath function) with ``subs`` applied after differentiating,
+    or None where SymPy leaves a Derivative (a quantity of the truths, or any undefined function
+    of x) or cannot print the result."""
+    try:
+        d = sp.diff(f, x, order)
+        if d.has(sp.Derivative, sp.Subs):
+            return None
+        if subs:
+            d = d.xreplace(subs)
+        return d, mp_function(d, dom)
+    except Exception:  # noqa: BLE001 - the printer's errors: differentiate numerically
+        return None
+
+
+def _fd_stencil(order: int, side: int):
+    """(offsets in steps, weights, divisor power base) of the order-th difference: central
+    (side 0: offsets n - 2k, divisor (2h)^n, error O(h^2)) or one-sided (side +-1: offsets
+    side*k, divisor (side*h)^n, error O(h))."""
+    from math import comb
+    n = order
+    if side == 0:
+        return [n - 2 * k for k in range(n + 1)], [(-1) ** k * comb(n, k) for k in range(n + 1)], 2
+    return [side * k for k in range(n + 1)], [(-1) ** (n - k) * comb(n, k) for k in range(n + 1)], side
+
+
+def numeric_derivative(fn, pt: dict, xv: Var, order: int = 1, *, dps: int | None = None):
+    """The order-th derivative of ``fn`` (a function of a point) in ``xv`` at ``pt`` by finite
+    differences at steps h and h/2 (h = FD_STEP |x|, FD_STEP at x = 0, at most a third of the
+    distance to a finite end; central, or one-sided at a closed end), computed at ``dps`` digits
+    (default the working precision, at least FD_DPS) plus the digits the step loses.  A dict:
+    ``value`` (Richardson-extrapolated), ``err`` (|D(h) - D(h/2)|, the Richardson error
+    estimate), ``d_h``, ``d_h2`` (the two differences), ``h``, ``side``, ``f`` (fn at pt),
+    ``slope`` (a first-difference estimate, for scales) and ``points`` [(x, f(x))] of the h/2
+    stencil; None where a value is undefined or no stencil fits in the domain."""
+    base = max(dps or mp.mp.dps, FD_DPS)
+    x0 = mp.mpf(pt[xv.name])
+    n = order
+    s = abs(x0) if x0 != 0 else mp.mpf(1)
+    h = FD_STEP * s
+    d_lo = (x0 - xv.lo) if xv.lo is not None else mp.inf
+    d_hi = (xv.hi - x0) if xv.hi is not None else mp.inf
+    side = 0
+    if min(d_lo, d_hi) < 3 * n * h:
+        if min(d_lo, d_hi) > 0 and min(d_lo, d_hi) > FD_STEP * s * mp.mpf(10) ** -12:
+            h = min(d_lo, d_hi) / (3 * n)                # central, nearer the end
+        elif d_lo == 0 and not xv.lo_open and d_hi > 0:
+            side, h = 1, min(h, d_hi / (3 * n))
+        elif d_hi == 0 and not xv.hi_open and d_lo > 0:
+            side, h = -1, min(h, d_lo / (3 * n))
+        else:
+            return None
+    offs, wts, dv = _fd_stencil(n, side)
+    lost = int(n * max(0, float(mp.log10(max(abs(x0), 1) / h)))) + 4
+    work = base + min(lost, 120)
+    with mp.workdps(work):
+        x0 = mp.mpf(pt[xv.name])
+        cache = {}
+
+        def at(step, k):
+            key = (step, k)
+            if key not in cache:
+                q = dict(pt)
+                q[xv.name] = x0 + k * step
+                cache[key] = fn(q)
+            return cache[key]
+        ds = []
+        for step in (mp.mpf(h), mp.mpf(h) / 2):
+            vals = [at(step, k) for k in offs]
+            if any(v is None for v in vals):
+                return None
+            ds.append(mp.fsum(w * v for w, v in zip(wts, vals)) / (dv * step) ** n)
+        # f at x (order 1 central: the mean of its two neighbours, for scales only)
+        f0 = at(mp.mpf(h) / 2, 0) if 0 in offs else (at(mp.mpf(h) / 2, offs[0]) + at(mp.mpf(h) / 2, offs[-1])) / 2
+        p = 2 if side == 0 else 1
+        value = ds[1] + (ds[1] - ds[0]) / (2 ** p - 1)
+        hh = mp.mpf(h) / 2
+        if n == 1:
+            slope = ds[1]
+        else:
+            a, b = (at(hh, min(offs)), at(hh, max(offs)))
+            slope = (b - a) / ((max(offs) - min(offs)) * hh)
+        points = [(x0 + k * hh, at(hh, k)) for k in sorted(offs)]
+    return {"value": value, "err": abs(ds[0] - ds[1]), "d_h": ds[0], "d_h2": ds[1], "h": mp.mpf(h),
+            "side": side, "f": f0, "slope": slope, "points": points}
+
+
+def _fd_method(order: int, worst=None, x="x") -> str:
+    what = "first" if order == 1 else ("second" if order == 2 else f"order-{order}")
+    s = (f"numeric {what} derivative in {x} (SymPy cannot differentiate a quantity of the truths): "
+         f"central differences (one-sided at a closed end) at steps h = 1e-6 |{x}| (1e-6 at {x} = 0; "
+         f"nearer an end a third of the distance to it) and h/2, at {FD_DPS}+ digits, the two steps "
+         f"compared (Richardson)")
+    if worst is not None:
+        s += (f"; at the worst point h = {mp.nstr(worst['h'], 3)}, derivative "
+              f"{mp.nstr(worst['value'], 8)} with Richardson error {mp.nstr(worst['err'], 3)}")
+    return s
+
+
+def _numeric_derivative_claim(f, x, g, dom: Domain, order: int) -> Verdict:
+    """d^order f/dx^order = g with the derivative by ``numeric_derivative``: the claim fails where
+    the two differ by more than 1e-8 relative and 100 times the Richardson error estimate."""
+    xv = next(v for v in dom.vars if v.symbol == x)
+    ff, fg = mp_function(f, dom), mp_function(g, dom)
+    rtol = mp.mpf(10) ** -8
+
+    def viol(pt):
+        r = numeric_derivative(ff, pt, xv, order)
+        gv = fg(pt)
+        if r is None or gv is None:
+            return None
+        m = max(abs(r["value"]), abs(gv))
+        if m <= ABS_FLOOR:
+            return -mp.mpf(1)
+        return (abs(r["value"] - gv) - 100 * r["err"]) / m - rtol
+    res = worst_point(viol, dom.vars, where=dom.where, dps=FD_DPS, stop_at=mp.mpf(10) ** -3, seed=2024,
+                      **FD_BUDGET)
+    if res.point is None:
+        return Verdict("inconclusive", _fd_method(order, x=x), note="no point of the domain gave a numeric derivative")
+    with mp.workdps(FD_CONFIRM_DPS):
+        worst = viol(res.point)
+        r = numeric_derivative(ff, res.point, xv, order)
+    method = _fd_method(order, r, x) + (f", then compared with the claimed derivative over the domain "
+                                      f"({res.evaluations} points, ends and Nelder-Mead), the worst point "
+                                      f"confirmed at {FD_CONFIRM_DPS} digits")
+    if worst is None or worst <= 0:
+        return Verdict("holds_numerically", method, points=res.evaluations,
+                       worst_error=float(max(worst + rtol, 0)) if worst is not None else 0.0, precision=8)
+
+    def bad(p):
+        with mp.workdps(FD_CONFIRM_DPS):
+            return (viol(p) or 0) > 0
+    pt = shrink(res.point, dom.vars, bad, max_digits=4)
+    with mp.workdps(FD_CONFIRM_DPS):
+        r, gv = numeric_derivative(ff, pt, xv, order), fg(pt)
+    ce = {"params": _params(pt), "numeric derivative": f"{mp.nstr(r['value'], 12)} (Richardson error "
+          f"{mp.nstr(r['err'], 2)}, h = {mp.nstr(r['h'], 3)})", "claimed": mp.nstr(gv, 12),
+          "relation": f"d^{order}f/d{x}^{order} = claimed is violated", "precision": 8}
+    return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(r["value"] - gv)),
+                   precision=8, counterexample=ce)
 
 
 # ----------------------------------------------------------------------------- shape
 _DIRECTIONS = {"increasing": 1, "nondecreasing": 1, "decreasing": -1, "nonincreasing": -1}
 
 
-def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
+def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = None) -> Verdict:
     """Monotone (kind = increasing/nondecreasing/decreasing/nonincreasing), convex or
-    concave in ``x`` on the domain: the sign of the first or second derivative."""
+    concave in ``x`` on the domain: the sign of the first or second derivative (by
+    ``sympy.diff``, or by finite differences where SymPy cannot differentiate: ``_shape_numeric``)."""
     if kind in _DIRECTIONS:
         order, sign = 1, _DIRECTIONS[kind]
     elif kind in ("convex", "concave"):
         order, sign = 2, (1 if kind == "convex" else -1)
     else:
         raise ValueError(f"kind={kind!r} is not one of {', '.join(list(_DIRECTIONS) + ['convex', 'concave'])}")
-    d = sp.diff(f, x, order)
+    subs = subs or {}
+    f_orig = f
+    sym = _symbolic_derivative(f, x, order, dom, subs)
+    if sym is None:
+        if x in subs:       # x = lo + (hi - lo) t_x is increasing and affine in t_x: the same shape
+            t = _coordinate_of(x, dom, subs)
+            v = _shape_numeric(f.xreplace(subs), t, dom, kind, order, sign)
+            v.method += f" (in {t}, the coordinate of {x}: {x} = {sp.sstr(subs[x])} is increasing and affine in it)"
+            return v
+        return _shape_numeric(f.xreplace(subs), x, dom, kind, order, sign)
+    d, fd = sym
+    xvalue = mp_function(x.xreplace(subs), dom) if x in subs else (lambda pt: pt[x.name])
+    f = f.xreplace(subs) if subs else f
     what = "first" if order == 1 else "second"
     if d == 0 and kind in ("increasing", "decreasing"):
         return Verdict("fails", f"sympy.diff: the {what} derivative is identically 0",
@@ -668,14 +856,15 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
                        counterexample={"params": {}, "lhs": "0", "rhs": "0", "relation": f"{what} derivative is 0"})
     if sign_nonnegative(sign * d, dom):
         return Verdict("proved", f"SymPy: sign of the {what} derivative under the domain's assumptions")
-    ff, fd = mp_function(f, dom), mp_function(d, dom)
-    f1 = mp_function(sp.diff(f, x), dom) if order == 2 else fd
+    ff = mp_function(f, dom)
+    f1 = (_symbolic_derivative(f_orig, x, 1, dom, subs) or (None, lambda pt: None))[1] if order == 2 else fd
 
     def viol(pt):
         val, dv = ff(pt), fd(pt)
         if val is None or dv is None:
             return None
-        xv = abs(pt[x.name]) if pt[x.name] != 0 else mp.mpf(1)
+        xv = xvalue(pt)
+        xv = abs(xv) if xv else mp.mpf(1)
         scale = abs(val) + xv * abs(f1(pt) or 0) + xv ** order * abs(dv) + ABS_FLOOR
         return -sign * dv * xv ** order / scale
     def fviol(pt, val, dv, d1):
@@ -712,6 +901,74 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str) -> Verdict:
                    precision=CONFIRM_DPS, counterexample=ce, derived=d, certificate=cert)
 
 
+def _shape_numeric(f, x, dom: Domain, kind: str, order: int, sign: int) -> Verdict:
+    """A shape claim on an expression SymPy cannot differentiate: the search maximises the wrong-
+    signed finite difference of ``numeric_derivative`` at *both* steps h and h/2 (the smaller of
+    the two, so that rounding noise at one step is no violation).  A violation at a finite step is
+    itself a counterexample: two points where f moves the wrong way (monotone), or three equally
+    spaced points where the middle value lies above (convex) or below (concave) the chord; the
+    verdict prints them.  Kinks are harmless: a difference across one keeps the sign the claim
+    predicts when the claim holds.  The expensive search budget keeps slow truths cheap."""
+    xv = next(v for v in dom.vars if v.symbol == x)
+    ff = mp_function(f, dom)
+
+    def viol(pt):
+        r = numeric_derivative(ff, pt, xv, order)
+        if r is None:
+            return None
+        xs = abs(pt[x.name]) if pt[x.name] != 0 else mp.mpf(1)
+        scale = abs(r["f"]) + xs * abs(r["slope"]) + xs ** order * abs(r["d_h2"]) + ABS_FLOOR
+        return min(-sign * r["d_h"], -sign * r["d_h2"]) * xs ** order / scale
+    res = worst_point(viol, dom.vars, where=dom.where, dps=FD_DPS, stop_at=mp.mpf(10) ** -6, seed=2024,
+                      **FD_BUDGET)
+    tol = mp.mpf(10) ** -12
+    if res.point is None:
+        return Verdict("inconclusive", _fd_method(order, x=x),
+                       note="no point of the domain gave a numeric derivative")
+
+    def confirmed(p):
+        """The violation at FD_DPS and FD_CONFIRM_DPS digits when both see one, else 0."""
+        a = viol(p)
+        with mp.workdps(FD_CONFIRM_DPS):
+            b = viol(p)
+        if a is None or b is None or a <= tol or b <= tol:
+            return mp.mpf(0) if b is None else min(b, mp.mpf(0)) if a is not None else mp.mpf(0)
+        return b
+    with mp.workdps(FD_DPS):
+        worst = confirmed(res.point)
+    with mp.workdps(FD_CONFIRM_DPS):
+        r = numeric_derivative(ff, res.point, xv, order)
+    method = _fd_method(order, r, x) + (f"; adversarial search over the domain ({res.evaluations} points, ends "
+                                      f"and Nelder-Mead) at {FD_DPS} digits, the worst point confirmed at "
+                                      f"{FD_CONFIRM_DPS}")
+    if worst <= tol:
+        return Verdict("holds_numerically", method, points=res.evaluations, worst_error=0.0, precision=FD_DPS)
+
+    def bad(p):
+        with mp.workdps(FD_DPS):
+            return confirmed(p) > tol
+    pt = shrink(res.point, dom.vars, bad, max_digits=4)
+    with mp.workdps(FD_CONFIRM_DPS):
+        r = numeric_derivative(ff, pt, xv, order)
+    pts = r["points"]
+    what = "first" if order == 1 else "second"
+    ce = {"params": _params(pt)}
+    shown = [pts[0], pts[-1]] if order == 1 else [pts[0], pts[len(pts) // 2], pts[-1]]
+    for xk, fk in shown:
+        ce[f"f at {x} = {mp.nstr(xk, 15)}"] = mp.nstr(fk, 15)
+    if order == 1:
+        ce["relation"] = (f"f {'decreases' if sign > 0 else 'increases'} between the two points "
+                          f"(not {kind} in {x})")
+    else:
+        ce["relation"] = (f"the middle value is {'above' if sign > 0 else 'below'} the chord of the "
+                          f"outer two (not {kind} in {x})")
+    ce[f"numeric {what} derivative"] = (f"{mp.nstr(r['value'], 10)} (Richardson error {mp.nstr(r['err'], 2)}, "
+                                         f"h = {mp.nstr(r['h'], 3)})")
+    ce["precision"] = FD_CONFIRM_DPS
+    return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(r["value"])),
+                   precision=FD_DPS, counterexample=ce)
+
+
 # ----------------------------------------------------------------------------- limits
 def _approach(x0, side: str, k: int):
     """The k-th point of a sequence tending to x0 (from the given side)."""
@@ -728,10 +985,29 @@ def _sequence_domain(dom: Domain, x: sp.Symbol) -> Domain:
     return Domain(others, ())
 
 
+def _sequence_text(x, x0, side: str, k: str = "k", log_spaced: bool = False) -> str:
+    """How the probe sequence toward x0 reads, in the claim's variable: "alpha = 10^k" toward oo,
+    "varepsilon = 0 + 10^-k" toward a finite point from above (10^(2^j) and 10^-(2^j) when
+    ``log_spaced``)."""
+    e = f"(2^{k})" if log_spaced else k
+    if x0 == sp.oo:
+        return f"{x} = 10^{e}"
+    if x0 == -sp.oo:
+        return f"{x} = -10^{e}"
+    return f"{x} = {sp.sstr(x0)} {'+' if side == '+' else '-'} 10^-{e}"
+
+
+def _opaque_in(expr, x) -> bool:
+    """True when ``expr`` has a quantity of the truths (an undefined function) depending on x:
+    SymPy's limit and series would treat it as an unknown smooth function, so numbers decide."""
+    from sympy.core.function import AppliedUndef
+    return any(x in a.free_symbols for a in sp.sympify(expr).atoms(AppliedUndef))
+
+
 def check_limit(f, x: sp.Symbol, x0, value, dom: Domain, side: str = "+") -> Verdict:
     """lim_{x -> x0} f = value (value may depend on the other variables)."""
     try:
-        if sp.count_ops(f) < 150:
+        if sp.count_ops(f) < 150 and not _opaque_in(f, x):
             lim = sp.limit(f, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+-"[0])
             if not lim.has(sp.Limit) and lim.is_finite is not False:
                 if symbolic_zero(lim - value):
@@ -772,7 +1048,8 @@ def _tail_values(expr, x, x0, dom: Domain, side: str, ks):
 def _numeric_limit(diff, x, x0, dom, side, what) -> Verdict:
     ks = list(range(2, 16))
     rows = _tail_values(diff, x, x0, dom, side, ks)
-    method = f"sympy.limit: not shown; f - value along x -> {x0} (x = x0 +- 10^-k or 10^k, k = 2..15) at 4 points of the other variables"
+    method = (f"sympy.limit: not shown; f - value along {x} -> {sp.sstr(x0)}{'' if x0 in (sp.oo, -sp.oo) else side} "
+              f"({_sequence_text(x, x0, side)}, k = 2..15) at 4 points of the other variables")
     used = 0
     for base, seq in rows:
         tail = [s for s in seq[-4:] if s is not None]
@@ -798,7 +1075,7 @@ def check_asymptotic(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") ->
     leading term of f - g."""
     r = (f - g) / h
     try:
-        if sp.count_ops(r) < 120:
+        if sp.count_ops(r) < 120 and not _opaque_in(r, x):
             lim = sp.limit(r, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+")
             if not lim.has(sp.Limit) and lim.is_finite:
                 return Verdict("proved", f"sympy.limit of (f - g)/h is finite ({sp.sstr(lim)})")
@@ -827,8 +1104,9 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
     r = (f - g) / h
     ks = list(range(1, 19))
     rows = _tail_values(r, x, x0, dom, side, ks)
-    method = (f"sympy.limit: not shown; |(f - g)/h| along x -> {x0} (x = 10^k or x0 +- 10^-k, "
-              f"k = 1..18) at 4 points of the other variables")
+    method = (f"sympy.limit: not shown; |(f - g)/h| along {x} -> {sp.sstr(x0)}"
+              f"{'' if x0 in (sp.oo, -sp.oo) else side} ({_sequence_text(x, x0, side)}, k = 1..18) at 4 points "
+              f"of the other variables")
     used, relooked = 0, 0
     fn = None
     for base, seq in rows:
@@ -849,11 +1127,11 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
             relooked += 1                             # a slow approach to a bound, not growth
             continue
         lead = _leading_term(f - g, x, x0)
-        ce = {"params": _params(base), "k (x = 10^k or x0 +- 10^-k)": f"{ks[-8]}..{ks[-1]}",
+        ce = {"params": _params(base), f"k ({_sequence_text(x, x0, side)})": f"{ks[-8]}..{ks[-1]}",
               "log10|R| increments": ", ".join(mp.nstr(i, 3) for i in inc[-5:]),
               "relation": "the scaled remainder (f - g)/h grows"}
         if log_inc is not None:
-            ce["log10|R| increments along x = 10^(2^j)"] = ", ".join(mp.nstr(i, 3) for i in log_inc[-4:])
+            ce[f"log10|R| increments along {_sequence_text(x, x0, side, 'j', True)}"] = ", ".join(mp.nstr(i, 3) for i in log_inc[-4:])
         note = "the remainder f - g is not O(h)"
         if lead is not None:
             note += f"; its leading term is {sp.sstr(lead)}"
@@ -863,7 +1141,8 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
         return Verdict("inconclusive", method, note="the scaled remainder is undefined along the sequence")
     if relooked:
         method += (f"; {relooked} slowly rising row{'s' if relooked != 1 else ''} tested again along "
-                   f"x = 10^(2^j), j = 1..8 (log x doubling): the increments of log|R| decay geometrically")
+                   f"{_sequence_text(x, x0, side, 'j', True)}, j = 1..8 (the log of the distance doubling): "
+                   f"the increments of log|R| decay geometrically")
     return Verdict("holds_numerically", method, points=used, worst_error=0.0, precision=CONFIRM_DPS)
 
 
@@ -1135,9 +1414,9 @@ def _check(kind: str, dom: Domain, **kw) -> Verdict:
     if kind == "inequality":
         return check_inequality(kw["lhs"], kw["op"], kw["rhs"], dom)
     if kind == "derivative":
-        return check_derivative(kw["f"], kw["x"], kw["g"], dom, kw.get("order", 1))
+        return check_derivative(kw["f"], kw["x"], kw["g"], dom, kw.get("order", 1), subs=kw.get("subs"))
     if kind in ("monotone", "convex", "concave"):
-        return check_shape(kw["f"], kw["x"], dom, kw.get("direction", kind))
+        return check_shape(kw["f"], kw["x"], dom, kw.get("direction", kind), subs=kw.get("subs"))
     if kind == "limit":
         return check_limit(kw["f"], kw["x"], kw["x0"], kw["value"], dom, kw.get("side", "+"))
     if kind == "asymptotic":

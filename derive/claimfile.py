@@ -45,6 +45,11 @@ quantifies over all pairs of pmfs on 3 points (searched through their softmax lo
 and ``[quantities] D = "Renyi(P, alpha)"`` lets the LaTeX say ``D``; a counterexample
 names the two pmfs.
 
+Every kind with its fields and a minimal example: ``docs/claim-files.md``, generated from
+``KIND_FIELDS``, ``FIELD_DOCS`` and ``KIND_DOCS`` below (``python3 -m derive.claimfile --reference
+--write``).  Domain ends may depend on other symbols (``varepsilon = "[0, 1/b]"``: ``DepInterval``);
+declared names of several letters are one name in the LaTeX (``_names_to_commands``).
+
 Errors name the file, the line and the claim (``ClaimFileError``, a
 ``ValueError``: the command line prints one line and exits 2); nothing is
 registered unless the whole file is valid.
@@ -81,6 +86,155 @@ KIND_FIELDS = {
 }
 COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditions", "domain",
                  "latex", "seed")
+# ----------------------------------------------------------------------------- the reference
+#: what each field means (``(kind, field)`` where a field means something else in that kind)
+FIELD_DOCS = {
+    "id": "the claim's name, unique in the file (letters, digits, `_ . -`); its id is `KEY.id`",
+    "where": "its location in the paper, as a reader finds it (`\"(12)\"`, `\"Thm. 2\"`)",
+    "kind": "one of the kinds below",
+    "section": "the section of the paper (the report groups claims by it)",
+    "statement": "the claim in words (default: one made from the kind and its fields)",
+    "note": "a note printed with the verdict",
+    "conditions": "a list of LaTeX relations the claim assumes (`['\\alpha \\le 2\\sigma^2']`)",
+    "domain": "narrower domains for some symbols, `{ alpha = \"(1, 2]\" }`; an end may depend on other "
+              "symbols (`{ varepsilon = \"[0, 1/b]\" }`)",
+    "latex": "for identity and inequality: the claim as one relation `'A = B'` / `'A \\le B'` instead of "
+             "lhs, op, rhs; for other kinds: the claim as printed in the report",
+    "seed": "the document `where` refers to, when not the file's `[paper] source`",
+    "lhs": "LaTeX (or `@formula`): the left side",
+    "rhs": "LaTeX (or `@formula`): the right side",
+    "op": "`<=`, `<`, `>=` or `>` (`\\le`, `\\ge` also read)",
+    "of": "LaTeX (or `@formula`): the expression the claim is about; may use `[quantities]` names",
+    "wrt": "the symbol to differentiate in",
+    ("derivative", "equals"): "LaTeX: the claimed derivative",
+    ("limit", "equals"): "LaTeX: the claimed limit (may depend on the other symbols)",
+    "order": "the order of the derivative, an integer >= 1 (default 1)",
+    "in": "the symbol the shape is in",
+    "direction": "`increasing`, `nondecreasing`, `decreasing` or `nonincreasing`",
+    "var": "the symbol that tends to `to`",
+    "to": "a number, `oo` or `-oo`: a point or an end of the domain of `var`",
+    ("limit", "side"): "`+` (from above, the default) or `-`, for a finite `to`",
+    ("asymptotic", "side"): "`+` (from above, the default) or `-`, for a finite `to`",
+    "approx": "LaTeX: g in f = g + O(h)",
+    "error": "LaTeX: h in f = g + O(h)",
+    "bound": "LaTeX (or `@formula`): the paper's bound",
+    ("bound", "side"): "`upper` (bound >= truth), `lower` (bound <= truth) or `equal`",
+    "truth": "SymPy syntax over the library of truths (`derive/truths.py`; `dpderive init` lists them), "
+             "e.g. `\"Renyi(Gaussian(1/sigma), alpha)\"`",
+}
+
+#: per kind: what is checked and how, and a minimal example (its [[claim]] fields) with the verdict
+#: ``tests/test_claimlang.py`` expects over REFERENCE_SYMBOLS
+KIND_DOCS = {
+    "identity": ("lhs = rhs on the domain: SymPy simplification of the difference, else an adversarial "
+                 "search for the worst relative error (30 digits, confirmed at 50)",
+                 {"latex": r"\log(x y) = \log x + \log y"}, "proved"),
+    "inequality": ("lhs op rhs on the domain: SymPy's sign of the difference under the domain's assumptions, "
+                   "else an adversarial search for a violation",
+                   {"latex": r"\log(1 + x) \le x"}, "holds_numerically"),
+    "derivative": ("d^order(of)/d wrt^order = equals: `sympy.diff`, then an identity check; over quantities of "
+                   "the truths, central differences at steps h and h/2 (30+ digits), within their Richardson error",
+                   {"of": r"\log(1 + x)", "wrt": "x", "equals": r"\frac{1}{1 + x}"}, "proved"),
+    "monotone": ("`of` is monotone in `in` on the domain: the sign of the first derivative (SymPy, or finite "
+                 "differences over quantities of the truths; a violation is printed as two points)",
+                 {"of": r"\frac{\log(1 + x)}{x}", "in": "x", "direction": "decreasing"}, "holds_numerically"),
+    "convex": ("`of` is convex in `in`: the sign of the second derivative (SymPy, or finite differences: a "
+               "violation is three points, the middle one above the chord)",
+               {"of": r"x \log x", "in": "x"}, "proved"),
+    "concave": ("`of` is concave in `in`: as convex, the other sign",
+                {"of": r"\sqrt{x}", "in": "x"}, "proved"),
+    "limit": ("lim_{var -> to} of = equals: `sympy.limit`, else the values along var = 10^k (to = oo) or "
+              "to + 10^-k (a finite point) at a few points of the other symbols",
+              {"of": r"\frac{\sin x}{x}", "var": "x", "to": "0", "equals": "1"}, "proved"),
+    "asymptotic": ("of = approx + O(error) as var -> to: `sympy.limit` of (of - approx)/error is finite, else "
+                   "that ratio stays bounded along var -> to; a failing claim carries the leading term of "
+                   "of - approx",
+                   {"of": r"\log(1 + x)", "approx": "x", "error": "x^2", "var": "x", "to": "0"}, "proved"),
+    "bound": ("`bound` is an upper or lower bound on, or equal to, a quantity of the library of truths "
+              "(computed from its definition in mpmath): an adversarial search for a violation",
+              {"bound": r"\Phi\left(-\frac{\varepsilon}{\mu} + \frac{\mu}{2}\right) - e^{\varepsilon}"
+                         r"\Phi\left(-\frac{\varepsilon}{\mu} - \frac{\mu}{2}\right)",
+               "side": "equal", "truth": "DeltaOfEps(Gaussian(mu), varepsilon)"},
+              "holds_numerically"),
+}
+
+REFERENCE_SYMBOLS = '''[symbols]
+x = "(0, oo)"
+y = "(0, oo)"
+mu = { domain = "(0, oo)", search = [0.1, 5] }
+varepsilon = { domain = "[0, oo)", search = [0, 10] }'''
+
+
+def field_doc(kind: str, field: str) -> str:
+    return FIELD_DOCS.get((kind, field), FIELD_DOCS.get(field, ""))
+
+
+def _toml_value(v: str) -> str:
+    return f"'{v}'" if "\\" in v or not re.fullmatch(r"[A-Za-z0-9_ ./()*+-]*", v) else f'"{v}"'
+
+
+def example_claim(kind: str) -> str:
+    """The minimal [[claim]] of ``kind`` (KIND_DOCS), as TOML."""
+    fields = KIND_DOCS[kind][1]
+    lines = ["[[claim]]", f'id = "{kind}_example"', 'where = "(1)"', f'kind = "{kind}"']
+    lines += [f"{k} = {_toml_value(v)}" for k, v in fields.items()]
+    return "\n".join(lines)
+
+
+def reference() -> str:
+    """docs/claim-files.md, generated from KIND_FIELDS, COMMON_FIELDS, FIELD_DOCS and KIND_DOCS
+    (``python3 -m derive.claimfile --reference --write``; a test compares the committed page)."""
+    out = ["# Claim files: every kind and its fields", "",
+           "<!-- generated by `python3 -m derive.claimfile --reference --write` from the tables of "
+           "derive/claimfile.py (KIND_FIELDS, FIELD_DOCS, KIND_DOCS); do not edit by hand -->", "",
+           "A claim file is TOML: a `[paper]` table (`key`, `title`, optional `citation`, `source`, `tex`), "
+           "`[symbols]` (every symbol the LaTeX uses, with its domain), optional `[pairs]`, `[quantities]` "
+           "and `[formulas.NAME]`, and one `[[claim]]` table per claim. `dpderive init NAME` writes a "
+           "commented template; `dpderive check FILE` checks it. LaTeX goes in single quotes "
+           "(TOML literal strings keep backslashes).", "",
+           "## Symbols and domains", "",
+           "- `alpha = \"(1, oo)\"`: an interval, open `(`/`)` or closed `[`/`]`, ends numbers, `oo` or `-oo`.",
+           "- `sigma = { domain = \"(0, oo)\", search = [0.05, 50], integer = false }`: `search` is the range "
+           "numbers are tried in (the ends of the domain are probed too).",
+           "- An end may depend on other symbols: `varepsilon = \"[0, 1/b]\"`, `alpha = \"(1, 1/delta]\"`, in "
+           "`[symbols]` or in a claim's `domain = { ... }`. Claims search a coordinate t in [0, 1] mapped "
+           "through the ends (x = lo + (hi - lo) t), so both ends are probed; counterexamples are given in "
+           "the symbols themselves. A cyclic dependency or a domain empty everywhere is an error naming the "
+           "file and line. Such a symbol takes no `search` and no `integer`; a derivative, shape or limit "
+           "claim in x must not be about a symbol whose domain depends on x.",
+           "- A name of several letters (`Erev`, `E_rev`, `sigma_max`) declared under `[symbols]` or "
+           "`[quantities]` is one name in the LaTeX, written `Erev`, `\\mathrm{Erev}`, `\\text{Erev}`, "
+           "`E_{rev}` or `E_{\\mathrm{rev}}`; an undeclared run of letters is a product of one-letter symbols "
+           "(the error says so). Greek letters take their backslash: `\\alpha`.", "",
+           "## Quantities and pairs", "",
+           "- `[quantities] G = \"Tradeoff(Gaussian(mu), a)\"`: a name the LaTeX may use for an expression over "
+           "the library of truths (`derive/truths.py`). Every kind accepts such names; derivative, monotone, "
+           "convex and concave claims over them are differentiated numerically (central differences at "
+           "steps h and h/2, at 30+ digits, the method states the step and the Richardson error).",
+           "- `[pairs] P = { kind = \"pmf\", points = 3 }`: every pair of pmfs on 3 points (`Renyi(P, alpha)`).", "",
+           "## Fields every claim takes", "",
+           "| field | |", "|---|---|"]
+    for f in COMMON_FIELDS:
+        req = " (required)" if f in ("id", "where", "kind") else ""
+        out.append(f"| `{f}`{req} | {field_doc('', f)} |")
+    out += ["", "## Kinds", ""]
+    for kind, (required, optional) in KIND_FIELDS.items():
+        what, _, verdict = KIND_DOCS[kind]
+        out += [f"### `{kind}`", "", what + ".", "", "| field | | |", "|---|---|---|"]
+        for f in required:
+            alt = " (or `latex`)" if kind in ("identity", "inequality") else ""
+            out.append(f"| `{f}` | required{alt} | {field_doc(kind, f)} |")
+        for f in optional:
+            out.append(f"| `{f}` | optional | {field_doc(kind, f)} |")
+        out += ["", f"Minimal example (with the symbols below; its verdict: `{verdict}`):", "",
+                "```toml", example_claim(kind), "```", ""]
+    out += ["## The symbols of the examples", "", "```toml", REFERENCE_SYMBOLS, "```", ""]
+    return "\n".join(out)
+
+
+REFERENCE_PATH = Path(__file__).resolve().parent.parent / "docs" / "claim-files.md"
+
+
 _OPS = {r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">=", "<": "<", ">": ">", "<=": "<=",
         ">=": ">="}
 _OP_LATEX = {"<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
@@ -112,6 +266,7 @@ class SymbolSpec:
     interval: sp.Interval
     integer: bool
     search: tuple | None
+    dep: "DepInterval | None" = None     # a domain whose ends depend on other symbols (interval: its hull)
 
     def var(self, interval: sp.Interval | None = None) -> Var:
         iv = interval if interval is not None else self.interval
@@ -139,7 +294,75 @@ class SymbolSpec:
         return Param(self.symbol, iv, law)
 
 
-def parse_interval(text: str) -> sp.Interval:
+@dataclass
+class DepInterval:
+    """A domain whose ends depend on other symbols (``"[0, 1/b]"``, ``"(1, 1/delta]"``): ``lo`` and
+    ``hi`` are SymPy expressions over the file's symbols (or +-oo).  A claim over it searches a unit
+    coordinate t in [0, 1] (or an offset s >= 0 beyond a finite end of a half-line) and maps it
+    through the ends, x = lo + (hi - lo) t: both ends are probed as for a constant domain."""
+    lo: sp.Expr
+    hi: sp.Expr
+    left_open: bool
+    right_open: bool
+    text: str
+
+    def __str__(self):
+        return self.text
+
+    @property
+    def depends_on(self) -> set:
+        return {s.name for s in (sp.sympify(self.lo).free_symbols | sp.sympify(self.hi).free_symbols)}
+
+    def resolved(self, symbols: dict) -> "DepInterval":
+        """The ends with the file's symbols (parsing made plain symbols of the same names)."""
+        m = {sp.Symbol(n): symbols[n] for n in self.depends_on}
+        return DepInterval(sp.sympify(self.lo).xreplace(m), sp.sympify(self.hi).xreplace(m),
+                           self.left_open, self.right_open, self.text)
+
+    def hull(self) -> sp.Interval:
+        """A constant interval holding every value (for the symbol's assumptions and formulas)."""
+        lo, hi = sp.sympify(self.lo), sp.sympify(self.hi)
+        if lo == -sp.oo or lo.is_number:
+            a, aopen = lo, self.left_open or lo == -sp.oo
+        elif lo.is_positive:
+            a, aopen = sp.S.Zero, True
+        elif lo.is_nonnegative:
+            a, aopen = sp.S.Zero, self.left_open
+        else:
+            a, aopen = -sp.oo, True
+        if hi == sp.oo or hi.is_number:
+            b, bopen = hi, self.right_open or hi == sp.oo
+        elif hi.is_negative:
+            b, bopen = sp.S.Zero, True
+        elif hi.is_nonpositive:
+            b, bopen = sp.S.Zero, self.right_open
+        else:
+            b, bopen = sp.oo, True
+        return sp.Interval(a, b, left_open=bool(aopen), right_open=bool(bopen))
+
+
+def parse_interval(text: str, names=None):
+    """A constant ``sp.Interval``; with ``names`` (the declared symbols) an interval whose ends are
+    expressions in them is a ``DepInterval``."""
+    m = _INTERVAL.match(str(text))
+    if m and names:
+        lb, a, b, rb = m.groups()
+        local = {n: sp.Symbol(n) for n in names}
+        try:
+            lo, hi = sp.sympify(a, locals=local), sp.sympify(b, locals=local)
+        except (sp.SympifyError, TypeError, SyntaxError):
+            lo = hi = None
+        words = {w for w in re.findall(r"\b[A-Za-z_]\w*\b(?!\s*\()", f"{a} {b}")} - set(names) - \
+            {"oo", "pi", "E", "inf"}
+        if words:
+            raise ValueError(f"domain {text!r}: its ends name {', '.join(sorted(words))}, which "
+                             f"{'is' if len(words) == 1 else 'are'} not declared under [symbols]")
+        if lo is not None and (getattr(lo, "free_symbols", None) or getattr(hi, "free_symbols", None)):
+            unknown = {x.name for x in lo.free_symbols | hi.free_symbols} - set(names)
+            if unknown:
+                raise ValueError(f"domain {text!r}: its ends name {', '.join(sorted(unknown))}, which "
+                                 f"{'is' if len(unknown) == 1 else 'are'} not declared under [symbols]")
+            return DepInterval(lo, hi, lb == "(" or lo == -sp.oo, rb == ")" or hi == sp.oo, str(text).strip())
     m = _INTERVAL.match(str(text))
     if not m:
         raise ValueError(f"domain {text!r} is not an interval like \"(0, oo)\" or \"[0, 1)\"")
@@ -149,7 +372,8 @@ def parse_interval(text: str) -> sp.Interval:
     except (sp.SympifyError, TypeError, SyntaxError):
         raise ValueError(f"domain {text!r}: its ends must be numbers, oo or -oo") from None
     if not (lo.is_number or lo in (sp.oo, -sp.oo)) or not (hi.is_number or hi in (sp.oo, -sp.oo)):
-        raise ValueError(f"domain {text!r}: its ends must be numbers, oo or -oo")
+        raise ValueError(f"domain {text!r}: its ends must be numbers, oo or -oo"
+                         + (" or expressions in other symbols (\"[0, 1/b]\")" if names is not None else ""))
     if not lo < hi:
         raise ValueError(f"domain {text!r} is empty")
     return sp.Interval(lo, hi, left_open=(lb == "(" or lo == -sp.oo), right_open=(rb == ")" or hi == sp.oo))
@@ -168,6 +392,62 @@ def _make_symbol(name: str, iv: sp.Interval, integer: bool) -> sp.Symbol:
     if integer:
         kw["integer"] = True
     return sp.Symbol(name, **kw)
+
+
+# ----------------------------------------------------------------------------- multi-letter names
+_GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta",
+          "iota", "kappa", "lambda", "mu", "nu", "xi", "pi", "varpi", "rho", "varrho", "sigma", "varsigma",
+          "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi",
+          "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega"}
+_WRAP = r"\\(?:mathrm|text|operatorname|mathit|textrm|mathsf)"
+
+
+def _is_multi_letter(name: str) -> bool:
+    """A name the LaTeX parser does not read as one symbol: a base of several letters that is not a
+    Greek letter, or a subscript of several letters (``Erev``, ``E_rev``; not ``sigma_0``, ``q_t``)."""
+    base, _, sub = name.partition("_")
+    if not (len(base) == 1 or base in _GREEK):
+        return True
+    return len(re.sub(r"[^A-Za-z]", "", sub)) > 1
+
+
+def _letters(i: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> BA: a placeholder suffix of letters only (a LaTeX command name)."""
+    s = ""
+    while True:
+        s = chr(65 + i % 26) + s
+        i //= 26
+        if i == 0:
+            return s
+
+
+def _name_pattern(name: str):
+    """The ways a paper writes a declared multi-letter name (see ``ClaimFile._names_to_commands``)."""
+    def word(w):
+        if w in _GREEK:
+            return rf"\\{w}(?![A-Za-z])"
+        return rf"(?:{_WRAP}\{{{re.escape(w)}\}}|\\{re.escape(w)}(?![A-Za-z])|(?<![\\A-Za-z]){re.escape(w)}(?![A-Za-z]))"
+    base, _, sub = name.partition("_")
+    if not sub:
+        return re.compile(word(base))
+    subp = (rf"(?:\{{\s*(?:{_WRAP}\{{{re.escape(sub)}\}}|{re.escape(sub)})\s*\}}"
+            rf"|{re.escape(sub)}(?![A-Za-z0-9]))")
+    whole = rf"{_WRAP}\{{{re.escape(base)}\\?_\{{?{re.escape(sub)}\}}?\}}"
+    return re.compile(rf"(?:{whole}|{word(base)}_{subp})")
+
+
+def _product_hint(symbol: str, text: str) -> str:
+    """For an unknown one-letter symbol that is part of a word of the LaTeX (``Erev`` read as
+    E r e v, ``alpha`` without its backslash): how to write a name of several letters."""
+    words = [w for w in re.findall(r"(?<![\\A-Za-z])[A-Za-z]{2,}", text) if _canon(symbol) in w]
+    if not words:
+        return ""
+    w = words[0]
+    if w in _GREEK:
+        return f"; '{w}' without a backslash is read as a product of letters: write \\{w}"
+    return (f"; '{w}' is read as the product of its letters: a name of several letters must be declared "
+            f"under [symbols] or [quantities] (then {w}, \\mathrm{{{w}}} and, for a name like E_rev, "
+            f"E_{{rev}} are one name)")
 
 
 # ----------------------------------------------------------------------------- the file
@@ -257,6 +537,7 @@ class ClaimFile:
             raise self._err(self.lines.find(r"^\s*\[symbols\]"), "[symbols]",
                             "missing: declare every symbol the formulas use with its domain, e.g. alpha = \"(1, oo)\"")
         self.symbols: dict[str, SymbolSpec] = {}
+        pending: dict = {}
         for name, spec in raw.items():
             line = self.lines.find(rf"^\s*\"?{re.escape(name)}\"?\s*=")
             if isinstance(spec, str):
@@ -267,9 +548,15 @@ class ClaimFile:
             if unknown:
                 raise self._err(line, f"symbol {name!r}", f"unknown field(s) {', '.join(sorted(unknown))}")
             try:
-                iv = parse_interval(spec["domain"])
+                iv = parse_interval(spec["domain"], names=[_canon(n) for n in raw])
             except ValueError as exc:
                 raise self._err(line, f"symbol {name!r}", str(exc)) from None
+            if isinstance(iv, DepInterval):
+                if "search" in spec or spec.get("integer"):
+                    raise self._err(line, f"symbol {name!r}", f"domain {spec['domain']} depends on other symbols: "
+                                    "it takes no search range and no integer = true (give a constant domain for those)")
+                pending[_canon(name)] = (iv, line, name)
+                continue
             search = spec.get("search")
             if search is not None:
                 ok = (isinstance(search, list) and len(search) == 2
@@ -283,6 +570,113 @@ class ClaimFile:
             integer = bool(spec.get("integer", False))
             cname = _canon(name)
             self.symbols[cname] = SymbolSpec(cname, _make_symbol(cname, iv, integer), iv, integer, search)
+        self._read_dependent_symbols(pending)
+
+    def _read_dependent_symbols(self, pending: dict):
+        """Symbols whose domain ends depend on other symbols, in the order of their dependencies
+        (a cyclic dependency or a domain empty wherever it was tried is an error)."""
+        order = _dependency_order({n: iv.depends_on for n, (iv, _, _) in pending.items()},
+                                  lambda n, cycle: self._err(pending[n][1], f"symbol {pending[n][2]!r}",
+                                                             f"domain {pending[n][0]} depends on itself: "
+                                                             f"{' -> '.join(cycle)} (a cyclic dependency)"))
+        for n in order:
+            if n not in pending:
+                continue
+            iv, line, name = pending[n]
+            dep = iv.resolved({k: v.symbol for k, v in self.symbols.items()})
+            hull = dep.hull()
+            self.symbols[n] = SymbolSpec(n, _make_symbol(n, hull, False), hull, False, None, dep)
+        for n in order:
+            if n in pending:
+                iv, line, name = pending[n]
+                problem = self._empty_dependent(self.symbols[n].dep)
+                if problem:
+                    raise self._err(line, f"symbol {name!r}", problem)
+
+    def _empty_dependent(self, dep: "DepInterval", narrow: dict | None = None) -> str:
+        """A message when the dependent domain ``dep`` is empty (SymPy shows hi <= lo, or hi <= lo at
+        every one of up to 40 points of the symbols it depends on), else ""."""
+        lo, hi = sp.sympify(dep.lo), sp.sympify(dep.hi)
+        gap = hi - lo
+        if gap.is_nonpositive or (gap.is_zero is not False and gap.is_nonpositive is not False and gap == 0):
+            return f"domain {dep} is empty (its upper end is never above its lower end)"
+        names = {x.name for x in gap.free_symbols}
+        if not names or lo in (-sp.oo,) or hi in (sp.oo,):
+            return ""
+        vars_, subs, _ = self._coordinates(names, narrow or {})
+        g = sp.lambdify([v.symbol for v in vars_], gap.xreplace(subs), modules="mpmath")
+        import itertools
+        coords = list(itertools.product(*[v.special_coordinates() for v in vars_]))[:27]
+        coords += [tuple(-0.95 + 1.9 * ((k * (j + 1) * 0.618) % 1) for j in range(len(vars_))) for k in range(13)]
+        tried = 0
+        with mp.workdps(30):
+            for c in coords:
+                pt = [v.value(u * (0.999 if abs(u) == 1 else 1)) for v, u in zip(vars_, c)]
+                if not all(v.contains(x) for v, x in zip(vars_, pt)):
+                    continue
+                try:
+                    val = g(*pt)
+                except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+                    continue
+                tried += 1
+                if mp.isfinite(val) and val > 0:
+                    return ""
+        if tried == 0:
+            return ""
+        return (f"domain {dep} is empty: its upper end is not above its lower end at any of {tried} points "
+                f"of {', '.join(sorted(names))}")
+
+    def _coordinates(self, names: set, narrow: dict, keep: set = frozenset()):
+        """The search variables of a claim over the symbols ``names`` (closed under the dependencies of
+        their domains; ``narrow``: a claim's own domains): (vars, subs, units).  A symbol x with a
+        dependent domain [lo, hi] is searched through a unit coordinate t_x in [0, 1] (or an offset
+        s_x >= 0 when an end is infinite), ``subs[x] = lo + (hi - lo) t_x`` with lo and hi themselves
+        substituted; ``units[t_x] = (x's name, x, subs[x], its interval)``.  A symbol in ``keep`` keeps
+        its hull and its dependent ends become conditions (returned in units["conditions"])."""
+        eff = {}
+        todo = list(names)
+        while todo:
+            n = todo.pop()
+            if n in eff:
+                continue
+            iv = narrow.get(n) or self.symbols[n].dep or self.symbols[n].interval
+            eff[n] = iv
+            if isinstance(iv, DepInterval):
+                todo += [d for d in iv.depends_on if d not in eff]
+        order = _dependency_order({n: (iv.depends_on if isinstance(iv, DepInterval) else set())
+                                   for n, iv in eff.items()},
+                                  lambda n, cycle: ValueError(f"domain of {n} depends on itself: {' -> '.join(cycle)}"))
+        vars_, subs, units, conds = [], {}, {}, []
+        for n in order:
+            ss, iv = self.symbols[n], eff[n]
+            if not isinstance(iv, DepInterval):
+                vars_.append(ss.var(iv))
+                continue
+            iv = iv.resolved({k: v.symbol for k, v in self.symbols.items()})
+            lo, hi = sp.sympify(iv.lo).xreplace(subs), sp.sympify(iv.hi).xreplace(subs)
+            if n in keep:
+                vars_.append(ss.var(iv.hull()))
+                if lo != -sp.oo:
+                    conds.append(sp.StrictGreaterThan(ss.symbol, lo) if iv.left_open else sp.GreaterThan(ss.symbol, lo))
+                if hi != sp.oo:
+                    conds.append(sp.StrictLessThan(ss.symbol, hi) if iv.right_open else sp.LessThan(ss.symbol, hi))
+                continue
+            if lo != -sp.oo and hi != sp.oo:
+                t = sp.Symbol(f"t_{n}", real=True, nonnegative=True, **({"positive": True} if iv.left_open else {}))
+                vars_.append(Var(t.name, t, mp.mpf(0), mp.mpf(1), iv.left_open, iv.right_open))
+                subs[ss.symbol] = lo + (hi - lo) * t
+            elif hi == sp.oo:
+                t = sp.Symbol(f"s_{n}", real=True, nonnegative=True, **({"positive": True} if iv.left_open else {}))
+                vars_.append(Var(t.name, t, mp.mpf(0), None, iv.left_open, True))
+                subs[ss.symbol] = lo + t
+            else:
+                t = sp.Symbol(f"s_{n}", real=True, nonnegative=True, **({"positive": True} if iv.right_open else {}))
+                vars_.append(Var(t.name, t, mp.mpf(0), None, iv.right_open, True))
+                subs[ss.symbol] = hi - t
+            units[t.name] = (n, ss.symbol, subs[ss.symbol], iv)
+        if conds:
+            units["conditions"] = conds
+        return vars_, subs, units
 
     # ------------------------------------------------------------------ [pairs], [quantities]
     def _read_pairs(self):
@@ -334,7 +728,7 @@ class ClaimFile:
             return self.formulas[name].expr
         from sympy.parsing.latex import parse_latex
         try:
-            raw = parse_latex(normalise(text), strict=True)
+            raw = parse_latex(normalise(self._names_to_commands(text)), strict=True)
         except Exception as exc:  # noqa: BLE001 - ANTLR raises several types
             msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise self._err(line, item, f"cannot parse the LaTeX of {what} '{text}': {msg}") from None
@@ -342,6 +736,27 @@ class ClaimFile:
             want = "a relation (A = B, A \\le B, ...)" if relation else "an expression, not a relation"
             raise self._err(line, item, f"{what} '{text}' must be {want}")
         return self._map(raw, line=line, item=item, what=what, text=text)
+
+    # ------------------------------------------------------------------ multi-letter names
+    def _multi_letter_names(self) -> dict:
+        """{declared name: placeholder command} for the symbols, quantities and pairs whose name is
+        more than one letter (``Erev``, ``E_rev``, ``sigma_max``; not ``alpha``, ``sigma_0``, ``x_1``):
+        the LaTeX parser would read them as products of letters."""
+        if getattr(self, "_ml_names", None) is None:
+            names = set(getattr(self, "symbols", {})) | set(getattr(self, "quantities", {})) | \
+                set(getattr(self, "pairs", {}))
+            ml = sorted((n for n in names if _is_multi_letter(n)), key=lambda n: (-len(n), n))
+            self._ml_names = {n: "\\mlname" + _letters(i) for i, n in enumerate(ml)}
+            self._ml_back = {v[1:]: k for k, v in self._ml_names.items()}
+        return self._ml_names
+
+    def _names_to_commands(self, text: str) -> str:
+        """Each declared multi-letter name, as ``Erev``, ``\\mathrm{Erev}``, ``\\text{Erev}``, ``E_rev``,
+        ``E_{rev}``, ``E_{\\mathrm{rev}}`` or ``\\mathrm{E_rev}``, becomes one placeholder command that
+        the parser reads as one symbol (``_map`` gives it its name back)."""
+        for name, cmd in self._multi_letter_names().items():
+            text = _name_pattern(name).sub(lambda m, c=cmd: c + " ", text)
+        return text
 
     def _map(self, expr, *, line, item, what, text):
         # the normaliser writes \Phi^{-1}(u) as \PhiINV(u) (derive.parse, rule 6)
@@ -376,6 +791,7 @@ class ClaimFile:
                 return sp.log(fix(e.args[0]))
             if isinstance(e, sp.Symbol):
                 n = _canon(e.name)
+                n = getattr(self, "_ml_back", {}).get(n, n)
                 if n == "e":
                     return sp.E
                 if n == "pi":
@@ -386,7 +802,7 @@ class ClaimFile:
                     return self.quantities[n]
                 if n not in self.symbols:
                     raise self._err(line, item, f"unknown symbol {e.name!r} in {what} '{text}': "
-                                    "declare it under [symbols] with its domain")
+                                    "declare it under [symbols] with its domain" + _product_hint(e.name, text))
                 return self.symbols[n].symbol
             if e.args:
                 return e.func(*[fix(a) for a in e.args])
@@ -551,7 +967,10 @@ class ClaimFile:
             if spec["side"] not in ("upper", "lower", "equal"):
                 raise self._err(line, item, f"side={spec['side']!r} must be upper, lower or equal")
             kw = {"bound": P("bound"), "side": spec["side"], "truth": self.truth(spec["truth"], line=line, item=item)}
-        dom = self._domain(spec, kw, line, item)
+        dom, subs, units = self._domain(spec, kw, line, item, kind)
+        factor = sp.S.One
+        if subs:
+            kw, factor = _change_variables(kind, kw, subs, units)
         statement = spec.get("statement") or _auto_statement(kind, spec)
         shown = {k: (self._printed_of(v) if isinstance(v, str) else v) for k, v in spec.items()}
         for k in ("wrt", "in", "var"):
@@ -560,6 +979,7 @@ class ClaimFile:
         printed = spec.get("latex") or _printed(kind, shown)
         definition = json.dumps({"kind": kind, "spec": spec,
                                  "symbols": {n: str(s.interval) + (" int" if s.integer else "") + str(s.search)
+                                             + (f" dep {s.dep}" if s.dep is not None else "")
                                              for n, s in self.symbols.items()},
                                  "formulas": {n: f.printed_latex for n, f in self.formulas.items()}},
                                 sort_keys=True, default=str)
@@ -568,8 +988,9 @@ class ClaimFile:
         pairs = {n: e for n, e in self.pairs.items()
                  if any(e.free_symbols <= v.free_symbols for v in kw.values() if isinstance(v, sp.Basic))}
 
-        def check(kind=kind, dom=dom, kw=kw, pairs=pairs) -> Verdict:
-            return checkers.describe_pairs(checkers.check(kind, dom, **kw), pairs)
+        def check(kind=kind, dom=dom, kw=kw, pairs=pairs, units=units, factor=factor) -> Verdict:
+            v = checkers.describe_pairs(checkers.check(kind, dom, **kw), pairs)
+            return _original_coordinates(v, units, kw.get("x"), factor) if units else v
         return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
                      kind=kind, statement=statement, printed_latex=printed, check_fn=check,
@@ -590,7 +1011,9 @@ class ClaimFile:
             raise self._err(line, item, f"{what}={name!r} is not a declared symbol")
         return self.symbols[n].symbol
 
-    def _domain(self, spec, kw, line, item) -> checkers.Domain:
+    def _domain(self, spec, kw, line, item, kind: str = ""):
+        """The claim's Domain, the substitution of its dependent-domain symbols (``_coordinates``)
+        and their unit coordinates."""
         used: set = set()
         for v in kw.values():
             if isinstance(v, sp.Basic):
@@ -600,26 +1023,53 @@ class ClaimFile:
             rel = self.parse(c, line=line, item=item, what="conditions", relation=True)
             used |= rel.free_symbols
             conds.append(rel)
-        narrow = spec.get("domain", {})
-        if not isinstance(narrow, dict):
+        narrow_raw = spec.get("domain", {})
+        if not isinstance(narrow_raw, dict):
             raise self._err(line, item, "domain must be a table like { alpha = \"(1, 2]\" }")
-        vars_ = []
-        for s in sorted(used, key=lambda s: s.name):
-            ss = self.symbols[s.name]
-            iv = None
-            if s.name in narrow or f"\\{s.name}" in narrow:
-                text = narrow.get(s.name, narrow.get(f"\\{s.name}"))
-                try:
-                    iv = parse_interval(text)
-                except ValueError as exc:
-                    raise self._err(line, item, f"domain of {s.name}: {exc}") from None
-                if not iv.is_subset(ss.interval):
-                    raise self._err(line, item, f"domain of {s.name} {text} is not inside its declared {ss.interval}")
-            vars_.append(ss.var(iv))
-        extra = set(narrow) - {v.name for v in vars_} - {f"\\{v.name}" for v in vars_}
+        narrow = {}
+        dline = self.lines.field(line, "domain") if line else line
+        for key, text in narrow_raw.items():
+            n = _canon(key)
+            if n not in self.symbols:
+                raise self._err(dline, item, f"domain names {key!r}, which is not a declared symbol")
+            ss = self.symbols[n]
+            try:
+                iv = parse_interval(text, names=list(self.symbols))
+            except ValueError as exc:
+                raise self._err(dline, item, f"domain of {n}: {exc}") from None
+            if isinstance(iv, DepInterval):
+                if ss.integer:
+                    raise self._err(dline, item, f"domain of {n} {text}: an integer symbol takes a constant domain")
+            elif ss.dep is None and not iv.is_subset(ss.interval):
+                raise self._err(dline, item, f"domain of {n} {text} is not inside its declared {ss.interval}")
+            narrow[n] = iv
+        names = {s.name for s in used}
+        x = kw.get("x")
+        keep = set()
+        if kind in ("limit", "asymptotic") and x is not None:
+            keep = {x.name}           # the sequence toward x0 is explicit: x's own ends become conditions
+        try:
+            order_names = sorted(names)
+            vars_, subs, units = self._coordinates(order_names, narrow, keep)
+        except ValueError as exc:
+            raise self._err(dline, item, f"{exc} (a cyclic dependency)") from None
+        for n, iv in narrow.items():
+            if isinstance(iv, DepInterval):
+                problem = self._empty_dependent(iv.resolved({k: v.symbol for k, v in self.symbols.items()}), narrow)
+                if problem:
+                    raise self._err(dline, item, f"domain of {n}: {problem}")
+        in_use = {v.name for v in vars_} | {u[0] for k, u in units.items() if k != "conditions"}
+        extra = set(narrow) - in_use
         if extra:
             raise self._err(line, item, f"domain names symbol(s) the claim does not use: {', '.join(sorted(extra))}")
-        return checkers.Domain(vars_, tuple(conds))
+        if x is not None and kind in ("derivative", "monotone", "convex", "concave", "limit", "asymptotic"):
+            movers = sorted(u[0] for k, u in units.items() if k != "conditions" and x in sp.sympify(u[2]).free_symbols)
+            if movers:
+                raise self._err(dline, item, f"the domain of {', '.join(movers)} depends on {x.name}, the variable "
+                                f"this {kind} claim is about: give {', '.join(movers)} a domain that does not "
+                                f"depend on {x.name} and state the dependence as a condition")
+        conds = [c.xreplace(subs) for c in conds] + list(units.pop("conditions", []))
+        return checkers.Domain(vars_, tuple(conds)), subs, units
 
     # ------------------------------------------------------------------ registry
     def register(self) -> str:
@@ -645,7 +1095,85 @@ def load_file(path: str | Path) -> str:
     return ClaimFile(path).register()
 
 
+# ----------------------------------------------------------------------------- dependent domains
+def _change_variables(kind: str, kw: dict, subs: dict, units: dict) -> dict:
+    """The claim's fields over the coordinates of its dependent-domain symbols.  Pointwise claims
+    (and limits, whose variable keeps its own ends as conditions) substitute; a derivative or shape
+    claim takes ``subs`` to its checker, which differentiates in the claim's variable first."""
+    if kind in ("derivative", "monotone", "convex", "concave"):
+        return dict(kw, subs=subs), sp.S.One
+    return {k: (sp.sympify(v).xreplace(subs) if isinstance(v, sp.Basic) and k != "x" else v)
+            for k, v in kw.items()}, sp.S.One
+
+
+def _original_coordinates(v: Verdict, units: dict, x=None, factor=sp.S.One) -> Verdict:
+    """A verdict over unit coordinates told in the claim's own symbols: a counterexample's t_x
+    (s_x) becomes x = lo + (hi - lo) t_x (lo + s_x), and a note says what t_x is when the verdict
+    still names it."""
+    ce = v.counterexample
+    if ce and isinstance(ce.get("params"), dict):
+        params = ce["params"]
+        vals = {}
+        for k, val in params.items():
+            try:
+                vals[k] = mp.mpf(val)
+            except (TypeError, ValueError):
+                pass
+        out = {}
+        for k, val in params.items():
+            if k in units:
+                name, sym, expr, iv = units[k]
+                try:
+                    with mp.workdps(30):
+                        fn = sp.lambdify(sorted(expr.free_symbols, key=lambda s: s.name), expr, modules="mpmath")
+                        args = [vals[s.name] for s in sorted(expr.free_symbols, key=lambda s: s.name)]
+                        out[name] = mp.nstr(fn(*args), 10)
+                except (KeyError, TypeError, ValueError, ZeroDivisionError):
+                    out[k] = val
+            else:
+                out[k] = val
+        ce["params"] = out
+    text = json.dumps(v.counterexample, default=str) + v.method + (v.note or "")
+    named = [k for k in units if k in text]
+    if named:
+        what = "; ".join(f"{k} is the coordinate of {units[k][0]} on its domain {units[k][3].text} "
+                         f"({units[k][0]} = {sp.sstr(units[k][2])})" for k in named)
+        v.note = f"{v.note}; {what}" if v.note else what
+    if v.derived is not None and x is not None:
+        inv = {}
+        for k, (name, sym, expr, iv) in units.items():
+            t = [s for s in expr.free_symbols if s.name == k]
+            if t:
+                sol = sp.solve(sp.Eq(sym, expr), t[0])
+                if len(sol) == 1:
+                    inv[t[0]] = sol[0]
+        v.derived = (sp.sympify(v.derived) / factor).xreplace(inv)
+    return v
+
+
 # ----------------------------------------------------------------------------- helpers
+def _dependency_order(deps: dict, cyclic) -> list:
+    """The names of ``deps`` (name -> names it depends on) with every name after those it depends on;
+    ``cyclic(name, cycle)`` builds the exception raised for a cycle."""
+    order, state = [], {}
+
+    def visit(n, path):
+        if state.get(n) == "done":
+            return
+        if state.get(n) == "active":
+            cycle = path[path.index(n):] + [n]
+            raise cyclic(cycle[0], cycle)
+        state[n] = "active"
+        for d in sorted(deps.get(n, ())):
+            if d in deps:
+                visit(d, path + [n])
+        state[n] = "done"
+        order.append(n)
+    for n in deps:
+        visit(n, [])
+    return order
+
+
 def _int(v, err):
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
         raise err
@@ -755,6 +1283,7 @@ def _auto_statement(kind: str, s: dict) -> str:
 TEMPLATE = '''# Claim file for dpderive: `dpderive check {name}.toml` checks every claim,
 # `dpderive report {name}.toml` writes the appendix and the errata.
 # LaTeX goes in single quotes ('...': TOML literal strings keep backslashes).
+# Every kind of claim with its fields and a minimal example: docs/claim-files.md
 
 [paper]
 key = "{key}"
@@ -768,6 +1297,7 @@ alpha = "(1, oo)"
 sigma = {{ domain = "(0, oo)", search = [0.05, 50] }}   # search: the range numbers are tried in
 varepsilon = "[0, oo)"
 delta = "(0, 1)"
+# eta = "(0, 1/sigma]"                # an end may depend on other symbols; Erev = "..." is one name
 
 [formulas.gauss_rdp]                  # a named formula, used below as "@gauss_rdp"
 where = "Eq. (1)"
@@ -808,3 +1338,27 @@ def scaffold(name: str) -> str:
     return TEMPLATE.format(name=Path(name).stem, key=key, roles=" | ".join(ROLES),
                            kinds=" | ".join(KIND_FIELDS),
                            truths="\n".join("#   " + line for line in truths.describe().splitlines()))
+
+
+def _main(argv=None) -> int:
+    import argparse
+    ap = argparse.ArgumentParser(prog="python3 -m derive.claimfile",
+                                 description="claim files: the reference page of every kind")
+    ap.add_argument("--reference", action="store_true", help="print docs/claim-files.md (generated)")
+    ap.add_argument("--write", action="store_true", help="with --reference: write it to docs/claim-files.md")
+    args = ap.parse_args(argv)
+    if not args.reference:
+        ap.print_help()
+        return 2
+    text = reference()
+    if args.write:
+        REFERENCE_PATH.parent.mkdir(exist_ok=True)
+        REFERENCE_PATH.write_text(text, encoding="utf-8")
+        print(f"wrote {REFERENCE_PATH}")
+    else:
+        print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

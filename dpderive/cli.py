@@ -147,17 +147,39 @@ def _cmd_check(args) -> int:
         json.dump(recs, sys.stdout, indent=1)
         print()
         return 0
-    for r in recs:
-        mark = {"proved": "proved", "holds_numerically": "holds", "fails": "FAILS",
-                "artifact": "artifact", "inconclusive": "inconclusive"}[r["verdict"]]
-        print(f"{r['id']:42s} {r['location']:14s} {mark:12s} {r['method'][:60]}")
-        if r["verdict"] == "fails" and r.get("counterexample"):
-            print(f"    counterexample: {_compact(r['counterexample'])}")
+    print_claim_lines(recs)
     counts = {}
     for r in recs:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     print(f"{len(recs)} claims: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
     return 0
+
+
+VERDICT_MARKS = {"proved": "proved", "holds_numerically": "holds", "fails": "FAILS",
+                 "artifact": "artifact", "inconclusive": "inconclusive"}
+
+
+def claim_lines(recs) -> list[str]:
+    """The text of ``dpderive check``: per claim a line verdict first (a fixed-width column), then
+    the id (padded to the longest id, so the locations line up too) and the location in the paper
+    however long it is; the method on its own line in full; a failing claim's counterexample and an
+    inconclusive claim's note below it."""
+    width = max((len(r["id"]) for r in recs), default=0)
+    out = []
+    for r in recs:
+        mark = VERDICT_MARKS[r["verdict"]]
+        out.append(f"{mark:12s} {r['id']:{width}s}  {r['location']}".rstrip())
+        out.append(f"    method: {r['method']}")
+        if r["verdict"] == "fails" and r.get("counterexample"):
+            out.append(f"    counterexample: {_compact(r['counterexample'])}")
+        elif r["verdict"] == "inconclusive" and r.get("note"):
+            out.append(f"    note: {r['note']}")
+    return out
+
+
+def print_claim_lines(recs) -> None:
+    for line in claim_lines(recs):
+        print(line)
 
 
 def _compact(ce: dict) -> str:
