@@ -11,6 +11,7 @@ import sympy as sp
 
 from .errors import DomainError  # noqa: F401  (re-exported: derive.core.DomainError)
 from .printing import latex
+from .records import assemble_record
 from .symbols import Param
 
 ROLES = ("definition", "identity", "equality", "lower_bound", "upper_bound", "approximation")
@@ -199,7 +200,12 @@ class Claim:
 
     def record(self) -> dict:
         """The JSON record of ``dpderive check --json``."""
-        v = self.check()
+        return assemble_record(self.static_record(), verdict_view(self.check()))
+
+    def static_record(self) -> dict:
+        """The record's fields that do not depend on the verdict (those are None here; the note
+        is the claim's own): with ``verdict_view`` of its verdict, ``assemble_record`` gives
+        ``record()`` (what the on-disk registry index of dpderive keeps, dpderive/index.py)."""
         rec = {
             "id": self.id,
             "paper": self.source.seed,
@@ -210,15 +216,15 @@ class Claim:
             "kind": self.kind,
             "checker": self.checker,
             "statement": self.statement,
-            "verdict": v.status,
-            "method": v.method,
+            "verdict": None,
+            "method": None,
             "printed_latex": self.printed_latex,
-            "derived_latex": latex(v.derived) if v.derived is not None else None,
-            "counterexample": v.counterexample,
-            "points": v.points,
-            "worst_error": v.worst_error,
-            "precision": v.precision,
-            "note": "; ".join(x for x in (v.note, self.note) if x),
+            "derived_latex": None,
+            "counterexample": None,
+            "points": None,
+            "worst_error": None,
+            "precision": None,
+            "note": self.note,
             "formulas": list(self.formulas),
         }
         if self.checker == "custom":
@@ -226,6 +232,15 @@ class Claim:
         if self.artifact:
             rec["artifact"] = dict(self.artifact)
         return rec
+
+
+def verdict_view(v: Verdict) -> dict:
+    """What a claim's record and ``dpderive show`` print of its verdict, in plain Python values
+    (no SymPy object: the derived form is typeset)."""
+    return {"verdict": v.status, "method": v.method,
+            "derived_latex": latex(v.derived) if v.derived is not None else None,
+            "counterexample": v.counterexample, "points": v.points, "worst_error": v.worst_error,
+            "precision": v.precision, "verdict_note": v.note, "summary": v.summary()}
 
 
 def _verdict_rows(v: Verdict) -> list[tuple[str, str]]:
