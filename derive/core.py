@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import sympy as sp
 
+from . import budget
 from .errors import DomainError  # noqa: F401  (re-exported: derive.core.DomainError)
 from .printing import latex
 from .records import assemble_record
@@ -177,11 +178,14 @@ class Claim:
     def check(self, refresh: bool = False) -> Verdict:
         if self._verdict is None or refresh:
             t0 = time.perf_counter()
-            try:
-                v = self.check_fn()
-            except Exception as exc:  # a check that crashes is reported, not hidden
-                v = Verdict("inconclusive", "error", note=f"{type(exc).__name__}: {exc}")
+            with budget.collect() as skips:
+                try:
+                    v = self.check_fn()
+                except Exception as exc:  # a check that crashes is reported, not hidden
+                    v = Verdict("inconclusive", "error", note=f"{type(exc).__name__}: {exc}")
             v.seconds = time.perf_counter() - t0
+            if skips and v.status != "proved":   # the SymPy budget sent it to the numeric path
+                v.method = f"{v.method}; {budget.method_note(skips)}" if v.method else budget.method_note(skips)
             if v.status == "fails" and self.artifact:
                 v.status = "artifact"
             self._verdict = v
