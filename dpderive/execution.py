@@ -358,7 +358,9 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
                  cache: bool = True, progress: bool = True, desc: str = "checking") -> dict:
     """Give every claim its verdict (``claim._verdict``): from the verdict cache when its
     key is unchanged, else by checking it, fanned out over ``workers`` or a dask
-    cluster.  Claims that already hold a verdict are left alone.  Returns counts."""
+    cluster.  Claims that already hold a verdict are left alone.  Beside each cached verdict goes
+    its view (``dpderive.index``: the verdict as ``check``/``show`` print it), which the warm
+    commands read without SymPy.  Returns counts."""
     from derive.core import Verdict
 
     from . import index
