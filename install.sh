@@ -2,7 +2,9 @@
 # Install dpderive and what it needs on a fresh Debian machine:
 # TeX Live + latexmk + poppler (for the PDF appendix), then the Python package.
 #   ./install.sh          the package (core dependencies)
-#   ./install.sh --test   the package with the test and distributed extras (pytest, hypothesis, dask)
+#   ./install.sh --test   the package with the extras the tests need: test and distributed (pytest,
+#                         hypothesis, dask), interop (dp-accounting), opacus (opacus, torch==2.13.0
+#                         CPU), risk (riskcal, the risk comparison's peer)
 set -euo pipefail
 cd "$(dirname "$0")"
 if ! command -v latexmk >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then
@@ -13,5 +15,5 @@ if ! command -v latexmk >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1
     texlive-latex-base texlive-latex-recommended latexmk poppler-utils >/dev/null
 fi
 extra=""
-if [ "${1:-}" = "--test" ]; then extra="[test,distributed]"; fi
+if [ "${1:-}" = "--test" ]; then extra="[test,distributed,interop,opacus,risk]"; fi
 python3 -m pip install -q --disable-pip-version-check -e ".${extra}"

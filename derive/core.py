@@ -124,6 +124,10 @@ class Verdict:
     derived: Any = None  # a SymPy expression: the corrected/true formula, when derivable
     note: str = ""
     seconds: float = 0.0
+    # how a failure is known to be one (derive.certify): the enclosure of the violation in ball
+    # arithmetic (method, precision, the balls) or, where the truth has no enclosure, the error
+    # budget it states for itself; None for verdicts other than "fails"
+    certificate: dict | None = None
 
     def __post_init__(self):
         if self.status not in VERDICTS:
@@ -177,6 +181,11 @@ class Claim:
 
     def check(self, refresh: bool = False) -> Verdict:
         if self._verdict is None or refresh:
+            # SymPy's cache may return an equal object of another form (1 for 1.0) computed by an
+            # earlier claim in this process: start every check from an empty cache, so that a verdict's
+            # text does not depend on what ran before it (cold vs warm, serial vs workers)
+            from sympy.core.cache import clear_cache
+            clear_cache()
             t0 = time.perf_counter()
             with budget.collect() as skips:
                 try:
@@ -229,6 +238,7 @@ class Claim:
             "worst_error": None,
             "precision": None,
             "note": self.note,
+            "certificate": None,
             "formulas": list(self.formulas),
         }
         if self.checker == "custom":
@@ -238,13 +248,38 @@ class Claim:
         return rec
 
 
+_EXACT_METHODS = ("SymPy", "sympy", "exact rational", "textual", "cross-reference", "headers of",
+                  "free symbols", "enumeration", "symbol check", "Table 2 entries", "fixed point and area")
+
+
+def certificate_of(v: Verdict) -> dict | None:
+    """A failing verdict's certificate: its own (the generic checkers enclose the violation in balls
+    or state the truth's error budget), else what a custom check's evidence is, named from its
+    method: exact (SymPy, rational arithmetic, the paper's text) or numeric at its working precision,
+    or a sequence (limits and asymptotics: no finite enclosure).  None unless the verdict fails."""
+    if v.status not in ("fails", "artifact"):
+        return None
+    if v.certificate:
+        return v.certificate
+    m = (v.method or "").split("; SymPy budget:")[0]   # the budget note (derive.budget) is no evidence
+    if "along" in m or "sequence" in m or "limit" in m.lower() and "SymPy" not in m:
+        return {"method": "sequence evidence (a limit or an order is not enclosed at finitely many points)",
+                "budget_rule": "the scaled values keep growing (or converge elsewhere) at every precision tried"}
+    if any(k in m for k in _EXACT_METHODS):
+        return {"method": "exact: " + m}
+    digits = f"{v.precision} digits" if v.precision else "its working precision"
+    return {"method": f"mpmath at {digits} (a custom check: no ball enclosure)",
+            "budget_rule": "the violation exceeds the check's stated tolerance"}
+
+
 def verdict_view(v: Verdict) -> dict:
     """What a claim's record and ``dpderive show`` print of its verdict, in plain Python values
     (no SymPy object: the derived form is typeset)."""
     return {"verdict": v.status, "method": v.method,
             "derived_latex": latex(v.derived) if v.derived is not None else None,
             "counterexample": v.counterexample, "points": v.points, "worst_error": v.worst_error,
-            "precision": v.precision, "verdict_note": v.note, "summary": v.summary()}
+            "precision": v.precision, "verdict_note": v.note, "certificate": certificate_of(v),
+            "summary": v.summary()}
 
 
 def _verdict_rows(v: Verdict) -> list[tuple[str, str]]:

@@ -4,13 +4,14 @@ from ``derive.core`` so that ``dpderive``'s warm paths (dpderive/index.py) assem
 without importing SymPy."""
 from __future__ import annotations
 
-VERDICT_FIELDS = ("verdict", "method", "derived_latex", "counterexample", "points", "worst_error", "precision")
+VERDICT_FIELDS = ("verdict", "method", "derived_latex", "counterexample", "points", "worst_error", "precision",
+                  "certificate")
 
 
 def assemble_record(static: dict, view: dict) -> dict:
     """``Claim.record()`` from ``Claim.static_record()`` and ``verdict_view`` of the verdict."""
     rec = dict(static)
     for k in VERDICT_FIELDS:
-        rec[k] = view[k]
+        rec[k] = view.get(k)
     rec["note"] = "; ".join(x for x in (view["verdict_note"], static["note"]) if x)
     return rec

@@ -109,8 +109,9 @@ class Var:
 class SearchResult:
     point: dict | None          # the worst point found (None: no usable point)
     violation: object           # its violation (mpf), or None
-    evaluations: int            # usable evaluations
+    evaluations: int            # usable evaluations (mpmath)
     tried: int                  # points tried (including undefined ones)
+    screened: int = 0           # points screened in floats (0: no float screen)
 
 
 def _point(vars_: Sequence[Var], us) -> dict:
@@ -120,12 +121,22 @@ def _point(vars_: Sequence[Var], us) -> dict:
 def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
                 where: Callable[[dict], bool] | None = None, n_random: int = 48,
                 starts: int = 3, maxfev: int = 60, seed: int = 2024, dps: int = 30,
-                stop_at=None) -> SearchResult:
+                stop_at=None, screen: Callable[[dict], float | None] | None = None,
+                screen_seconds: float = 1.0) -> SearchResult:
     """Maximise ``violation`` over the domain (see the module docstring).
 
     ``where(point)`` encodes the claim's conditions (False: not in the domain).
     ``stop_at``: stop early once a violation above it is found (a counterexample is
-    enough; the shrink step makes it readable)."""
+    enough; the shrink step makes it readable).
+
+    ``screen``: the same violation in floats (a function of a point of Python floats; None where
+    floats cannot tell).  With it the search screens the ends, the middles and many random points
+    (as many as ``screen_seconds`` allows, 64 to 4096) in floats, runs Nelder-Mead in floats, and
+    evaluates in mpmath only the worst few of them, the points floats could not evaluate, and a
+    short Nelder-Mead from the best (``_screened``)."""
+    if screen is not None:
+        return _screened(violation, screen, vars_, where=where, starts=starts, maxfev=maxfev, seed=seed,
+                         dps=dps, stop_at=stop_at, seconds=screen_seconds)
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
@@ -196,6 +207,141 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
     return best
 
 
+#: points of the float screen that go to mpmath: the worst, and at most this many that floats
+#: could not evaluate
+SCREEN_TOP = 6
+SCREEN_UNDEFINED = 12
+#: the screened search goes on down its list until this many mpmath values are usable
+SCREEN_USABLE = 4
+
+
+def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, stop_at, seconds):
+    import time
+    rng = random.Random(seed)
+    d = len(vars_)
+    best = SearchResult(None, None, 0, 0)
+    mp_cache: dict = {}
+
+    def in_domain(pt) -> bool:
+        return all(v.contains(pt[v.name]) for v in vars_) and (where is None or _safe_bool(where, pt))
+
+    def ev(us):                                   # mpmath: the verdict's value
+        key = tuple(round(float(u), 12) for u in us)
+        if key in mp_cache:
+            return mp_cache[key]
+        with mp.workdps(dps):
+            pt = _point(vars_, us)
+        best.tried += 1
+        val = None
+        if in_domain(pt):
+            val = _stable(violation, pt, dps)
+            if val is not None and not mp.isfinite(val):
+                val = mp.mpf(10) ** 30 if val > 0 else None
+        mp_cache[key] = val
+        if val is not None:
+            best.evaluations += 1
+            if best.violation is None or val > best.violation:
+                best.point, best.violation = pt, val
+        return val
+
+    def fev(us):                                  # floats: where to look
+        with mp.workdps(dps):
+            pt = _point(vars_, us)
+        if not in_domain(pt):
+            return "out"
+        try:
+            v = screen({k: float(x) for k, x in pt.items()})
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError, ArithmeticError, AttributeError):
+            return None
+        if v is None:
+            return None
+        v = float(v)
+        return v if math.isfinite(v) or v == math.inf else None
+
+    scored, undefined = [], []
+
+    def take(us):
+        v = fev(us)
+        best.screened += 1
+        if v is None:
+            undefined.append(us)
+        elif v != "out":
+            scored.append((v, us))
+
+    specials = [v.special_coordinates() for v in vars_]
+    combos = list(itertools.product(*specials))
+    if len(combos) > 243:
+        combos = rng.sample(combos, 243)
+    for us in combos:
+        take(tuple(u * 0.999 if abs(u) == 1 else u for u in us))
+    t0 = time.perf_counter()
+    n, i = 4096, 0
+    while i < n:
+        us = tuple(-1 + 2 * (rng.random() + (i % 4)) / 4 if j == i % max(d, 1) else rng.uniform(-1, 1)
+                   for j in range(d))
+        take(us)
+        i += 1
+        if i == 16:                               # as many as the time allows, 64 to 4096
+            per = (time.perf_counter() - t0) / 16
+            n = int(min(4096, max(64, seconds / max(per, 1e-9))))
+    scored.sort(key=lambda t: t[0], reverse=True)
+    # Nelder-Mead in floats from the worst few
+    if d > 0 and scored:
+        from scipy.optimize import minimize
+
+        def fobj(x):
+            v = fev(tuple(x))
+            if v is None or v == "out":
+                return 1e300
+            return -_squash_float(v)
+        for _, us in scored[:starts]:
+            r = minimize(fobj, list(us), method="Nelder-Mead",
+                         options={"maxfev": 150, "xatol": 1e-10, "fatol": 1e-16, "initial_simplex": _simplex(us)})
+            scored.append((-r.fun if r.fun < 1e300 else -math.inf, tuple(r.x)))
+        scored.sort(key=lambda t: t[0], reverse=True)
+    # the worst in mpmath, then what floats could not see
+    for _, us in scored[:SCREEN_TOP]:
+        ev(us)
+        if _done(best, stop_at):
+            return best
+    for us in undefined[:SCREEN_UNDEFINED]:
+        ev(us)
+        if _done(best, stop_at):
+            return best
+    # a violation that holds to the last digit is rounding noise at every precision (``_stable`` calls
+    # such a point undefined): go on down the list until a few points are usable
+    k = SCREEN_TOP
+    while best.evaluations < SCREEN_USABLE and k < min(len(scored), SCREEN_TOP + 48):
+        ev(scored[k][1])
+        k += 1
+        if _done(best, stop_at):
+            return best
+    # a short Nelder-Mead in mpmath from the best mpmath point (precision floats lack)
+    usable = [(us, v) for us, v in ((k, mp_cache[k]) for k in mp_cache) if v is not None]
+    usable.sort(key=lambda t: t[1], reverse=True)
+    if d and usable:
+        from scipy.optimize import minimize
+
+        def obj(x):
+            if _done(best, stop_at):
+                raise _Stop
+            v = ev(tuple(x))
+            return 1e300 if v is None else -float(_squash(v))
+        try:
+            minimize(obj, list(usable[0][0]), method="Nelder-Mead",
+                     options={"maxfev": max(8, maxfev // 3), "xatol": 1e-9, "fatol": 1e-14,
+                              "initial_simplex": _simplex(usable[0][0])})
+        except _Stop:
+            pass
+    return best
+
+
+def _squash_float(v: float) -> float:
+    if v == math.inf:
+        return 1e300
+    return math.copysign(math.log1p(abs(v) * 1e30), v)
+
+
 def _eval(violation, pt, dps):
     with mp.workdps(dps):
         try:
@@ -241,6 +387,9 @@ def _stable(violation, pt, dps):
         return third
     if _agree(again, third):
         return third
+    if (third is not None and again is not None and mp.isfinite(third) and mp.isfinite(again)
+            and 0 < third < again * mp.mpf(10) ** -(dps // 2)):
+        return third      # it vanishes as the precision grows: rounding noise of a relation that holds
     return None
 
 

@@ -957,6 +957,61 @@ QUANTITIES = {
     "OptimalRdpDelta": (lambda a, g, e: delta_exact(a, g, e, tol_digits=17), "OptimalRdpDelta(alpha, gamma, eps): the least delta every (alpha, gamma)-RDP mechanism satisfies at eps"),
 }
 
+#: each quantity's convention: (least value, greatest value, what the definition says); a printed
+#: bound that differs from the truth only where the convention binds (a negative upper bound on an
+#: eps >= 0) is read with the same clamp, and the verdict says so
+CONVENTIONS = {
+    "EpsOfDelta": (0, None, "eps >= 0 (the infimum runs over eps >= 0)"),
+    "OptimalRdpEps": (0, None, "eps >= 0 (the infimum runs over eps >= 0)"),
+    "OptimalRdpDelta": (0, 1, "delta in [0, 1]"),
+    "DeltaOfEps": (0, 1, "delta in [0, 1]"),
+    "HockeyStick": (0, None, "E_gamma >= 0 (the empty event)"),
+    "SupOverEvents": (0, None, "E_gamma >= 0 (the empty event)"),
+    "TV": (0, 1, "TV in [0, 1]"),
+    "Tradeoff": (0, 1, "T(P, Q)(a) in [0, 1]"),
+}
+
+#: how accurate each quantity's mpmath value is at the checkers' confirmation precision (30 digits):
+#: |computed - true| <= rel |true| + abs.  Where the truth has no ball enclosure (derive.certify), a
+#: bound fails only by more than this budget.
+ACCURACY = {
+    "HockeyStick": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    "SupOverEvents": (mp.mpf(10) ** -25, mp.mpf(10) ** -28),
+    "Renyi": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    "KL": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    "TV": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    "ChiAlpha": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    "DeltaOfEps": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    # bisection to 10^-25 max(1, eps) (an absolute width below eps = 1), on a profile good to 1e-18
+    "EpsOfDelta": (mp.mpf(10) ** -17, mp.mpf(10) ** -24),
+    "Tradeoff": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    # a golden-section minimum over p and an Illinois bracket to 10^-17 max(1, eps)
+    "OptimalRdpGamma": (mp.mpf(10) ** -15, mp.mpf(10) ** -16),
+    "OptimalRdpEps": (mp.mpf(10) ** -15, mp.mpf(10) ** -16),
+    "OptimalRdpDelta": (mp.mpf(10) ** -15, mp.mpf(10) ** -300),
+}
+
+
+def accuracy_of(expr):
+    """(rel, abs) error budget of a truth expression: the loosest of the quantities it uses, times 10
+    for the arithmetic around them; (1e-25, 1e-40) for an expression without named quantities."""
+    from sympy.core.function import AppliedUndef
+    names = {type(f).__name__ for f in expr.atoms(AppliedUndef)} & set(QUANTITIES)
+    if not names:
+        return mp.mpf(10) ** -25, mp.mpf(10) ** -40
+    rel = max(ACCURACY.get(n, (mp.mpf(10) ** -15, mp.mpf(10) ** -15))[0] for n in names)
+    ab = max(ACCURACY.get(n, (mp.mpf(10) ** -15, mp.mpf(10) ** -15))[1] for n in names)
+    return 10 * rel, 10 * ab
+
+
+def convention_of(expr):
+    """(lo, hi, text) when the truth expression is one named quantity with a convention, else None."""
+    from sympy.core.function import AppliedUndef
+    if isinstance(expr, AppliedUndef) and type(expr).__name__ in CONVENTIONS:
+        return CONVENTIONS[type(expr).__name__]
+    return None
+
+
 def _renyi_checked(pr, a):
     a = mp.mpf(a)
     if isinstance(pr, DPair):

@@ -174,7 +174,8 @@ def check_equal(truth, printed, params: Sequence[Param], *, conditions=(), n: in
     return Verdict("fails", method or "random in-domain points", points=used,
                    worst_error=float(worst), precision=DPS, derived=derived,
                    counterexample={"params": point_str(pt), "true": fmt(a), "printed": fmt(b),
-                                   "relative_error": fmt(worst, 3)})
+                                   "relative_error": fmt(worst, 3)},
+                   certificate=numeric_certificate(worst, tol_digits, "relative error"))
 
 
 _OPS = {">=": lambda a, b, s: a >= b - s, ">": lambda a, b, s: a > b - s,
@@ -212,7 +213,8 @@ def check_relation(lhs, op: str, rhs, params: Sequence[Param], *, conditions=(),
     return Verdict("fails", method or "random in-domain points", points=used, precision=DPS,
                    worst_error=float(worst),
                    counterexample={"params": point_str(pt), "lhs": fmt(a), "rhs": fmt(b),
-                                   "relation": f"lhs {op} rhs is violated"})
+                                   "relation": f"lhs {op} rhs is violated"},
+                   certificate=numeric_certificate(worst, tol_digits, "gap"))
 
 
 # ----------------------------------------------------------------------------- 1-D optimisation
@@ -315,4 +317,13 @@ def _check_draws(draw, op, n, seed, method, tol_digits) -> Verdict:
     return Verdict("fails", method, points=used, worst_error=float(worst), precision=mp.mp.dps,
                    counterexample={"params": {k: (mp.nstr(v, 8) if isinstance(v, (mp.mpf, float)) else v)
                                               for k, v in desc.items()},
-                                   "lhs": fmt(a), "rhs": fmt(b), "relation": f"lhs {op} rhs"})
+                                   "lhs": fmt(a), "rhs": fmt(b), "relation": f"lhs {op} rhs"},
+                   certificate=numeric_certificate(worst, tol_digits, "relative error" if op == "==" else "gap"))
+
+
+def numeric_certificate(violation, tol_digits: int, what: str) -> dict:
+    """The certificate of a custom check's failure: no ball enclosure (the sides are mpmath
+    computations), so the error budget it was judged against, at its working precision."""
+    return {"method": f"mpmath at {mp.mp.dps} digits (a custom check: no ball enclosure)",
+            "violation": f"{what} {fmt(violation, 3)}", "budget": f"1e-{tol_digits}",
+            "budget_rule": f"fails only when the {what} exceeds 1e-{tol_digits} (times max(1, |sides|) for a gap)"}

@@ -27,7 +27,8 @@ import sys
 
 
 # modules adding subcommands: each has add_commands(subparsers)
-EXTENSIONS = tuple(m for m in ("accounting_cli", "tradeoff_cli", "region_cli", "tv_cli", "sweep_cli")
+EXTENSIONS = tuple(m for m in ("accounting_cli", "tradeoff_cli", "region_cli", "tv_cli", "sweep_cli",
+                                "risk_cli")
                    if importlib.util.find_spec(f"dpderive.{m}") is not None)
 
 

@@ -136,11 +136,7 @@ def assemble(records: dict[str, list[dict]], findings: dict[str, list[dict]] | N
                 continue                        # the mistake is gone (a claim re-verdicted): no erratum
             errata.append(_erratum(key, g, members))
         for cid in sorted(failing - grouped, key=list(by_id).index):
-            r = by_id[cid]
-            errata.append(_erratum(key, {
-                "key": cid.split(".", 1)[1], "severity": "unclassified", "title": r["statement"],
-                "printed": "", "corrected": r["derived_latex"] or "", "wrong": "", "right": "",
-                "setting": "", "explanation": r["note"], "claims": [cid]}, [r]))
+            errata.append(_erratum(key, generated_entry(by_id[cid]), [by_id[cid]], short=True))
         for r in recs:
             if r["verdict"] == "artifact":
                 a = r.get("artifact") or {}
@@ -159,17 +155,57 @@ def assemble(records: dict[str, list[dict]], findings: dict[str, list[dict]] | N
             "counts": _counts(errata)}
 
 
+def generated_entry(r: dict) -> dict:
+    """An erratum written from a failing claim's record alone (claim files, and seed claims no table
+    groups): what is wrong in words and formulas, the printed form beside the true one where the
+    checker derived it, and a severity inferred from where the claim fails (``extent``: everywhere,
+    on part of the domain, only near an edge) and from a constant-factor or constant-term slip."""
+    ce = r.get("counterexample") or {}
+    note = r.get("note") or ""
+    extent = ce.get("extent", "") if isinstance(ce, dict) else ""
+    printed, derived = r.get("printed_latex") or "", r.get("derived_latex") or ""
+    if "constant factor" in note or "constant term" in note:
+        severity = "typo"
+    elif extent.startswith(("everywhere", "on part")):
+        severity = "changes a stated result"
+    elif extent.startswith("only near"):
+        severity = "wrong but harmless"
+    else:
+        severity = "unclassified"
+    if r["kind"] == "bound" and isinstance(ce, dict) and "bound" in ce:
+        what = {"bound >= truth is violated": "is not an upper bound on",
+                "bound <= truth is violated": "is not a lower bound on",
+                "bound = truth is violated": "is not equal to"}.get(ce.get("relation", ""), "fails against")
+        at = ", ".join(f"{k} = {v}" for k, v in (ce.get("params") or {}).items())
+        title = (f"the printed bound {what} {ce.get('quantity', 'the truth')}: at {at} it is {ce['bound']}, "
+                 f"the true value {ce['truth']}")
+    elif derived and printed:
+        title = f"the printed form is wrong: the true value is ${derived}$"
+    elif isinstance(ce, dict) and ce.get("relation"):
+        title = f"{r['statement']}: {ce['relation']}"
+    else:
+        title = f"{r['statement']}: fails"
+    if extent:
+        title += f" ({extent.split(' (')[0]})"
+    explanation = "; ".join(x for x in (note, f"The claim fails {extent}." if extent else "") if x)
+    return {"key": r["id"].split(".", 1)[1], "severity": severity, "title": title,
+            "printed": printed, "corrected": derived, "wrong": "", "right": "", "setting": "",
+            "explanation": explanation, "claims": [r["id"]]}
+
+
 def _paper_cite(key: str) -> str:
     seeds = registry.PAPERS.get(key, {}).get("seeds", ())
     return SEED_CITES.get(seeds[0], key) if seeds else key
 
 
-def _erratum(key: str, g: dict, members: list[dict]) -> dict:
+def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dict:
+    """``short``: the locations without the paper's name (an entry written from its record names the
+    paper once, in its heading)."""
     first = members[0]
     return {
         "paper_key": key, "key": f"{key}.{g['key']}", "severity": g["severity"], "title": g["title"],
         "paper_cite": SEED_CITES.get(first["paper"], first["paper"]),
-        "locations": [_loc(r) for r in members],
+        "locations": [_short_loc(r) if short else _loc(r) for r in members],
         "short_locations": ", ".join(dict.fromkeys(_short_loc(r) if r["paper"] == first["paper"] else _loc(r)
                                                    for r in members)),
         "printed": g.get("printed", ""), "corrected": g.get("corrected", ""),
@@ -177,7 +213,8 @@ def _erratum(key: str, g: dict, members: list[dict]) -> dict:
         "printed_hl": highlight(g.get("printed", ""), g.get("wrong", ""), "wrongterm"),
         "corrected_hl": highlight(g.get("corrected", ""), g.get("right", ""), "rightterm"),
         "setting": g.get("setting", ""), "explanation": g.get("explanation", ""),
-        "claims": [{"id": r["id"], "location": _loc(r), "statement": r["statement"], "method": r["method"],
+        "claims": [{"id": r["id"], "location": _short_loc(r) if short else _loc(r), "statement": r["statement"],
+                    "method": r["method"],
                     "precision": r.get("precision"), "points": r.get("points"),
                     "rows": counterexample_rows(r["counterexample"]), "note": r["note"],
                     "seed": r["paper"], "counterexample": r["counterexample"]} for r in members],
@@ -261,13 +298,12 @@ def markdown(rep: dict) -> str:
         L += [f"| {d['paper_cite']} | {_md_cell(d['what'])} | {_md_cell(d['paper'])} | {_md_cell(d['recomputed'])} |"
               for d in rep["disagreements"]]
         L.append("")
-    L += ["## Transcription artifacts (not errata)", "",
-          "The printed form in one text dump fails, but another version of the same paper prints it "
-          "correctly.", ""]
+    if rep["artifacts"]:
+        L += ["## Transcription artifacts (not errata)", "",
+              "The printed form in one text dump fails, but another version of the same paper prints it "
+              "correctly.", ""]
     for a in rep["artifacts"]:
         L.append(f"- {a['location']} (`{a['id']}`): {a['why']}. Correct in {a['version']}: "
                  f"`{a['version_printed']}`" + (f" (claim `{a['version_claim']}` holds)" if a["version_claim"] else "")
                  + ".")
-    if not rep["artifacts"]:
-        L.append("None.")
-    return "\n".join(L) + "\n"
+    return "\n".join(L).rstrip("\n") + "\n"

@@ -23,6 +23,7 @@ _EXPORTS = {
     "RouteError": "events", "events_from_spec": "events", "rdp_curve": "events",
     "pld_accountant": "events", "epsilon": "account", "delta": "account",
     "calibrate": "account", "table": "account", "AccountingResult": "accountant",
+    "StatefulAccountant": "stateful", "calibrate_risk": "risk",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -34,6 +34,7 @@ __all__ = ["METHODS", "epsilon", "delta", "table", "calibrate", "profile"]
 
 METHODS = ("best", "rdp", "pld", "clt", "edgeworth")
 CERTIFIED = ("rdp", "pld")
+SKIP_RDP_GAP = 1e-3      # best: rdp is skipped when PLD's bracket is this narrow (relative)
 PLD_CITATION = ("privacy-loss distribution, pessimistic and optimistic discretisation "
                 "(certified bracket; numeric.pld)")
 
@@ -66,10 +67,10 @@ EXACT_CITATION = ("exact privacy profile of the Gaussian mechanism (Balle and Wa
 
 def _gaussian_mu(events):
     """mu of the composition when every event is an unsubsampled Gaussian (else None)."""
-    if not all(isinstance(e.mechanism, EV.Gaussian) and e.sampling is None for e in events):
+    noise = [e.mechanism.gaussian_noise() if e.sampling is None else None for e in events]
+    if any(n is None for n in noise):
         return None
-    return math.sqrt(math.fsum(e.count * (e.mechanism.sensitivity / e.mechanism.sigma) ** 2
-                               for e in events))
+    return math.sqrt(math.fsum(e.count * (d / s) ** 2 for e, (s, d) in zip(events, noise)))
 
 
 def _exact(events, name, at):
@@ -90,33 +91,43 @@ def _exact(events, name, at):
 
 def _approx(events, name, at, method):
     from . import methods
-    if len(events) != 1 or not isinstance(events[0].mechanism, EV.Gaussian) or \
-            isinstance(events[0].sampling, EV.WithoutReplacement):
+    if len(events) != 1 or events[0].mechanism.gaussian_noise() is None or \
+            getattr(events[0].sampling, "neighbouring", "add_remove") != "add_remove":
         raise EV.RouteError(method, EV.describe(events), "the approximations cover one "
                             "(Poisson-subsampled) Gaussian event only")
     e = events[0]
-    m = e.mechanism
-    return getattr(methods, name)(m.sigma, e.rate, e.count, at, m.sensitivity, method)
+    sigma, sens = e.mechanism.gaussian_noise()
+    return getattr(methods, name)(sigma, e.rate, e.count, at, sens, method)
 
 
 def _flat(name, value, method, route, lower, upper, citation, events, given, extra=None):
     ex = {f"{name}_lower": lower, f"{name}_upper": upper, "route": route,
           "guarantee": True, "events": len(events)}
-    if len(events) == 1 and isinstance(events[0].mechanism, EV.Gaussian):
-        ex["sigma"] = events[0].mechanism.sigma
+    if len(events) == 1 and events[0].mechanism.gaussian_noise() is not None:
+        ex["sigma"] = events[0].mechanism.gaussian_noise()[0]
     ex.update(extra or {})
     return AccountingResult(name, float(value), method, "", None, citation,
                             mechanism=EV.describe(events), extras=ex, **given)
 
 
-def _certified(events, name, at, method, neighbouring, conversion):
+def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True):
     """Certified (lower, upper, route, notes, citation) for method rdp, pld or best."""
-    notes, got, errors = [], {}, {}
-    routes = CERTIFIED if method == "best" else (method,)
+    notes, got, errors, skipped = [], {}, {}, None
+    # best: PLD first (the cheap route, and the tighter one almost always); then rdp unless
+    # PLD's certified bracket is within SKIP_RDP_GAP: every certified upper bound, rdp's
+    # included, is >= the truth >= PLD's lower end, so rdp could lower the answer by at most
+    # (upper - lower) <= SKIP_RDP_GAP * upper
+    routes = ("pld", "rdp") if method == "best" else (method,)
     if method == "best" and _gaussian_mu(events) is not None:
         got["exact"] = (*_exact(events, name, at), None)
         routes = ()          # the exact profile: no other route can be tighter
     for r in routes:
+        if r == "rdp" and method == "best" and skip_rdp and "pld" in got:
+            lo, hi = got["pld"][:2]
+            if math.isfinite(hi) and hi - lo <= SKIP_RDP_GAP * hi:
+                skipped = (f"rdp: the PLD bracket is within {SKIP_RDP_GAP:g} relative, so no "
+                           "certified route can improve on it by more")
+                continue
         try:
             if r == "rdp":
                 res = _rdp(events, name, at, neighbouring, conversion)
@@ -155,6 +166,8 @@ def _certified(events, name, at, method, neighbouring, conversion):
     if "rdp" in got:
         cites.append(got["rdp"][2].citation)
     extra = {"routes": ",".join(sorted(got))}
+    if skipped:
+        extra["skipped"] = skipped
     if "rdp" in got:
         extra["rdp_" + name] = got["rdp"][1]
         extra["alpha"] = got["rdp"][2].alpha
@@ -168,7 +181,7 @@ def _certified(events, name, at, method, neighbouring, conversion):
 
 
 def profile(events, name: str, at: float, method: str = "best", neighbouring: str = "add_remove",
-            conversion: str = "optimal") -> AccountingResult:
+            conversion: str = "optimal", skip_rdp: bool = True) -> AccountingResult:
     """epsilon(delta = at) or delta(epsilon = at) of the composition by ``method``."""
     _check_method(method)
     if method == "all":
@@ -182,7 +195,7 @@ def profile(events, name: str, at: float, method: str = "best", neighbouring: st
         r.extras.update(route=method, guarantee=False)
         return r
     lower, upper, route, cite, extra = _certified(events, name, at, method, neighbouring,
-                                                  conversion)
+                                                  conversion, skip_rdp)
     return _flat(name, upper, method, route, lower, upper, cite, events, given, extra)
 
 
@@ -234,7 +247,8 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
 # ----------------------------------------------------------------------------- calibration
 def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: float, hi: float,
               method: str = "best", neighbouring: str = "add_remove", integer: bool = False,
-              rtol: float = 1e-4, decreasing: bool | None = None) -> AccountingResult:
+              rtol: float = 1e-4, decreasing: bool | None = None,
+              conversion: str = "optimal") -> AccountingResult:
     """Solve for one parameter x in [lo, hi] of ``make_events(x)``.
 
     ``decreasing=True`` (epsilon decreases in x: a noise parameter, Gaussian or discrete
@@ -244,7 +258,9 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     direction from ``param``: decreasing for "sigma" and "scale", increasing otherwise.
     ``integer``: x is an integer (bisection), else continuous (regula falsi to ``rtol``
     relative).  Bisection keeps an end whose epsilon was computed and met the target, and
-    that end is returned with its achieved epsilon (sound whatever the monotonicity)."""
+    that end is returned with its achieved epsilon (sound whatever the monotonicity).
+    ``conversion``: the RDP route's RDP -> DP conversion.  The one calibrator of the package
+    (it replaces the retired ``accountant.calibrate_sigma`` and ``methods.calibrate_sigma``)."""
     if method not in ("best", "rdp", "pld"):
         raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
     from .kernels import check_open01, check_positive
@@ -258,7 +274,7 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
         for r in routes:
             try:
                 if r == "rdp":
-                    v = _rdp(evs, "epsilon", d, neighbouring).value
+                    v = _rdp(evs, "epsilon", d, neighbouring, conversion).value
                 else:
                     v = float(np.max(EV.pld_accountant(evs, neighbouring, "upper").epsilon(d)[1]))
             except (EV.RouteError, ArithmeticError):
@@ -293,23 +309,35 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     good, bad = (hi, lo) if decreasing else (lo, hi)
     guess = _clt_sigma_guess(make_events, e_t, d, lo, hi) if decreasing and not integer else None
     pld_only = functools.lru_cache(maxsize=None)(lambda x: eps_at(x, ("pld",)))
+
+    def pld_narrow(x):
+        """best's rule: where PLD's bracket is within SKIP_RDP_GAP, best does not ask rdp (so
+        neither does the search: an x only rdp certifies would be reported above the target)"""
+        try:
+            lo, hi, _ = _pld(EV._check_events(make_events(x), neighbouring), "epsilon", d, neighbouring)
+        except (EV.RouteError, ArithmeticError):
+            return False
+        return math.isfinite(hi) and hi - lo <= SKIP_RDP_GAP * hi
     if method == "best" and pld_only(good) <= e_t:
         # the PLD route alone first (its upper bound is the tighter one almost always and it
         # costs a few ms); the rdp route is then asked only where it could still do better:
         # at the first end PLD could not certify.  If rdp cannot certify it either, the
         # answer is PLD's (up to the tolerance); else the search goes on with both routes.
         good, nxt = search(pld_only, good, bad)
-        if nxt is not None and eps_at(nxt, ("rdp",)) <= e_t:
+        if nxt is not None and not pld_narrow(nxt) and eps_at(nxt, ("rdp",)) <= e_t:
             good, _ = search(functools.lru_cache(maxsize=None)(eps_at), nxt, bad)
     else:
         f = functools.lru_cache(maxsize=None)(eps_at)
         if not math.isfinite(f(good)):
-            epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring)  # raises the reason
+            epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring,
+                    conversion)  # raises the reason
         if f(good) > e_t:
             raise DomainError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
                               f"(there epsilon = {f(good):.6g})")
         good, _ = search(f, good, bad)
-    res = epsilon(make_events(good), d, method, neighbouring)
+    # every route the search asked (best: rdp too, even where PLD's bracket is narrow: the
+    # answer may be an x that only rdp certifies)
+    res = profile(make_events(good), "epsilon", d, method, neighbouring, conversion, skip_rdp=False)
     ex = dict(res.extras)
     ex.update(target_epsilon=e_t, solved_for=param, epsilon_achieved=res.value, **{param: good})
     return AccountingResult(param, float(good), method, "", None, res.citation,
@@ -325,11 +353,11 @@ def _clt_sigma_guess(make_events, e_t, d, lo, hi):
         evs = make_events(math.sqrt(lo * hi))
     except ValueError:
         return None
-    if len(evs) != 1 or type(evs[0].mechanism) is not EV.Gaussian or \
-            isinstance(evs[0].sampling, EV.WithoutReplacement):
+    if len(evs) != 1 or evs[0].mechanism.gaussian_noise() is None or \
+            getattr(evs[0].sampling, "neighbouring", "add_remove") != "add_remove":
         return None
     e = evs[0]
-    q, T, sens = e.rate, float(e.count), e.mechanism.sensitivity
+    q, T, sens = e.rate, float(e.count), e.mechanism.gaussian_noise()[1]
 
     def log_delta(lmu):              # G_mu's delta(e_t) at mu = e^lmu (002 eq. (40) generalised)
         return log_delta_float(e_t, math.exp(lmu))

@@ -32,7 +32,7 @@ from .rdp import Gaussian, LinearRDP, RDPCurve, SubsampledGaussian
 from .solvers import ConvergenceError, round_up, zoom_minimize
 
 __all__ = ["AccountingResult", "CONVERSIONS", "epsilon", "delta", "epsilon_many",
-           "calibrate_sigma", "ma_epsilon", "improved_ma_epsilon", "lemma2_epsilon",
+           "ma_epsilon", "improved_ma_epsilon", "lemma2_epsilon",
            "theorem5_sigma2", "min_sigma2", "eps_conversion", "delta_conversion"]
 
 CITATIONS = {
@@ -609,82 +609,6 @@ def _delta_optimal_refine(curve, T, e, a, v):
     return a, v
 
 
-# ----------------------------------------------------------------------------- calibration
-def _curve_for(sigma, q, sensitivity):
-    return (Gaussian(sigma, sensitivity) if q == 1
-            else SubsampledGaussian(q, sigma, sensitivity))
-
-
-def calibrate_sigma(target_eps: float, delta_: float, sampling_rate: float = 1.0, steps: float = 1,
-                    sensitivity: float = 1.0, conversion: str = "optimal", method: str = "rdp",
-                    rtol: float = 1e-6) -> AccountingResult:
-    """The smallest sigma (to relative ``rtol``) whose (Poisson-subsampled) Gaussian,
-    composed ``steps`` times, is (target_eps, delta)-DP by the RDP accountant.
-
-    Conservative by construction: bisection in log sigma keeps an upper end whose
-    epsilon has been computed and is <= target; that sigma is returned, and its
-    epsilon is reported as ``epsilon`` (achieved)."""
-    if method not in METHODS:
-        raise K.DomainError("method", method, "one of " + ", ".join(METHODS))
-    _check_conversion(conversion)
-    e_t = float(K.check_positive(target_eps, "epsilon"))
-    d = float(K.check_open01(delta_, "delta"))
-    q = float(sampling_rate)
-    if not (0 < q <= 1):
-        raise K.DomainError("sampling_rate", sampling_rate, "(0, 1]")
-    if not (np.isfinite(steps) and steps >= 1):
-        raise K.DomainError("steps", steps, "[1, oo)")
-    K.check_positive(sensitivity, "sensitivity")
-
-    def eps_at(s):
-        e, a = epsilon_many(_curve_for(s, q, sensitivity), [steps], d, conversion)
-        return float(e[0]), float(a[0])
-
-    # initial guess from the closed-form moments accountant of the Gaussian (002 eq. (29))
-    rho_t = e_t ** 2 / (4 * (e_t + math.log(1 / d)))  # solves rho T + 2 sqrt(rho T L) ~ eps
-    s0 = sensitivity * max(q, 1e-12) * math.sqrt(steps / (2 * rho_t))
-    s0 = max(s0, 1e-3)
-    hi, (e_hi, a_hi) = s0, eps_at(s0)
-    for _ in range(80):
-        if e_hi <= e_t:
-            break
-        hi *= 2.0
-        e_hi, a_hi = eps_at(hi)
-    else:
-        raise ConvergenceError("calibrate_sigma: no sigma found meeting the target", 1,
-                               {"target_eps": e_t})
-    lo = hi / 2.0
-    for _ in range(80):
-        e_lo, _ = eps_at(lo)
-        if e_lo > e_t:
-            break
-        hi, e_hi = lo, e_lo
-        lo /= 2.0
-    else:
-        raise ConvergenceError("calibrate_sigma: epsilon does not exceed the target as sigma -> 0",
-                               1, {"target_eps": e_t})
-    for _ in range(200):
-        if hi - lo <= rtol * hi:
-            break
-        mid = math.sqrt(lo * hi)
-        e_mid, a_mid = eps_at(mid)
-        if e_mid <= e_t:
-            hi, e_hi, a_hi = mid, e_mid, a_mid
-        else:
-            lo = mid
-    else:
-        raise ConvergenceError("calibrate_sigma bisection", 1, {"lo": lo, "hi": hi})
-    e_hi, a_hi = eps_at(hi)      # certify the returned sigma
-    if e_hi > e_t:
-        raise ConvergenceError("calibrate_sigma: returned sigma not certified", 1,
-                               {"sigma": hi, "epsilon": e_hi})
-    mech = _curve_for(hi, q, sensitivity).describe()
-    return AccountingResult("sigma", float(hi), method, conversion, a_hi,
-                            CITATIONS[conversion], epsilon=e_hi, delta=d, sigma=float(hi),
-                            mechanism=mech, extras={"target_epsilon": e_t, "steps": float(steps),
-                                                    "sampling_rate": q})
-
-
 # ----------------------------------------------------------------------------- the paper's MA
 def ma_epsilon(rho, T, delta_):
     """Moments accountant epsilon = rho T + sqrt(4 rho T log(1/delta)) (002 eq. (29)),
@@ -746,5 +670,8 @@ def ma_sigma2(eps, delta_, T):
 def min_sigma2(eps, delta_, T, conversion: str = "optimal") -> float:
     """The exact minimal sigma^2 of the T-fold Gaussian by the RDP accountant with
     ``conversion`` (what Theorem 5 expands asymptotically)."""
-    res = calibrate_sigma(eps, delta_, 1.0, T, 1.0, conversion)
+    from . import account
+    from . import events as EV
+    res = account.calibrate(lambda s: [EV.Event(EV.Gaussian(s), None, int(T))], eps, delta_, "sigma",
+                            1e-3, 1e6, method="rdp", rtol=1e-6, conversion=conversion)
     return res.value ** 2

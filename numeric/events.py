@@ -52,7 +52,8 @@ Routes:
 * ``clt``, ``edgeworth``  approximations (``numeric.methods``), one homogeneous
             Gaussian event only; labelled ``guarantee: false``.
 * ``best``  (default) the smallest certified upper bound among rdp and pld, with
-            PLD's certified lower bound beside it.
+            PLD's certified lower bound beside it; PLD runs first and rdp is skipped when
+            PLD's bracket is within ``account.SKIP_RDP_GAP`` (0.1%) relative.
 """
 from __future__ import annotations
 
@@ -64,6 +65,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from derive.errors import DomainError
+
+from .mechanism import Mechanism, NotSupported, binary_pair
 
 __all__ = ["Gaussian", "Laplace", "RandomizedResponse", "DiscreteGaussian", "Poisson", "WithoutReplacement",
            "Event", "RouteError", "NEIGHBOURING", "ROUTES", "events_from_spec", "rdp_curve",
@@ -91,7 +94,7 @@ def _pos(name, v, allowed="(0, oo)"):
 
 # ----------------------------------------------------------------------------- mechanisms
 @dataclass(frozen=True)
-class Gaussian:
+class Gaussian(Mechanism):
     """Gaussian mechanism: noise multiplier ``sigma`` on a query of L2 ``sensitivity``."""
     sigma: float
     sensitivity: float = 1.0
@@ -104,9 +107,42 @@ class Gaussian:
         return f"gaussian(sigma={self.sigma:g}" + (
             f", sensitivity={self.sensitivity:g})" if self.sensitivity != 1 else ")")
 
+    def gaussian_noise(self):
+        return self.sigma, self.sensitivity
+
+    def rdp(self):
+        from . import rdp as R
+        return R.Gaussian(self.sigma, self.sensitivity)
+
+    def rdp_poisson(self, rate):
+        """The exact curve of Mironov, Talwar, Zhang 2019 (tighter than the generic bound)."""
+        from . import rdp as R
+        return R.SubsampledGaussian(rate, self.sigma, self.sensitivity)
+
+    def pld_models(self):
+        from . import pld
+        return pld.gaussian_models(self.sensitivity / self.sigma)
+
+    def _mu_subsampled(self):
+        from . import pld
+        s = self.sigma / self.sensitivity
+        if s < pld.SIGMA_MIN_SUBSAMPLED:
+            raise NotSupported(f"noise multiplier sigma/sensitivity = {s:g} below "
+                               f"{pld.SIGMA_MIN_SUBSAMPLED:.4g} with subsampling (quadrature range)")
+        return 1.0 / s
+
+    def pld_poisson(self, rate):
+        """The add/remove pairs written in x (continuous: bins integrated by quadrature)."""
+        from . import pld
+        return pld.mixture_models(self._mu_subsampled(), rate)
+
+    def pld_fixed(self, gamma, count):
+        from . import pld
+        return pld.fixed_gaussian_models(self._mu_subsampled(), gamma)
+
 
 @dataclass(frozen=True)
-class Laplace:
+class Laplace(Mechanism):
     """Laplace mechanism: noise scale ``scale`` on a query of L1 ``sensitivity``."""
     scale: float
     sensitivity: float = 1.0
@@ -119,9 +155,26 @@ class Laplace:
         return f"laplace(scale={self.scale:g}" + (
             f", sensitivity={self.sensitivity:g})" if self.sensitivity != 1 else ")")
 
+    def rdp(self):
+        from . import rdp as R
+        return R.Laplace(self.scale, self.sensitivity)
+
+    def pld_models(self):
+        from . import pld
+        return pld.laplace_models(self.sensitivity / self.scale)
+
+    def pld_poisson(self, rate):
+        """The add/remove pairs written in x (continuous part by quadrature, two atoms)."""
+        from . import pld
+        return pld.subsampled_laplace_models(self.sensitivity / self.scale, rate)
+
+    def pld_fixed(self, gamma, count):
+        from . import pld
+        return pld.fixed_laplace_models(self.sensitivity / self.scale, gamma)
+
 
 @dataclass(frozen=True)
-class RandomizedResponse:
+class RandomizedResponse(Mechanism):
     """Binary randomized response: reports the true bit with probability e^eps/(1+e^eps)."""
     epsilon: float
 
@@ -131,9 +184,17 @@ class RandomizedResponse:
     def __str__(self):
         return f"rr(epsilon={self.epsilon:g})"
 
+    def rdp(self):
+        from . import rdp as R
+        return R.RandomizedResponse(self.epsilon)
+
+    def pmf_pair(self):
+        """(true bit 0 reported, true bit 1): the generic PLD forms apply."""
+        return binary_pair(self.epsilon)
+
 
 @dataclass(frozen=True)
-class DiscreteGaussian:
+class DiscreteGaussian(Mechanism):
     """Discrete Gaussian mechanism: N_Z(0, sigma^2) noise, P(x) = e^{-x^2/(2 sigma^2)} /
     sum_y e^{-y^2/(2 sigma^2)} on the integers (Canonne, Kamath, Steinke 2020, "The Discrete
     Gaussian for Differential Privacy", NeurIPS), on a scalar integer-valued query of integer
@@ -155,6 +216,29 @@ class DiscreteGaussian:
         return f"dgauss(sigma={self.sigma:g}" + (
             f", sensitivity={self.sensitivity})" if self.sensitivity != 1 else ")")
 
+    def rdp(self):
+        from . import rdp as R
+        return R.DiscreteGaussian(self.sigma, self.sensitivity)
+
+    def pld_models(self):
+        return self.pld_poisson(1.0)
+
+    def pld_poisson(self, rate):
+        """Its exact pmf pair on a certified truncated support (vectorised atoms, the tail +oo)."""
+        from . import pld
+        try:
+            return pld.discrete_gaussian_models(self.sigma, self.sensitivity, rate)
+        except DomainError as exc:
+            raise NotSupported(str(exc)) from None
+
+    def pld_fixed(self, gamma, count):
+        from . import pld
+        try:
+            return _refine_fixed_orders(pld.fixed_discrete_gaussian_models(self.sigma, self.sensitivity,
+                                                                           gamma), count)
+        except DomainError as exc:
+            raise NotSupported(str(exc)) from None
+
 
 # ----------------------------------------------------------------------------- sampling
 @dataclass(frozen=True)
@@ -168,8 +252,16 @@ class Poisson:
             raise DomainError("sampling_rate", self.rate, "(0, 1]")
         object.__setattr__(self, "rate", r)
 
+    neighbouring = "add_remove"      # the supported amplification bounds are stated for it
+
     def __str__(self):
         return f"poisson(q={self.rate:g})"
+
+    def rdp(self, mech):
+        return mech.rdp_poisson(self.rate)
+
+    def pld(self, mech, count):
+        return mech.pld_poisson(self.rate)
 
 
 @dataclass(frozen=True)
@@ -188,12 +280,20 @@ class WithoutReplacement:
         object.__setattr__(self, "batch_size", int(b))
         object.__setattr__(self, "dataset_size", int(n))
 
+    neighbouring = "replace_one"     # the batch size is fixed: neighbours replace one record
+
     @property
     def rate(self) -> float:
         return self.batch_size / self.dataset_size
 
     def __str__(self):
         return f"fixed(batch={self.batch_size}/{self.dataset_size})"
+
+    def rdp(self, mech):
+        return mech.rdp_fixed(self.rate)
+
+    def pld(self, mech, count):
+        return mech.pld_fixed(self.rate, count) if self.rate < 1 else mech.pld_models()
 
 
 MAX_COUNT = 1e9
@@ -207,9 +307,10 @@ class Event:
     count: int = 1
 
     def __post_init__(self):
-        if not isinstance(self.mechanism, (Gaussian, Laplace, RandomizedResponse, DiscreteGaussian)):
+        if not isinstance(self.mechanism, Mechanism):
             raise DomainError("mechanism", self.mechanism,
-                              "Gaussian, Laplace, RandomizedResponse or DiscreteGaussian")
+                              "Gaussian, Laplace, RandomizedResponse, DiscreteGaussian (or a "
+                              "numeric.mechanism.Mechanism)")
         if self.sampling is not None and not isinstance(self.sampling, (Poisson, WithoutReplacement)):
             raise DomainError("sampling", self.sampling, "None, Poisson or WithoutReplacement")
         c = self.count
@@ -243,11 +344,12 @@ def _check_events(events, neighbouring):
     if neighbouring not in NEIGHBOURING:
         raise DomainError("neighbouring", neighbouring, " or ".join(NEIGHBOURING))
     for e in events:
-        if isinstance(e.sampling, WithoutReplacement) and neighbouring != "replace_one":
+        nb = getattr(e.sampling, "neighbouring", neighbouring)
+        if nb == "replace_one" and neighbouring != "replace_one":
             raise DomainError("neighbouring", neighbouring, "replace_one for fixed-size batches "
                               "(sampling without replacement keeps the batch size, so neighbours "
                               "differ by replacing one record)")
-        if isinstance(e.sampling, Poisson) and neighbouring != "add_remove":
+        if nb == "add_remove" and neighbouring != "add_remove":
             raise DomainError("neighbouring", neighbouring, "add_remove for Poisson subsampling "
                               "(the supported amplification bounds are stated for add/remove)")
     return events
@@ -313,27 +415,12 @@ def events_from_spec(obj) -> list:
 
 
 # ----------------------------------------------------------------------------- route: RDP
-def _rdp_base(mech):
-    from . import rdp as R
-    if isinstance(mech, Gaussian):
-        return R.Gaussian(mech.sigma, mech.sensitivity)
-    if isinstance(mech, Laplace):
-        return R.Laplace(mech.scale, mech.sensitivity)
-    if isinstance(mech, DiscreteGaussian):
-        return R.DiscreteGaussian(mech.sigma, mech.sensitivity)
-    return R.RandomizedResponse(mech.epsilon)
-
-
 def _rdp_event(e: Event):
-    from . import rdp as R
-    base = _rdp_base(e.mechanism)
-    if e.sampling is None:
-        return base
-    if isinstance(e.sampling, WithoutReplacement):
-        return R.WithoutReplacementRDP(base, e.sampling.rate)
-    if isinstance(e.mechanism, Gaussian):
-        return R.SubsampledGaussian(e.sampling.rate, e.mechanism.sigma, e.mechanism.sensitivity)
-    return R.PoissonSubsampledRDP(base, e.sampling.rate)
+    """The RDP curve of one step of ``e``: the mechanism's, wrapped by its sampling."""
+    try:
+        return e.mechanism.rdp() if e.sampling is None else e.sampling.rdp(e.mechanism)
+    except NotSupported as exc:
+        raise RouteError("rdp", e, str(exc)) from None
 
 
 def rdp_curve(events, neighbouring: str = "add_remove"):
@@ -346,34 +433,14 @@ def rdp_curve(events, neighbouring: str = "add_remove"):
 
 # ----------------------------------------------------------------------------- route: PLD
 def _pld_models(e: Event):
-    from . import pld
-    m = e.mechanism
-    q = e.rate
-    fixed = isinstance(e.sampling, WithoutReplacement) and q < 1
-    if isinstance(m, Gaussian):
-        s = m.sigma / m.sensitivity
-        if q == 1:
-            return pld.gaussian_models(1.0 / s)
-        if s < pld.SIGMA_MIN_SUBSAMPLED:
-            raise RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:g} below "
-                             f"{pld.SIGMA_MIN_SUBSAMPLED:.4g} with subsampling (quadrature range)")
-        return pld.fixed_gaussian_models(1.0 / s, q) if fixed else pld.mixture_models(1.0 / s, q)
-    if isinstance(m, DiscreteGaussian):
-        try:
-            if fixed:
-                return _refine_fixed_orders(pld.fixed_discrete_gaussian_models(m.sigma, m.sensitivity, q),
-                                            e.count)
-            return pld.discrete_gaussian_models(m.sigma, m.sensitivity, q)
-        except DomainError as exc:
-            raise RouteError("pld", e, str(exc)) from None
-    if isinstance(m, Laplace):
-        t = m.sensitivity / m.scale
-        if q < 1:
-            return pld.fixed_laplace_models(t, q) if fixed else pld.subsampled_laplace_models(t, q)
-        return pld.laplace_models(t)
-    ee = m.epsilon
-    p = np.array([1.0, math.exp(-ee)]) / (1.0 + math.exp(-ee))       # true bit 0 reported
-    return pld.fixed_discrete_models(p, p[::-1], q) if fixed else pld.discrete_models(p, p[::-1], q)
+    """The one-step loss models of ``e``: the mechanism's privacy-loss law, wrapped by its
+    sampling (``numeric.mechanism``)."""
+    try:
+        if e.sampling is None:
+            return e.mechanism.pld_models()
+        return e.sampling.pld(e.mechanism, e.count)
+    except NotSupported as exc:
+        raise RouteError("pld", e, str(exc)) from None
 
 
 def _refine_fixed_orders(models: dict, count: int) -> dict:
@@ -395,11 +462,13 @@ def _refine_fixed_orders(models: dict, count: int) -> dict:
 def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both"):
     """A ``numeric.pld`` result (``.delta(eps)`` / ``.epsilon(delta)`` give certified
     (lower, upper) pairs) for the composition, or ``RouteError``."""
-    from . import pld
+    from . import pld, pld_exact
     events = _check_events(events, neighbouring)
     factors = [(_pld_models(e), e.count) for e in events]
     if len(factors) == 1:           # one event: its own lattice, refined per direction
         (models, count), = factors
+        if pld_exact.applies(models, count):    # a two-atom law: the exact binomial sums
+            return pld_exact.ExactBinomialPLD(describe(events), models, count, bounds)
         anchor = models["single"].grid_anchor if "single" in models else None
         h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION, anchor)
         return pld.PLDResult(describe(events), models, count, h, pld.TAIL_BOUND, bounds)

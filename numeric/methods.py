@@ -105,35 +105,3 @@ def delta(sigma, q, steps, eps, sensitivity=1.0, method: str = "pld") -> Account
     """delta(epsilon) by ``method`` (see the module docstring)."""
     return _profile("delta", float(K.check_nonneg(eps, "epsilon")), sigma, q, steps,
                     sensitivity, method)
-
-
-def calibrate_sigma(target_eps, delta_, q=1.0, steps=1, sensitivity=1.0, method: str = "pld",
-                    rtol: float = 1e-4) -> AccountingResult:
-    """The smallest sigma (to relative ``rtol``, from above) whose certified PLD upper
-    bound on epsilon(delta) is at most ``target_eps``.  Only ``pld`` calibrates: an
-    approximation cannot certify a noise level."""
-    if method != "pld":
-        raise K.DomainError("method", method, "pld or rdp (calibration needs a guarantee)")
-    e = float(K.check_positive(target_eps, "epsilon"))
-    d = float(K.check_open01(delta_, "delta"))
-    _, qq, t = _check(1.0, q, steps, sensitivity)
-
-    def eps_up(s):
-        return float(pld.subsampled_gaussian(s / sensitivity, qq, t, bounds="upper").epsilon(d)[1])
-
-    floor = sensitivity * (pld.SIGMA_MIN_SUBSAMPLED if qq < 1 else 1e-3)   # PLD's range
-    lo, hi = floor, max(1.0, floor)
-    while eps_up(hi) > e:                      # grow until feasible
-        lo, hi = hi, 2 * hi
-        if hi > 1e6:
-            raise K.DomainError("epsilon", e, f"a target reachable with sigma <= 1e6 (delta={d:g})")
-    if eps_up(lo) <= e:
-        raise K.DomainError("epsilon", e, f"a target not already met at sigma = {lo:.6g}, the "
-                            "smallest noise the PLD accountant covers")
-    while hi - lo > rtol * hi:
-        mid = math.sqrt(lo * hi)
-        lo, hi = (lo, mid) if eps_up(mid) <= e else (mid, hi)
-    achieved = eps_up(hi)
-    return AccountingResult("sigma", hi, "pld", "", None, CITATIONS["pld"], epsilon=achieved,
-                            delta=d, sigma=hi, mechanism=f"Gaussian, Poisson q={qq:g} x {t}",
-                            extras={"guarantee": True, "target_epsilon": e})

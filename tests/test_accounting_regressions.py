@@ -16,7 +16,7 @@ from scipy.stats import norm
 
 from derive.core import DomainError
 from dpderive.cli import main
-from numeric import account, pld
+from numeric import account, pld, pld_compose
 from numeric import events as EV
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +82,7 @@ def test_pld_memory_and_time_bounded(q, T):
 
 def test_pld_window_cap_coarsens_grid(monkeypatch):
     """A window beyond MAX_WINDOW_BINS coarsens the lattice instead of allocating it."""
-    monkeypatch.setattr(pld, "MAX_WINDOW_BINS", 4000)
+    monkeypatch.setattr(pld_compose, "MAX_WINDOW_BINS", 4000)
     r = pld.gaussian(0.5, 20000)
     lo, hi = r.delta(np.array([5.0]))
     truth = _gdp_delta(5.0, 0.5 * math.sqrt(20000))

@@ -93,7 +93,9 @@ def test_subsampled_optimal_route_equals_independent_truth():
 
 
 def test_calibration_certified():
-    r = A.calibrate_sigma(2.0, 1e-5, 1.0, 10, rtol=1e-5)
+    from numeric import account, events as EV          # the one calibrator (issue 22)
+    r = account.calibrate(lambda s: [EV.Event(EV.Gaussian(s), None, 10)], 2.0, 1e-5, "sigma",
+                          1e-3, 1e6, method="rdp", rtol=1e-5)
     assert r.name == "sigma" and r.epsilon <= 2.0
     assert A.epsilon(R.Gaussian(r.value), 1e-5, "optimal", steps=10).value <= 2.0
     assert A.epsilon(R.Gaussian(r.value * (1 - 1e-4)), 1e-5, "optimal", steps=10).value > 2.0

@@ -56,14 +56,19 @@ def test_approximations_are_labelled_and_compared():
 
 
 def test_pld_calibration_is_sound_and_tight():
-    res = M.calibrate_sigma(1.0, 1e-5, 1.0, 10, method="pld")
+    from numeric import account, events as EV          # the one calibrator (issue 22)
+
+    def cal(method):
+        return account.calibrate(lambda s: [EV.Event(EV.Gaussian(s), None, 10)], 1.0, 1e-5, "sigma",
+                                 1e-3, 1e6, method=method)
+    res = cal("pld")
     # the exact sigma: eps(delta) of G_{sqrt(10)/sigma} equals 1
     with mp.workdps(30):
         s_true = _bisect(lambda s: mp.mpf("1e-5") - _delta_true(1, mp.sqrt(10) / s), 1, 20)
     assert float(s_true) * (1 - 1e-9) <= res.value <= float(s_true) * (1 + 2e-3)
     assert res.epsilon <= 1.0
     with pytest.raises(DomainError) as ei:
-        M.calibrate_sigma(1.0, 1e-5, method="clt")
+        cal("clt")
     assert ei.value.name == "method"
 
 

@@ -43,7 +43,9 @@ def test_no_nan_at_huge_epsilon():
 
 
 def test_pld_calibration_loose_target_and_domain():
-    res = methods.calibrate_sigma(10.0, 1e-5, 0.01, 100, method="pld")
+    from numeric import account, events as EV          # the one calibrator (issue 22)
+    res = account.calibrate(lambda s: [EV.Event(EV.Gaussian(s), EV.Poisson(0.01), 100)], 10.0, 1e-5,
+                            "sigma", 0.05, 1e6, method="pld")
     lo, hi = pld.subsampled_gaussian(res.value, 0.01, 100).epsilon(1e-5)
     assert hi <= 10.0 and res.epsilon <= 10.0
     with pytest.raises(DomainError) as ei:

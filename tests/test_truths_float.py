@@ -1,0 +1,60 @@
+"""The float paths of the truths (derive/truths_float.py, the checkers' screen) against the mpmath
+truths of derive/truths.py, pair by pair and quantity by quantity."""
+import math
+
+import mpmath as mp
+import pytest
+import sympy as sp
+
+from derive import truths, truths_float as tf
+from test_certify import PAIRS, QUANTITIES, _mp_value
+
+
+@pytest.mark.parametrize("pair,pv", PAIRS, ids=[sp.sstr(p) for p, _ in PAIRS])
+def test_float_truths_match_mpmath(pair, pv):
+    n = 0
+    for make, extra in QUANTITIES:
+        q = make(pair)
+        pt = {**pv, **extra}
+        syms = sorted(q.free_symbols, key=lambda s: s.name)
+        fn = sp.lambdify(syms, q, modules=[tf.namespace(), "scipy", "numpy"])
+        try:
+            fv = fn(*[float(pt[s.name]) for s in syms])
+        except tf.NoFloatPath:
+            continue
+        v = _mp_value(q, pt)
+        if not mp.isfinite(v):
+            continue
+        n += 1
+        assert abs(fv - float(v)) <= 1e-11 * max(abs(float(v)), 1e-12), (q, pt, fv, v)
+    assert n >= 5
+
+
+@pytest.mark.parametrize("args", [(2.5, 0.3, 1e-5), (1.01, 2.0, 1e-3), (10, 0.001, 1e-18), (70, 2, 0.03)])
+def test_float_optimal_conversion_matches_mpmath(args):
+    with mp.workdps(30):
+        want = truths.QUANTITIES["OptimalRdpEps"][0](*[mp.mpf(x) for x in args])
+    assert math.isclose(tf.optimal_eps(*args), float(want), rel_tol=1e-10)
+
+
+def test_float_optimal_delta_and_gamma_match_mpmath():
+    a, g, e = 2.5, 0.3, 0.5
+    with mp.workdps(30):
+        d = truths.QUANTITIES["OptimalRdpDelta"][0](mp.mpf(a), mp.mpf(g), mp.mpf(e))
+        gam = truths.QUANTITIES["OptimalRdpGamma"][0](mp.mpf(a), mp.mpf(e), mp.mpf("1e-3"))
+    assert math.isclose(tf.optimal_delta(a, g, e), float(d), rel_tol=1e-9)
+    assert math.isclose(tf.optimal_gamma(a, e, 1e-3), float(gam), rel_tol=1e-10)
+
+
+def test_gaussian_profile_in_log_space_at_large_eps():
+    """delta(eps) of G_mu at eps = 200, mu = 1 is ~1e-8700: no float, but its log is finite and right."""
+    lg = tf._log_profile(tf.Gauss(1.0), 200.0)
+    with mp.workdps(40):
+        want = mp.log(mp.ncdf(mp.mpf(0.5) - 200) - mp.e ** 200 * mp.ncdf(-mp.mpf(0.5) - 200))
+    assert math.isclose(lg, float(want), rel_tol=1e-9)
+
+
+def test_no_float_path_is_said():
+    x = sp.Symbol("x")
+    assert tf.has_float_path(sp.Function("Renyi")(sp.Function("Gaussian")(x), x))
+    assert not tf.has_float_path(sp.Function("Renyi")(sp.Function("SubsampledGaussian")(x, x), x))
