@@ -9,8 +9,10 @@ from typing import Any, Callable
 
 import sympy as sp
 
+from . import budget
 from .errors import DomainError  # noqa: F401  (re-exported: derive.core.DomainError)
 from .printing import latex
+from .records import assemble_record
 from .symbols import Param
 
 ROLES = ("definition", "identity", "equality", "lower_bound", "upper_bound", "approximation")
@@ -185,11 +187,14 @@ class Claim:
             from sympy.core.cache import clear_cache
             clear_cache()
             t0 = time.perf_counter()
-            try:
-                v = self.check_fn()
-            except Exception as exc:  # a check that crashes is reported, not hidden
-                v = Verdict("inconclusive", "error", note=f"{type(exc).__name__}: {exc}")
+            with budget.collect() as skips:
+                try:
+                    v = self.check_fn()
+                except Exception as exc:  # a check that crashes is reported, not hidden
+                    v = Verdict("inconclusive", "error", note=f"{type(exc).__name__}: {exc}")
             v.seconds = time.perf_counter() - t0
+            if skips and v.status != "proved":   # the SymPy budget sent it to the numeric path
+                v.method = f"{v.method}; {budget.method_note(skips)}" if v.method else budget.method_note(skips)
             if v.status == "fails" and self.artifact:
                 v.status = "artifact"
             self._verdict = v
@@ -208,7 +213,12 @@ class Claim:
 
     def record(self) -> dict:
         """The JSON record of ``dpderive check --json``."""
-        v = self.check()
+        return assemble_record(self.static_record(), verdict_view(self.check()))
+
+    def static_record(self) -> dict:
+        """The record's fields that do not depend on the verdict (those are None here; the note
+        is the claim's own): with ``verdict_view`` of its verdict, ``assemble_record`` gives
+        ``record()`` (what the on-disk registry index of dpderive keeps, dpderive/index.py)."""
         rec = {
             "id": self.id,
             "paper": self.source.seed,
@@ -219,16 +229,16 @@ class Claim:
             "kind": self.kind,
             "checker": self.checker,
             "statement": self.statement,
-            "verdict": v.status,
-            "method": v.method,
+            "verdict": None,
+            "method": None,
             "printed_latex": self.printed_latex,
-            "derived_latex": latex(v.derived) if v.derived is not None else None,
-            "counterexample": v.counterexample,
-            "points": v.points,
-            "worst_error": v.worst_error,
-            "precision": v.precision,
-            "note": "; ".join(x for x in (v.note, self.note) if x),
-            "certificate": certificate_of(v),
+            "derived_latex": None,
+            "counterexample": None,
+            "points": None,
+            "worst_error": None,
+            "precision": None,
+            "note": self.note,
+            "certificate": None,
             "formulas": list(self.formulas),
         }
         if self.checker == "custom":
@@ -251,7 +261,7 @@ def certificate_of(v: Verdict) -> dict | None:
         return None
     if v.certificate:
         return v.certificate
-    m = v.method or ""
+    m = (v.method or "").split("; SymPy budget:")[0]   # the budget note (derive.budget) is no evidence
     if "along" in m or "sequence" in m or "limit" in m.lower() and "SymPy" not in m:
         return {"method": "sequence evidence (a limit or an order is not enclosed at finitely many points)",
                 "budget_rule": "the scaled values keep growing (or converge elsewhere) at every precision tried"}
@@ -260,6 +270,16 @@ def certificate_of(v: Verdict) -> dict | None:
     digits = f"{v.precision} digits" if v.precision else "its working precision"
     return {"method": f"mpmath at {digits} (a custom check: no ball enclosure)",
             "budget_rule": "the violation exceeds the check's stated tolerance"}
+
+
+def verdict_view(v: Verdict) -> dict:
+    """What a claim's record and ``dpderive show`` print of its verdict, in plain Python values
+    (no SymPy object: the derived form is typeset)."""
+    return {"verdict": v.status, "method": v.method,
+            "derived_latex": latex(v.derived) if v.derived is not None else None,
+            "counterexample": v.counterexample, "points": v.points, "worst_error": v.worst_error,
+            "precision": v.precision, "verdict_note": v.note, "certificate": certificate_of(v),
+            "summary": v.summary()}
 
 
 def _verdict_rows(v: Verdict) -> list[tuple[str, str]]:

@@ -23,6 +23,7 @@ parser when the whole display is not an expression (an ``\\inf``, a ``:=``).
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 import sympy as sp
@@ -100,10 +101,10 @@ class Paper:
         if kind not in checkers.KINDS:
             raise ValueError(f"{cid}: kind={kind!r} is not one of {', '.join(checkers.KINDS)}")
         dom = checkers.Domain([param_var(p) for p in params], tuple(conditions))
-        definition = repr((kind, sorted((k, sp.srepr(v) if isinstance(v, sp.Basic) else repr(v))
-                                        for k, v in fields.items()),
-                           [(p.name, str(p.domain), p.sample) for p in params],
-                           [sp.srepr(c) for c in conditions]))
+        definition = _stable(repr((kind, sorted((k, sp.srepr(v) if isinstance(v, sp.Basic) else repr(v))
+                                                for k, v in fields.items()),
+                                   [(p.name, str(p.domain), p.sample) for p in params],
+                                   [sp.srepr(c) for c in conditions])))
         c = self.claim(cid, location, shown_kind or kind, statement, latex=latex,
                        check=lambda: checkers.describe_pairs(checkers.check(kind, dom, **fields),
                                                              checkers.pmf_pairs_in(fields)),
@@ -111,6 +112,17 @@ class Paper:
                        section=section, seed=seed, note=note)
         c.checker, c.definition, c.spec = kind, definition, (kind, dom, fields)
         return c
+
+
+_DUMMY_INDEX = re.compile(r"dummy_index=(\d+)")
+
+
+def _stable(definition: str) -> str:
+    """A definition's text with SymPy's Dummy indices (drawn at random in each process) numbered
+    in order of appearance: the same claim has the same definition, hence the same verdict-cache
+    key, in every process (zheng2020.eqA_2.scaling's derivatives carry Dummies)."""
+    seen: dict[str, int] = {}
+    return _DUMMY_INDEX.sub(lambda m: f"dummy_index={seen.setdefault(m.group(1), len(seen))}", definition)
 
 
 def param_var(prm: Param) -> Var:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Callable, Iterable, Sequence
 
 import mpmath as mp
 import sympy as sp
 
+from . import budget
 from .core import Verdict
 from .symbols import Param
 
@@ -97,9 +99,26 @@ def point_str(pt: dict, digits: int = 8) -> dict:
 
 
 # ----------------------------------------------------------------------------- symbolic
-def symbolic_zero(expr, max_ops: int = 400) -> bool:
+SIMPLIFY_MAX_OPS = 400   # sympy.simplify is attempted on expressions of at most this many operations
+
+
+def symbolic_zero(expr, max_ops: int = SIMPLIFY_MAX_OPS) -> bool:
     """True when cheap SymPy rewrites (and ``simplify`` on small expressions)
-    reduce ``expr`` to 0.  False means "not shown", never "shown nonzero"."""
+    reduce ``expr`` to 0.  False means "not shown", never "shown nonzero".
+
+    The budget is deterministic (an operation count, never a clock): past ``max_ops``
+    operations ``simplify`` is skipped and ``derive.budget`` records it, so the claim's
+    verdict says the numeric path was taken because of the budget."""
+    t0 = time.perf_counter()
+    got = None
+    try:
+        got = _symbolic_zero(expr, max_ops)
+        return got
+    finally:
+        budget.record_call(time.perf_counter() - t0, got, expr)
+
+
+def _symbolic_zero(expr, max_ops: int) -> bool:
     if expr == 0:
         return True
     tries = (sp.expand, sp.cancel, lambda e: sp.together(sp.expand(e)),
@@ -111,11 +130,13 @@ def symbolic_zero(expr, max_ops: int = 400) -> bool:
                 return True
         except Exception:
             pass
-    if sp.count_ops(expr) <= max_ops:
+    ops = sp.count_ops(expr)
+    if ops <= max_ops:
         try:
             return sp.simplify(expr) == 0
         except Exception:
             return False
+    budget.skipped(ops, max_ops)
     return False
 
 

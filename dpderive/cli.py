@@ -4,7 +4,8 @@
   dpderive show NAME                     one formula or claim: as printed, assumptions, derived forms, verdicts
   dpderive check [FILE ...] [--paper KEY] [--json]   every claim with its verdict (exit 0 when it ran)
   dpderive report [FILE ...] [--out DIR] [--no-pdf]  appendices, errata report and PDF
-      both take --workers N, --scheduler ADDRESS (dask) and --no-cache (verdict cache:
+      both take --workers N (default: one local process per available core; 1: in this
+      process), --scheduler ADDRESS (dask) and --no-cache (verdict cache:
       $DPDERIVE_CACHE/verdicts, default ~/.cache/dpderive/verdicts)
   dpderive init NAME                     a commented claim file NAME.toml to start from
   dpderive sweep epsilon|delta|calibrate ... a grid of accountant questions (dpderive.sweep_cli)
@@ -66,62 +67,149 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _cmd_list(args) -> int:
+    if not args.files:   # the built-in papers: from the registry index, no paper module imported
+        from . import index
+        idx = index.load_or_build()
+        papers = [args.paper] if args.paper else list(idx["papers"])
+        for key in papers:
+            if key not in idx["papers"]:
+                raise CLIError(f"--paper={key!r} is not a known paper; known: {', '.join(idx['papers'])}")
+            _print_listing(key, idx["papers"][key]["title"],
+                           [(n, f["location"], f["role"]) for n, f in idx["formulas"].items()
+                            if f["paper"] == key],
+                           [(cid, c["location"], c["kind"]) for cid, c in idx["claims"].items()
+                            if c["paper"] == key])
+        return 0
     from derive import registry
     keys = _load_files(args.files)
-    registry.load_all()
-    papers = [args.paper] if args.paper else (keys or list(registry.PAPERS))
+    if args.paper and args.paper not in registry.PAPERS:
+        registry.load_all()
+    papers = [args.paper] if args.paper else keys
     for key in papers:
         if key not in registry.PAPERS:
             raise CLIError(f"--paper={key!r} is not a known paper; known: {', '.join(registry.PAPERS)}")
-        print(f"# {key}: {registry.PAPERS[key]['title']}")
-        print("## formulas")
-        for f in registry.formulas(key):
-            print(f"  {f.name:40s} {f.source.location:12s} {f.role}")
-        print("## claims")
-        for c in registry.claims(key):
-            print(f"  {c.id:40s} {c.source.location:12s} {c.kind}")
+        _print_listing(key, registry.PAPERS[key]["title"],
+                       [(f.name, f.source.location, f.role) for f in registry.formulas(key)],
+                       [(c.id, c.source.location, c.kind) for c in registry.claims(key)])
     return 0
 
 
-def _cmd_show(args) -> int:
-    from derive import registry
+def _print_listing(key: str, title: str, formulas, claims) -> None:
+    print(f"# {key}: {title}")
+    print("## formulas")
+    for name, location, role in formulas:
+        print(f"  {name:40s} {location:12s} {role}")
+    print("## claims")
+    for cid, location, kind in claims:
+        print(f"  {cid:40s} {location:12s} {kind}")
+
+
+def _formula_lines(f) -> list[str]:
+    """What ``show`` prints of a formula before its claims' verdicts."""
     from derive.printing import latex
-    _load_files(args.files)
-    registry.load_all()
-    name = args.name
+    from dpderive.render import paper_form, paper_latex
+    out = [f"{f.name}  ({f.role} of {f.quantity})",
+           f"source:      {f.source.cite_paper()} ({f.source.seed})",
+           f"as printed:  {f.printed_latex}",
+           f"encoding:    {f.encoding}" + (f" ({f.encoding_note})" if f.encoding_note else ""),
+           f"parameters:  {', '.join(p.describe() for p in f.params)}"]
+    if f.conditions:
+        out.append(f"conditions:  {', '.join(str(c) for c in f.conditions)}")
+    out.append(f"expression:  {f.expr}")
+    shown = paper_form(f.expr)
+    if shown != f.expr:
+        out.append(f"as Phi:      {shown}")          # erf/erfinv in the papers' notation
+    out.append(f"LaTeX:       {paper_latex(f.expr)}")
+    for s in f.symbols:
+        if s.name in ("p", "delta", "varepsilon", "alpha") and s in f.expr.free_symbols:
+            import sympy as sp
+            d = sp.diff(f.expr, s)
+            out.append(f"d/d{s.name}:{' ' * max(1, 10 - len(s.name))}{latex(d) if len(str(d)) < 400 else '(long) ' + str(sp.count_ops(d)) + ' ops'}")
+    return out
+
+
+_SHOWN = ("id", "citation", "paper", "location", "kind", "statement", "printed_latex", "verdict", "method",
+          "derived_latex", "counterexample", "note")
+
+
+def _print_claim_record(rec: dict) -> None:
+    for k in _SHOWN:
+        if rec.get(k) not in (None, "", []):
+            print(f"{k + ':':16s}{rec[k]}")
+
+
+def _checked(cls) -> None:
+    """Give the claims their verdicts through the verdict cache (checking those not cached)."""
+    from .execution import check_claims
+    check_claims(cls, workers=1, cache=True, progress=False)
+
+
+def _show_loaded(name: str) -> int:
+    """``show`` from the loaded registry (a claim file's formula or claim)."""
+    from derive import registry
     if name in registry.FORMULAS:
         f = registry.FORMULAS[name]
-        print(f"{f.name}  ({f.role} of {f.quantity})")
-        print(f"source:      {f.source.cite_paper()} ({f.source.seed})")
-        print(f"as printed:  {f.printed_latex}")
-        print(f"encoding:    {f.encoding}" + (f" ({f.encoding_note})" if f.encoding_note else ""))
-        print(f"parameters:  {', '.join(p.describe() for p in f.params)}")
-        if f.conditions:
-            print(f"conditions:  {', '.join(str(c) for c in f.conditions)}")
-        from dpderive.render import paper_form, paper_latex
-        print(f"expression:  {f.expr}")
-        shown = paper_form(f.expr)
-        if shown != f.expr:
-            print(f"as Phi:      {shown}")          # erf/erfinv in the papers' notation
-        print(f"LaTeX:       {paper_latex(f.expr)}")
-        for s in f.symbols:
-            if s.name in ("p", "delta", "varepsilon", "alpha") and s in f.expr.free_symbols:
-                import sympy as sp
-                d = sp.diff(f.expr, s)
-                print(f"d/d{s.name}:{' ' * max(1, 10 - len(s.name))}{latex(d) if len(str(d)) < 400 else '(long) ' + str(sp.count_ops(d)) + ' ops'}")
+        for line in _formula_lines(f):
+            print(line)
         related = [c for c in registry.claims(f.paper) if f.name in c.formulas]
+        _checked(related)
         for c in related:
             print(f"claim {c.id}: {c.check().summary()}")
         return 0
-    if name in registry.CLAIMS or f"{name}" in registry.CLAIMS:
+    if name in registry.CLAIMS:
         c = registry.CLAIMS[name]
-        rec = c.record()
-        for k in ("id", "citation", "paper", "location", "kind", "statement", "printed_latex", "verdict", "method",
-                  "derived_latex", "counterexample", "note"):
-            if rec.get(k) not in (None, "", []):
-                print(f"{k + ':':16s}{rec[k]}")
+        _checked([c])
+        _print_claim_record(c.record())
         return 0
     raise CLIError(f"NAME={name!r} is neither a formula nor a claim; `dpderive list` shows them")
+
+
+def _cmd_show(args) -> int:
+    from . import index
+    name = args.name
+    if args.files:
+        from derive import registry
+        _load_files(args.files)
+        if name in registry.FORMULAS or name in registry.CLAIMS:
+            return _show_loaded(name)
+        idx = index.load()
+        if idx is None:   # a seed paper's name, no index (claim files loaded: none is built)
+            registry.load_all()
+            return _show_loaded(name)
+    else:
+        idx = index.load_or_build()
+    if name in idx["formulas"]:
+        entry = index.formula_lines(name)
+        if entry is None:
+            from derive import registry
+            registry.load_all()
+            f = registry.FORMULAS[name]
+            entry = {"lines": _formula_lines(f),
+                     "related": [c.id for c in registry.claims(f.paper) if f.name in c.formulas]}
+            index.put_formula_lines(name, entry)
+        for line in entry["lines"]:
+            print(line)
+        for cid in entry["related"]:
+            print(f"claim {cid}: {_claim_view(idx, cid)['summary']}")
+        return 0
+    if name in idx["claims"]:
+        from derive.records import assemble_record
+        _print_claim_record(assemble_record(idx["claims"][name]["static"], _claim_view(idx, name)))
+        return 0
+    raise CLIError(f"NAME={name!r} is neither a formula nor a claim; `dpderive list` shows them")
+
+
+def _claim_view(idx: dict, cid: str) -> dict:
+    """A seed claim's verdict as printed (derive.core.verdict_view): cached, or checked now."""
+    from . import index
+    got = index.view(idx["claims"][cid]["key"])
+    if got is None:
+        from derive import registry
+        from derive.core import verdict_view
+        c = registry.claim(cid)
+        _checked([c])
+        got = verdict_view(c.check())
+    return got
 
 
 def _load_files(files) -> list[str]:
@@ -131,18 +219,39 @@ def _load_files(files) -> list[str]:
 
 
 def _cmd_check(args) -> int:
-    from derive import registry
-    from .report import check_all
-    keys = _load_files(args.files)
-    registry.load_all()
-    if args.paper and args.paper not in registry.PAPERS:
-        raise CLIError(f"--paper={args.paper!r} is not a known paper; known: {', '.join(registry.PAPERS)}")
-    papers = [args.paper] if args.paper else (keys or [None])
-    cls = []
-    for key in papers:
-        cls += check_all(key, progress=True, workers=args.workers, scheduler=args.scheduler,
-                         cache=not args.no_cache)
-    recs = [c.record() for c in cls]
+    recs = None
+    workers = args.workers or available_cores()
+    if not args.files and not args.no_cache:   # warm: every verdict from the cache, no paper imported
+        from . import index
+        idx = index.load()
+        if idx is not None:
+            if args.paper and args.paper not in idx["papers"]:
+                raise CLIError(f"--paper={args.paper!r} is not a known paper; known: {', '.join(idx['papers'])}")
+            ids = index.claim_ids(idx, args.paper)
+            recs = index.records(idx, ids)
+            if recs is not None and ids:
+                from .execution import DiskCache
+                label = "all papers" if args.paper is None else args.paper
+                print(f"[checking {label}] {len(ids)} of {len(ids)} verdicts from the cache "
+                      f"({DiskCache('verdicts').dir})", file=sys.stderr)
+    if recs is None:
+        from derive import registry
+        from .report import check_all
+        keys = _load_files(args.files)
+        if not args.files or (args.paper and args.paper not in registry.PAPERS):
+            registry.load_all()
+        if args.paper and args.paper not in registry.PAPERS:
+            raise CLIError(f"--paper={args.paper!r} is not a known paper; known: {', '.join(registry.PAPERS)}")
+        papers = [args.paper] if args.paper else (keys or [None])
+        cls = []
+        for key in papers:
+            cls += check_all(key, progress=True, workers=workers, scheduler=args.scheduler,
+                             cache=not args.no_cache)
+        recs = [c.record() for c in cls]
+        if not args.files:
+            from . import index
+            if index.load() is None:
+                index.build()
     if args.json:
         json.dump(recs, sys.stdout, indent=1)
         print()
@@ -197,7 +306,8 @@ def _cmd_report(args) -> int:
     # a claim file's report goes beside the built-in papers' one, never over it
     out = args.out or ("reports/" + "+".join(keys) if keys and not args.paper else "reports")
     res = build(out, pdf=not args.no_pdf, figures=not args.no_figures, papers=papers,
-                workers=args.workers, scheduler=args.scheduler, cache=not args.no_cache)
+                workers=args.workers or available_cores(), scheduler=args.scheduler,
+                cache=not args.no_cache)
     print(f"wrote {res['tex']}" + (f" and {res['pdf']}" if res["pdf"] else "")
           + f"; {res['errata']} errata in {out}/errata.md")
     return 0
@@ -225,10 +335,27 @@ def _positive_int(text: str) -> int:
     return n
 
 
-def add_execution_flags(p, cache_help: str = "recheck every claim (ignore the verdict cache)") -> None:
-    """--workers, --scheduler and --no-cache of the commands that fan out (dpderive.execution)."""
-    p.add_argument("--workers", type=_positive_int, default=1,
-                   help="local worker processes (joblib/loky; default 1: in this process)")
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the OS has one, else
+    ``os.cpu_count()``): how many local workers ``check`` and ``report`` start by default."""
+    import os
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def add_execution_flags(p, cache_help: str = "recheck every claim (ignore the verdict cache)",
+                        all_cores: bool = False) -> None:
+    """--workers, --scheduler and --no-cache of the commands that fan out (dpderive.execution);
+    ``all_cores``: --workers defaults to None, read as ``available_cores()`` by the command."""
+    if all_cores:
+        p.add_argument("--workers", type=_positive_int, default=None,
+                       help="local worker processes (joblib/loky; default: one per available core, "
+                            f"here {available_cores()}; 1: in this process)")
+    else:
+        p.add_argument("--workers", type=_positive_int, default=1,
+                       help="local worker processes (joblib/loky; default 1: in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="dask.distributed scheduler address, e.g. tcp://10.0.0.1:8786 "
                         "(pip install 'dpderive[distributed]')")
@@ -250,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("files", nargs="*", metavar="FILE", help="claim files (TOML) to check instead of the built-in papers")
     s.add_argument("--paper")
     s.add_argument("--json", action="store_true")
-    add_execution_flags(s)
+    add_execution_flags(s, all_cores=True)
     s.set_defaults(func=_cmd_check)
     s = sub.add_parser("report", help="build the appendices, errata report and PDF")
     s.add_argument("files", nargs="*", metavar="FILE", help="claim files (TOML) to report instead of the built-in papers")
@@ -258,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--paper")
     s.add_argument("--no-pdf", action="store_true")
     s.add_argument("--no-figures", action="store_true")
-    add_execution_flags(s)
+    add_execution_flags(s, all_cores=True)
     s.set_defaults(func=_cmd_report)
     s = sub.add_parser("init", help="write a commented claim file NAME.toml to start from")
     s.add_argument("name")

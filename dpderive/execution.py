@@ -358,8 +358,12 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
                  cache: bool = True, progress: bool = True, desc: str = "checking") -> dict:
     """Give every claim its verdict (``claim._verdict``): from the verdict cache when its
     key is unchanged, else by checking it, fanned out over ``workers`` or a dask
-    cluster.  Claims that already hold a verdict are left alone.  Returns counts."""
+    cluster.  Claims that already hold a verdict are left alone.  Beside each cached verdict goes
+    its view (``dpderive.index``: the verdict as ``check``/``show`` print it), which the warm
+    commands read without SymPy.  Returns counts."""
     from derive.core import Verdict
+
+    from . import index
     todo = [c for c in claims if c._verdict is None]
     store = DiskCache("verdicts") if cache else None
     keys = {}
@@ -369,6 +373,8 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
             v = store.get(keys[c.id])
             if isinstance(v, Verdict):
                 c._verdict = v
+                if not index.has_view(keys[c.id]):   # a verdict cached before the views existed
+                    index.put_view(keys[c.id], v)
     hits = sum(1 for c in todo if c._verdict is not None)
     if progress and hits:
         print(f"[{desc}] {hits} of {len(todo)} verdicts from the cache ({store.dir})", file=sys.stderr)
@@ -383,6 +389,7 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
             c._verdict = r.value
             if store is not None:
                 store.put(keys[c.id], r.value)
+                index.put_view(keys[c.id], r.value)
         else:  # the task itself failed (not the check): say so in the verdict, never cache it
             c._verdict = Verdict("inconclusive", "error", note=f"task failed: {r.error}")
 
