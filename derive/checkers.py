@@ -116,11 +116,23 @@ def _params(pt: dict) -> dict:
 
 
 def _search(violation, dom: Domain, *, budget: str = "normal", stop_at=None, seed: int = 2024,
-            dps: int = SEARCH_DPS, screen=None):
+            dps: int = SEARCH_DPS, screen=None, screen_points: int = 1024):
     kw = {"normal": dict(n_random=48, starts=3, maxfev=60),
           "expensive": dict(n_random=16, starts=1, maxfev=24)}[budget]
     return worst_point(violation, dom.vars, where=dom.where, dps=dps, stop_at=stop_at,
-                       seed=seed, screen=screen, **kw)
+                       seed=seed, screen=screen, screen_points=screen_points, **kw)
+
+
+#: truths whose float path solves for a root or an optimum (a few ms a point): fewer float points
+_SLOW_FLOAT = ("EpsOfDelta", "OptimalRdpEps", "OptimalRdpDelta", "OptimalRdpGamma")
+
+
+def screen_points(*exprs) -> int:
+    """How many random points the float screen evaluates: 1024, or 128 where a truth's float path is
+    a root or optimum search (a fixed number: verdicts never depend on the machine's speed)."""
+    from sympy.core.function import AppliedUndef
+    names = {type(f).__name__ for e in exprs for f in sp.sympify(e).atoms(AppliedUndef)}
+    return 128 if names & set(_SLOW_FLOAT) else 1024
 
 
 # ----------------------------------------------------------------------------- float screening
@@ -1257,7 +1269,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         return {"upper": (t - b) / m, "lower": (b - t) / m}.get(side, abs(b - t) / m)
     screen = _float_screen([float_function(bound, dom), float_function(truth, dom)], fviol)
     res = _search(viol, dom, budget="expensive", stop_at=mp.mpf(10) ** -4, dps=TRUTH_SEARCH_DPS,
-                  screen=screen)
+                  screen=screen, screen_points=screen_points(truth))
     method = (f"truth {sp.sstr(truth)} from derive.truths; adversarial search "
               + (f"({res.screened} points screened in floats, the worst {res.evaluations} in mpmath; "
                  if res.screened else f"({res.evaluations} points, ")

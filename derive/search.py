@@ -122,7 +122,7 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
                 where: Callable[[dict], bool] | None = None, n_random: int = 48,
                 starts: int = 3, maxfev: int = 60, seed: int = 2024, dps: int = 30,
                 stop_at=None, screen: Callable[[dict], float | None] | None = None,
-                screen_seconds: float = 1.0) -> SearchResult:
+                screen_points: int = 2048) -> SearchResult:
     """Maximise ``violation`` over the domain (see the module docstring).
 
     ``where(point)`` encodes the claim's conditions (False: not in the domain).
@@ -131,12 +131,13 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
 
     ``screen``: the same violation in floats (a function of a point of Python floats; None where
     floats cannot tell).  With it the search screens the ends, the middles and many random points
-    (as many as ``screen_seconds`` allows, 64 to 4096) in floats, runs Nelder-Mead in floats, and
+    (``screen_points`` of them: a fixed number, so that the verdict never depends on the machine's
+    speed) in floats, runs Nelder-Mead in floats, and
     evaluates in mpmath only the worst few of them, the points floats could not evaluate, and a
     short Nelder-Mead from the best (``_screened``)."""
     if screen is not None:
         return _screened(violation, screen, vars_, where=where, starts=starts, maxfev=maxfev, seed=seed,
-                         dps=dps, stop_at=stop_at, seconds=screen_seconds)
+                         dps=dps, stop_at=stop_at, n=screen_points)
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
@@ -215,8 +216,7 @@ SCREEN_UNDEFINED = 12
 SCREEN_USABLE = 4
 
 
-def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, stop_at, seconds):
-    import time
+def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, stop_at, n):
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
@@ -274,16 +274,9 @@ def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, sto
         combos = rng.sample(combos, 243)
     for us in combos:
         take(tuple(u * 0.999 if abs(u) == 1 else u for u in us))
-    t0 = time.perf_counter()
-    n, i = 4096, 0
-    while i < n:
-        us = tuple(-1 + 2 * (rng.random() + (i % 4)) / 4 if j == i % max(d, 1) else rng.uniform(-1, 1)
-                   for j in range(d))
-        take(us)
-        i += 1
-        if i == 16:                               # as many as the time allows, 64 to 4096
-            per = (time.perf_counter() - t0) / 16
-            n = int(min(4096, max(64, seconds / max(per, 1e-9))))
+    for i in range(n):
+        take(tuple(-1 + 2 * (rng.random() + (i % 4)) / 4 if j == i % max(d, 1) else rng.uniform(-1, 1)
+                   for j in range(d)))
     scored.sort(key=lambda t: t[0], reverse=True)
     # Nelder-Mead in floats from the worst few
     if d > 0 and scored:
