@@ -116,11 +116,11 @@ def _params(pt: dict) -> dict:
 
 
 def _search(violation, dom: Domain, *, budget: str = "normal", stop_at=None, seed: int = 2024,
-            dps: int = SEARCH_DPS, screen=None, screen_points: int = 1024):
+            dps: int = SEARCH_DPS, screen=None, screen_points: int = 1024, floor=None):
     kw = {"normal": dict(n_random=48, starts=3, maxfev=60),
           "expensive": dict(n_random=16, starts=1, maxfev=24)}[budget]
     return worst_point(violation, dom.vars, where=dom.where, dps=dps, stop_at=stop_at,
-                       seed=seed, screen=screen, screen_points=screen_points, **kw)
+                       seed=seed, screen=screen, screen_points=screen_points, floor=floor, **kw)
 
 
 #: truths whose float path solves for a root or an optimum (a few ms a point): fewer float points
@@ -444,7 +444,7 @@ def check_identity(lhs, rhs, dom: Domain, *, truth_side: str | None = None) -> V
             return None
         return _rel(a, b)
     screen = _float_screen([float_function(lhs, dom), float_function(rhs, dom)], lambda pt, a, b: _frel(a, b))
-    res = _search(relerr, dom, stop_at=mp.mpf(10) ** -6, screen=screen)
+    res = _search(relerr, dom, stop_at=mp.mpf(10) ** -6, screen=screen, floor=IDENTITY_RTOL)
     return _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side,
                              _method("SymPy simplification of lhs - rhs", res))
 
@@ -1269,7 +1269,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         return {"upper": (t - b) / m, "lower": (b - t) / m}.get(side, abs(b - t) / m)
     screen = _float_screen([float_function(bound, dom), float_function(truth, dom)], fviol)
     res = _search(viol, dom, budget="expensive", stop_at=mp.mpf(10) ** -4, dps=TRUTH_SEARCH_DPS,
-                  screen=screen, screen_points=screen_points(truth))
+                  screen=screen, screen_points=screen_points(truth), floor=rtol)
     method = (f"truth {sp.sstr(truth)} from derive.truths; adversarial search "
               + (f"({res.screened} points screened in floats, the worst {res.evaluations} in mpmath; "
                  if res.screened else f"({res.evaluations} points, ")
