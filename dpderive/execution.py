@@ -399,3 +399,25 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
 def _check_here(claim):
     """In this process (serial runs, and claims no worker could load): the claim itself."""
     return claim.check()
+
+
+# ----------------------------------------------------------------------------- flags
+def _positive_int(text: str) -> int:
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = None
+    if n is None or n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 1")
+    return n
+
+
+def add_execution_flags(p, cache_help: str = "recheck every claim (ignore the verdict cache)") -> None:
+    """--workers, --scheduler and --no-cache of the commands that fan out."""
+    p.add_argument("--workers", type=_positive_int, default=1,
+                   help="local worker processes (joblib/loky; default 1: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="dask.distributed scheduler address, e.g. tcp://10.0.0.1:8786 "
+                        "(pip install 'dpderive[distributed]')")
+    p.add_argument("--no-cache", dest="no_cache", action="store_true", help=cache_help)
