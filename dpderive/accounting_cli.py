@@ -371,12 +371,22 @@ def answer(q: Query) -> list:
                 for at in q.at]
 
 
+_ANSWER_KEYS = ("epsilon", "delta", "value", "lower", "upper", "approximation", "sigma", "scale",
+                "rr_epsilon", "steps", "epochs", "batch_size")
+
+
 def _sound_record(rec: dict) -> dict:
-    """A record's numbers are answers: NaN never is one (a bug); inf is kept (stated as such)."""
+    """A NaN is never an answer (one in an answer's field is a bug: AssertionError, exit 70);
+    a diagnostic field that is NaN (e.g. an approximation's distance to PLD where PLD has no
+    value) is given as None.  inf is kept (stated as such)."""
+    out = {}
     for k, v in rec.items():
         if isinstance(v, float) and v != v:
-            raise AssertionError(f"{k} = nan in the answer (a NaN is never an answer)")
-    return rec
+            if k in _ANSWER_KEYS or k.endswith(("_lower", "_upper")):
+                raise AssertionError(f"{k} = nan in the answer (a NaN is never an answer)")
+            v = None
+        out[k] = v
+    return out
 
 
 def records(q: Query, answers: list):

@@ -192,6 +192,8 @@ def _cmd_init(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="dpderive", description="Differential-privacy bounds: derive, check, compute, report.")
+    ap.add_argument("--debug", action="store_true",
+                    help="show the traceback of a bug (anywhere on the line; also DPDERIVE_DEBUG=1)")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
     s = sub.add_parser("list", help="list formulas and claims")
     s.add_argument("files", nargs="*", metavar="FILE", help="claim files to list instead of the built-in papers")

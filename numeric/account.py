@@ -16,6 +16,14 @@ closed-form profile, route ``exact``) with the tightest certified lower bound; `
 route (``pld`` hands the upper end to ``rdp`` and says so when its own is not finite:
 its floating-point error bound exceeded delta); ``clt`` / ``edgeworth`` approximations,
 labelled ``guarantee: false``.
+
+Extremes: a route that fails numerically (overflow, no convergence, a value its own checks
+reject) is left out with a note; with no finite certified bound left, ``epsilon`` answers inf
+(route ``none``, ``extras["finite"] = False``) and ``delta`` 1 (route ``trivial``), stated so.
+Bounded-loss events (Laplace, RR) also have the pure-DP bound (route ``pure``: sum of T_i eps_i,
+delta = 0 beyond it); Gaussians beyond mu = 1e150 have eps(delta) > mu^2/4 (beyond doubles).
+User errors raise ``numeric.errors.UserInputError``; a calibration whose answer lies beyond
+its range ``SearchLimitError``.
 """
 from __future__ import annotations
 
@@ -41,6 +49,8 @@ EPS_CAP = 1e4
 #: to the PLD route (its grid spans the loss range: too large or underflowing there); the
 #: pure-DP bound (route ``pure``) answers it
 PLD_MAX_LOSS = 500.0
+#: ... and one below this (a loss range below the lattice)
+PLD_MIN_LOSS = 1e-9
 #: what a route may fail with on valid input at extreme magnitudes (the answer then falls to
 #: the other routes, or to the trivial bound epsilon = inf / delta = 1, stated as such)
 NUMERIC_FAILURES = (ArithmeticError, FloatingPointError)
@@ -62,11 +72,7 @@ def _rdp(events, name, at, neighbouring, conversion="optimal"):
 
 
 def _pld(events, name, at, neighbouring):
-    for e in events:
-        loss = _event_pure(e, sampled=False)
-        if math.isfinite(loss) and loss > PLD_MAX_LOSS:
-            raise EV.RouteError("pld", e, f"per-step privacy loss up to {loss:.6g} > "
-                                f"{PLD_MAX_LOSS:g} (beyond the PLD grid; the pure-DP bound applies)")
+    _pld_screen(events)
     acc = EV.pld_accountant(events, neighbouring)
     lo, hi = getattr(acc, name)(at)
     lo, hi = float(np.max(lo)), float(np.max(hi))
@@ -155,6 +161,11 @@ def _approx(events, name, at, method):
                             "(Poisson-subsampled) Gaussian event only")
     e = events[0]
     m = e.mechanism
+    s = m.sigma / m.sensitivity
+    if not NOISE_RANGE[0] <= s <= NOISE_RANGE[1]:
+        raise EV.RouteError(method, EV.describe(events), f"noise multiplier sigma/sensitivity = "
+                            f"{s:.6g} outside [{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the "
+                            "approximation's range)")
     return getattr(methods, name)(m.sigma, e.rate, e.count, at, m.sensitivity, method)
 
 
@@ -448,12 +459,32 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
                             epsilon=res.value, delta=d, mechanism=res.mechanism, extras=ex)
 
 
+#: the noise multipliers sigma / sensitivity the PLD route and the approximations take (below:
+#: a loss range of ~ 1/(2 s^2) beyond the grid, slow or NaN there; above: a loss range below
+#: the lattice); the rdp route (and ``exact``, ``pure``) answer outside
+NOISE_RANGE = (1e-3, 1e8)
+
+
+def _noise_multiplier(e):
+    m = e.mechanism
+    if isinstance(m, (EV.Gaussian, EV.DiscreteGaussian)):
+        return m.sigma / m.sensitivity
+    return None
+
+
 def _pld_screen(events):
-    """The PLD route's own range check (``_pld``'s), for the calibration's direct use."""
+    """The PLD route's range: RouteError for an event beyond it (bounded losses above
+    ``PLD_MAX_LOSS``, noise multipliers outside ``NOISE_RANGE``)."""
     for e in events:
         loss = _event_pure(e, sampled=False)
-        if math.isfinite(loss) and loss > PLD_MAX_LOSS:
-            raise EV.RouteError("pld", e, f"per-step privacy loss up to {loss:.6g} > {PLD_MAX_LOSS:g}")
+        if math.isfinite(loss) and not PLD_MIN_LOSS <= loss <= PLD_MAX_LOSS:
+            raise EV.RouteError("pld", e, f"per-step privacy loss up to {loss:.6g} outside "
+                                f"[{PLD_MIN_LOSS:g}, {PLD_MAX_LOSS:g}] (the PLD grid's range; the "
+                                "pure-DP bound applies)")
+        s = _noise_multiplier(e)
+        if s is not None and not NOISE_RANGE[0] <= s <= NOISE_RANGE[1]:
+            raise EV.RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:.6g} outside "
+                                f"[{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the PLD grid's range)")
 
 
 def _clt_sigma_guess(make_events, e_t, d, lo, hi):
