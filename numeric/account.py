@@ -204,13 +204,8 @@ def _certified(events, name, at, method, neighbouring, conversion):
             notes.append(f"mu = {_gaussian_mu(events):g} > {MU_MAX:g}: the true {name} is "
                          + ("beyond the largest double (above mu^2/4)" if name == "epsilon"
                             else "1 to double precision"))
-    capped = name == "delta" and at > EPS_CAP
-    at_r = EPS_CAP if capped else at     # delta(EPS_CAP) >= delta(at): an upper bound
-    if capped and routes:
-        notes.append(f"delta at epsilon = {at:g} bounded by the certified delta at epsilon = "
-                     f"{EPS_CAP:g} (delta does not increase with epsilon)")
-
-    def run(r):
+    def run(r, at_r=at):
+        capped = at_r != at
         try:
             if r == "rdp":
                 res = _rdp(events, name, at_r, neighbouring, conversion)
@@ -220,12 +215,18 @@ def _certified(events, name, at, method, neighbouring, conversion):
                 lo, hi, _ = _pld(events, name, at_r, neighbouring)
                 lo = 0.0 if capped or not lo >= 0 else lo
                 got["pld"] = (lo, hi if hi == hi else math.inf, None)
+            if capped:
+                notes.append(f"route {r}: delta at epsilon = {at:g} bounded by its certified delta "
+                             f"at epsilon = {EPS_CAP:g} (delta does not increase with epsilon)")
         except EV.RouteError as exc:
             errors[r] = exc
         except UserInputError:
             raise
         except (*NUMERIC_FAILURES, DomainError) as exc:   # DomainError: on a value it computed
-            failed[r] = exc
+            if name == "delta" and at > EPS_CAP and not capped:
+                run(r, EPS_CAP)        # delta(EPS_CAP) >= delta(at): a sound upper bound
+            else:
+                failed[r] = exc
 
     for r in routes:
         run(r)

@@ -8,8 +8,8 @@ one-line promise:
 * exit 2 with exactly one line on stderr (``error: ...``);
 * never a traceback, never exit 70 (a bug), never a warning.
 
-CI runs a modest number of examples in-process (``DPDERIVE_FUZZ_EXAMPLES``, default 25).
-A larger seeded run, with the same generator: ``python tests/test_fuzz_cli.py 500``
+CI runs a modest number of examples in-process (``DPDERIVE_FUZZ_EXAMPLES``, default 40).
+A larger seeded run, with the same generator: ``python tests/test_fuzz_cli.py 500 [SEED]``
 (prints the counts; ``--subprocess`` runs each call as its own ``python -m dpderive.cli``).
 """
 from __future__ import annotations
@@ -213,7 +213,7 @@ def broken_promise(rc, out, err) -> str | None:
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-EXAMPLES = int(os.environ.get("DPDERIVE_FUZZ_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("DPDERIVE_FUZZ_EXAMPLES", "40"))
 
 
 @pytest.fixture(scope="module")
@@ -279,4 +279,5 @@ def main(n: int, seed: int = 22, subprocess_mode: bool = False, timeout: int = 6
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    print(main(int(args[0]) if args else 500, subprocess_mode="--subprocess" in sys.argv))
+    seed = int(args[1]) if len(args) > 1 else 22
+    print(main(int(args[0]) if args else 500, seed=seed, subprocess_mode="--subprocess" in sys.argv))
