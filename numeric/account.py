@@ -53,7 +53,14 @@ PLD_MAX_LOSS = 500.0
 PLD_MIN_LOSS = 1e-9
 #: what a route may fail with on valid input at extreme magnitudes (the answer then falls to
 #: the other routes, or to the trivial bound epsilon = inf / delta = 1, stated as such)
-NUMERIC_FAILURES = (ArithmeticError, FloatingPointError)
+NUMERIC_FAILURES = (ArithmeticError, FloatingPointError, MemoryError)
+
+
+def _resource_limit(exc) -> bool:
+    """NumPy's array-size limits (a lattice too large to allocate: a route's resource limit,
+    like MemoryError, not a wrong answer)."""
+    return isinstance(exc, MemoryError) or (
+        type(exc) is ValueError and str(exc).startswith(("Maximum allowed size", "Maximum allowed dimension")))
 CERTIFIED = ("rdp", "pld")
 PLD_CITATION = ("privacy-loss distribution, pessimistic and optimistic discretisation "
                 "(certified bracket; numeric.pld)")
@@ -222,7 +229,9 @@ def _certified(events, name, at, method, neighbouring, conversion):
             errors[r] = exc
         except UserInputError:
             raise
-        except (*NUMERIC_FAILURES, DomainError) as exc:   # DomainError: on a value it computed
+        except (*NUMERIC_FAILURES, ValueError) as exc:   # DomainError: on a value it computed
+            if type(exc) is ValueError and not _resource_limit(exc):
+                raise
             if name == "delta" and at > EPS_CAP and not capped:
                 run(r, EPS_CAP)        # delta(EPS_CAP) >= delta(at): a sound upper bound
             else:
@@ -320,32 +329,46 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
     for r in EV.ROUTES:
         t0 = time.perf_counter()
         try:
-            if r == "rdp":
-                res = _rdp(events, name, at, neighbouring)
-                row = {"route": r, "lower": None, "upper": res.value, "approximation": None,
-                       "guarantee": True}
-            elif r == "pld":
-                lo, hi, _ = _pld(events, name, at, neighbouring)
-                row = {"route": r, "lower": lo, "upper": hi if math.isfinite(hi) else None,
-                       "approximation": None, "guarantee": True}
-                if not math.isfinite(hi):
-                    row["note"] = "upper bound not finite (floating-point error bound exceeds the target)"
+            row = _table_row(events, name, at, neighbouring, r)
+        except (*NUMERIC_FAILURES, ValueError) as exc:
+            if type(exc) is ValueError and not _resource_limit(exc) or isinstance(exc, UserInputError):
+                raise
+            if name == "delta" and at > EPS_CAP and r in CERTIFIED and not isinstance(exc, EV.RouteError):
+                try:           # delta(EPS_CAP) >= delta(at): a sound upper bound
+                    row = _table_row(events, name, EPS_CAP, neighbouring, r)
+                    row["lower"] = 0.0 if row.get("lower") is not None else None
+                    row["note"] = f"delta at epsilon = {EPS_CAP:g} (delta does not increase with epsilon)"
+                except (*NUMERIC_FAILURES, DomainError) as exc2:
+                    row = {"route": r, "error": _route_failed(r, exc2)}
+            elif isinstance(exc, EV.RouteError):
+                row = {"route": r, "error": exc.reason}
             else:
-                res = _approx(events, name, at, r)
-                ok = math.isfinite(res.value)
-                row = {"route": r, "lower": None, "upper": None,
-                       "approximation": res.value if ok else None, "guarantee": False}
-                if not ok:
-                    row["note"] = "the approximation is not finite here"
-        except EV.RouteError as exc:
-            row = {"route": r, "error": exc.reason}
-        except UserInputError:
-            raise
-        except (*NUMERIC_FAILURES, DomainError) as exc:
-            row = {"route": r, "error": _route_failed(r, exc)}
+                row = {"route": r, "error": _route_failed(r, exc)}
         row["seconds"] = round(time.perf_counter() - t0, 4)
         rows.append(row)
     return rows
+
+
+def _table_row(events, name, at, neighbouring, r) -> dict:
+    """One route's row of ``table`` (raises what the route raises)."""
+    if r == "rdp":
+        res = _rdp(events, name, at, neighbouring)
+        row = {"route": r, "lower": None, "upper": res.value, "approximation": None,
+               "guarantee": True}
+    elif r == "pld":
+        lo, hi, _ = _pld(events, name, at, neighbouring)
+        row = {"route": r, "lower": lo, "upper": hi if math.isfinite(hi) else None,
+               "approximation": None, "guarantee": True}
+        if not math.isfinite(hi):
+            row["note"] = "upper bound not finite (floating-point error bound exceeds the target)"
+    else:
+        res = _approx(events, name, at, r)
+        ok = math.isfinite(res.value)
+        row = {"route": r, "lower": None, "upper": None,
+               "approximation": res.value if ok else None, "guarantee": False}
+        if not ok:
+            row["note"] = "the approximation is not finite here"
+    return row
 
 
 # ----------------------------------------------------------------------------- calibration
@@ -383,7 +406,9 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
                     v = float(np.max(EV.pld_accountant(evs, neighbouring, "upper").epsilon(d)[1]))
             except UserInputError:
                 raise
-            except (EV.RouteError, *NUMERIC_FAILURES, DomainError):
+            except (*NUMERIC_FAILURES, ValueError) as exc:   # RouteError, DomainError among them
+                if type(exc) is ValueError and not _resource_limit(exc):
+                    raise
                 continue
             if v != v:                      # NaN: no answer from this route
                 continue
