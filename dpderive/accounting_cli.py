@@ -25,7 +25,10 @@ giving its flag too, is an error.
 parameter (``sigma``, ``scale``, ``rr_epsilon``, ... named by ``solved_for``),
 ``epsilon_lower``, ``epsilon_upper``, ``route``, ``method``, ``guarantee``, ...).  Invalid
 input raises ``numeric.errors.UserInputError``; the main command line prints one line and exits 2
-(``dpderive.errors``).
+(``dpderive.errors``).  A command is argv -> ``parse_command`` -> ``build_query`` (validated once)
+-> ``answer`` -> ``records`` / ``render``; ``dpderive sweep`` runs the same steps per grid point.
+Where no finite epsilon is certified the answer says so: ``epsilon = inf (no finite epsilon is
+certified at delta = ...)``, ``"inf"`` in JSON; an answer is never NaN.
 """
 from __future__ import annotations
 
