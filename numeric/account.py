@@ -541,8 +541,11 @@ def _clt_sigma_guess(make_events, e_t, d, lo, hi):
     if q == 1:
         s = math.sqrt(T) / mu
     else:
-        x = (mu / q) ** 2 / T        # e^{1/s^2} - 1
-        s = 1.0 / math.sqrt(math.log1p(x))
+        try:
+            x = (mu / q) ** 2 / T    # e^{1/s^2} - 1
+        except OverflowError:        # q ~ 1e-300: no useful start (the guess is speed only)
+            return None
+        s = 1.0 / math.sqrt(math.log1p(x)) if x > 0 else math.inf
     x = s * sens
     return x if lo < x < hi else None
 
