@@ -24,15 +24,21 @@ giving its flag too, is an error.
 ``--json`` prints one flat JSON object per answer (keys ``epsilon``/``delta`` or the calibrated
 parameter (``sigma``, ``scale``, ``rr_epsilon``, ... named by ``solved_for``),
 ``epsilon_lower``, ``epsilon_upper``, ``route``, ``method``, ``guarantee``, ...).  Invalid
-input raises ``DomainError``; the main command line prints one line and exits 2.
+input raises ``numeric.errors.UserInputError``; the main command line prints one line and exits 2
+(``dpderive.errors``).  A command is argv -> ``parse_command`` -> ``build_query`` (validated once)
+-> ``answer`` -> ``records`` / ``render``; ``dpderive sweep`` runs the same steps per grid point.
+Where no finite epsilon is certified the answer says so: ``epsilon = inf (no finite epsilon is
+certified at delta = ...)``, ``"inf"`` in JSON; an answer is never NaN.
 """
 from __future__ import annotations
 
 import json
 import math
 import re
+from dataclasses import dataclass, field
 
-from derive.errors import DomainError
+from numeric.errors import UserInputError, user_input
+
 
 CONVERSION_CHOICES = ("mironov", "balle", "lemma1", "optimal")
 METHOD_CHOICES = ("best", "rdp", "pld", "edgeworth", "clt", "all")
@@ -43,13 +49,13 @@ _NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^-(inf|nan)$
 
 def _finite(name, v, allowed):
     if v is None or not isinstance(v, (int, float)) or math.isnan(v) or math.isinf(v):
-        raise DomainError(name, v, allowed)
+        raise UserInputError(name, v, allowed)
     return v
 
 
 def _positive(name, v, allowed="(0, oo)"):
     if _finite(name, v, allowed) <= 0:
-        raise DomainError(name, v, allowed)
+        raise UserInputError(name, v, allowed)
     return v
 
 
@@ -57,7 +63,7 @@ def _integer(name, v, lo=1, hi=MAX_STEPS):
     allowed = f"integers in [{lo:g}, {hi:.0e}]"
     _finite(name, v, allowed)
     if v != int(v) or not (lo <= v <= hi):
-        raise DomainError(name, v, allowed)
+        raise UserInputError(name, v, allowed)
     return int(v)
 
 
@@ -68,7 +74,7 @@ def _check_common(args):
         _positive("sigma", args.sigma)
     q = _finite("sampling_rate", args.sampling_rate, "(0, 1]")
     if not (0 < q <= 1):
-        raise DomainError("sampling_rate", q, "(0, 1]")
+        raise UserInputError("sampling_rate", q, "(0, 1]")
     _integer("steps", args.steps)
     _positive("sensitivity", args.sensitivity)
 
@@ -79,17 +85,17 @@ def _floats(name, text, allowed, check):
         try:
             x = float(part)
         except ValueError:
-            raise DomainError(name, part.strip(), allowed) from None
+            raise UserInputError(name, part.strip(), allowed) from None
         vals.append(check(x))
     if not vals:
-        raise DomainError(name, text, allowed)
+        raise UserInputError(name, text, allowed)
     return vals
 
 
 def _check_delta(d):
     _finite("delta", d, "(0, 1)")
     if not (0 < d < 1):
-        raise DomainError("delta", d, "(0, 1)")
+        raise UserInputError("delta", d, "(0, 1)")
     return d
 
 
@@ -97,7 +103,7 @@ def _check_eps(e, strict=False):
     allowed = "(0, oo)" if strict else "[0, oo)"
     _finite("epsilon", e, allowed)
     if e < 0 or (strict and e == 0):
-        raise DomainError("epsilon", e, allowed)
+        raise UserInputError("epsilon", e, allowed)
     return e
 
 
@@ -107,7 +113,7 @@ def _given(args, *names):
 
 
 def _conflict(a, b, why=""):
-    raise DomainError(a, f"given with --{b.replace('_', '-')}",
+    raise UserInputError(a, f"given with --{b.replace('_', '-')}",
                       f"one of --{a.replace('_', '-')} and --{b.replace('_', '-')}" + why)
 
 
@@ -122,25 +128,25 @@ def _mechanism(args, noise=None):
     params = {k: v.replace("-", "_") for k, v in NOISE_PARAM.items()}
     for k, p in params.items():
         if k != kind and p != params[kind] and getattr(args, p, None) is not None:
-            raise DomainError(p, getattr(args, p), f"absent with --mechanism {kind} "
+            raise UserInputError(p, getattr(args, p), f"absent with --mechanism {kind} "
                               f"(which takes --{params[kind].replace('_', '-')})")
     own = getattr(args, params[kind]) if noise is None else noise
     if kind == "gaussian":
         if own is None:
-            raise DomainError("sigma", None, "(0, oo) (required for the Gaussian mechanism)")
+            raise UserInputError("sigma", None, "(0, oo) (required for the Gaussian mechanism)")
         return EV.Gaussian(_positive("sigma", own), _positive("sensitivity", args.sensitivity))
     if kind == "dgauss":
         if own is None:
-            raise DomainError("sigma", None, "(0, oo) (required for --mechanism dgauss)")
+            raise UserInputError("sigma", None, "(0, oo) (required for --mechanism dgauss)")
         return EV.DiscreteGaussian(_positive("sigma", own), args.sensitivity)
     if kind == "laplace":
         if own is None:
-            raise DomainError("scale", None, "(0, oo) (required for --mechanism laplace)")
+            raise UserInputError("scale", None, "(0, oo) (required for --mechanism laplace)")
         return EV.Laplace(_positive("scale", own), _positive("sensitivity", args.sensitivity))
     if own is None:
-        raise DomainError("rr_epsilon", None, "(0, oo) (required for --mechanism rr)")
+        raise UserInputError("rr_epsilon", None, "(0, oo) (required for --mechanism rr)")
     if args.sensitivity != 1.0:
-        raise DomainError("sensitivity", args.sensitivity, "1 for --mechanism rr")
+        raise UserInputError("sensitivity", args.sensitivity, "1 for --mechanism rr")
     return EV.RandomizedResponse(_positive("rr_epsilon", own))
 
 
@@ -158,7 +164,7 @@ def _run_shape(args, steps=None, epochs=None, batch=None):
             _conflict("steps", "epochs", " (a training run sets T = ceil(E N / B))")
         for n in ("batch_size", "dataset_size"):
             if n not in run:
-                raise DomainError(n, None, "required with --epochs/--batch-size/--dataset-size")
+                raise UserInputError(n, None, "required with --epochs/--batch-size/--dataset-size")
         n_data = _integer("dataset_size", args.dataset_size, 1, 1e12)
         b = _integer("batch_size", batch, 1, n_data)
         if steps is None:
@@ -173,12 +179,12 @@ def _run_shape(args, steps=None, epochs=None, batch=None):
                 else EV.Poisson(b / n_data))
         return samp, t
     if args.sampling == "fixed":
-        raise DomainError("sampling", "fixed", "poisson unless --batch-size and --dataset-size "
+        raise UserInputError("sampling", "fixed", "poisson unless --batch-size and --dataset-size "
                           "are given (a fixed batch needs both)")
     q = 1.0 if args.sampling_rate is None else args.sampling_rate
     _finite("sampling_rate", q, "(0, 1]")
     if not (0 < q <= 1):
-        raise DomainError("sampling_rate", q, "(0, 1]")
+        raise UserInputError("sampling_rate", q, "(0, 1]")
     if steps is None:
         steps = 1 if args.steps is None else args.steps
     t = _integer("steps", steps)
@@ -209,24 +215,217 @@ def build_events(args, sigma=None, steps=None, epochs=None, batch=None, noise=No
             with open(args.spec, encoding="utf-8") as fh:
                 text = fh.read()
         except OSError as exc:
-            raise DomainError("spec", args.spec, f"a readable JSON file ({exc.strerror})") from None
+            raise UserInputError("spec", args.spec, f"a readable JSON file ({exc.strerror})") from None
         return EV.events_from_spec(text)
     mech = _mechanism(args, sigma if noise is None else noise)
     samp, t = _run_shape(args, steps, epochs, batch)
     return [EV.Event(mech, samp, t)]
 
 
-# ----------------------------------------------------------------------------- output
-def _check_finite_record(rec):
+# ----------------------------------------------------------------------------- the query
+@dataclass
+class Query:
+    """One accountant question, validated: argv -> ``parse_command`` -> ``build_query`` ->
+    ``answer`` -> ``records`` (the flat dicts ``--json`` prints and the sweep tabulates) ->
+    ``render``.  The command line and ``dpderive sweep`` share every step."""
+
+    command: str                        # epsilon | delta | calibrate
+    method: str
+    neighbouring: str
+    conversion: str = "optimal"
+    events: list | None = None          # epsilon / delta
+    at: list = field(default_factory=list)   # epsilon: the deltas; delta: the epsilons
+    calibration: dict | None = None     # calibrate: account.calibrate's arguments and more
+
+
+def command_parser():
+    """A parser of the accountant's commands alone (``dpderive epsilon|delta|calibrate``)."""
+    from .errors import Parser
+    ap = Parser(prog="dpderive")
+    add_commands(ap.add_subparsers(dest="command", required=True, parser_class=Parser))
+    return ap
+
+
+def parse_command(argv):
+    """argv of ``dpderive epsilon|delta|calibrate ...`` (without ``dpderive``) -> parsed args."""
+    return command_parser().parse_args(list(argv))
+
+
+def _profile_query(args, name: str) -> Query:
+    text = args.delta if name == "epsilon" else args.epsilon
+    ats = (_floats("delta", text, "(0, 1) (comma-separated)", _check_delta) if name == "epsilon"
+           else _floats("epsilon", text, "[0, oo) (comma-separated)", _check_eps))
+    from numeric import events as EV
+    with user_input():
+        events = build_events(args)
+        nb = _neighbouring(args, events)
+        EV._check_events(events, nb)
+    method = args.method
+    if args.conversion != "optimal" and method == "best":
+        method = "rdp"                       # a conversion names the RDP route
+    if method != "rdp" and args.conversion != "optimal":
+        raise UserInputError("conversion", args.conversion, "optimal unless --method rdp")
+    return Query(name, method, nb, args.conversion, events, ats)
+
+
+def _calibrate_query(args) -> Query:
+    e = _check_eps(args.epsilon, strict=True)
+    d = _check_delta(args.delta)
+    method = "best" if args.method == "all" else args.method
+    if method not in ("best", "rdp", "pld"):
+        raise UserInputError("method", method, "best, rdp or pld (calibration needs a guarantee)")
+    solve_flag = args.solve if args.solve is not None else NOISE_PARAM[args.mechanism or "gaussian"]
+    solve = solve_flag.replace("-", "_")
+    if args.spec is not None:
+        raise UserInputError("spec", args.spec, "absent for calibrate (it solves for a flag)")
+    if args.conversion != "optimal":
+        raise UserInputError("conversion", args.conversion, "optimal for calibrate")
+    decreasing, epochs_of = None, None
+    if solve in ("sigma", "scale", "rr_epsilon"):
+        kind = args.mechanism or "gaussian"
+        own = NOISE_PARAM[kind]
+        if solve_flag != own:
+            raise UserInputError("solve", solve_flag, f"{own}, steps, epochs or batch-size for "
+                                 f"--mechanism {kind}")
+        if getattr(args, solve) is not None:
+            _conflict(solve, f"solve {own}")
+        # the bracket searched: sigma / scale relative to the sensitivity (larger = more
+        # private: the smallest meeting the target); rr's epsilon (smaller = more private: the
+        # largest meeting the target)
+        sens = _positive("sensitivity", args.sensitivity) if kind in ("laplace", "dgauss") else 1.0
+        lo, hi = {"gaussian": (0.05, 1e4), "dgauss": (0.2 * sens, 1e4 * sens),
+                  "laplace": (0.05 * sens, 1e5 * sens), "rr": (1e-4, 30.0)}[kind]
+        decreasing, integer = kind != "rr", False
+        make = lambda x: build_events(args, noise=x)                      # noqa: E731
+        probe = hi
+    elif solve == "steps":
+        for flag in ("steps", "epochs"):       # the solve overrides them: giving one is an error
+            if getattr(args, flag) is not None:
+                _conflict(flag, "solve steps")
+        make, lo, hi, integer = (lambda t: build_events(args, steps=t)), 1, int(MAX_STEPS), True
+        probe = 1
+    elif solve == "epochs":
+        for flag in ("epochs", "steps"):
+            if getattr(args, flag) is not None:
+                _conflict(flag, "solve epochs")
+        if args.batch_size is None or args.dataset_size is None:
+            raise UserInputError("solve", "epochs", "a training run: --batch-size and --dataset-size")
+        make = lambda t: build_events(args, steps=int(t))                 # noqa: E731
+        lo, hi, integer = 1, int(MAX_STEPS), True
+        probe = 1
+    elif solve == "batch_size":
+        if args.batch_size is not None:
+            _conflict("batch_size", "solve batch-size")
+        if args.epochs is None or args.dataset_size is None:
+            raise UserInputError("solve", "batch-size", "a training run: --epochs and --dataset-size")
+        make = lambda b: build_events(args, batch=int(b))                 # noqa: E731
+        lo, hi, integer = 1, None, True
+        probe = 1
+    else:
+        raise UserInputError("solve", solve_flag, "sigma, scale, rr-epsilon, steps, epochs or batch-size")
+    from numeric import events as EV
+    with user_input():
+        make(probe)                              # validates the other flags
+        if solve == "batch_size":
+            hi = int(args.dataset_size)
+        elif solve == "epochs":
+            epochs_of = (_integer("batch_size", args.batch_size, 1, args.dataset_size),
+                         _integer("dataset_size", args.dataset_size, 1, 1e12))
+        events = make(hi if decreasing else lo)
+        nb = _neighbouring(args, events)
+        EV._check_events(events, nb)
+    return Query("calibrate", method, nb, events=events, at=[d], calibration=dict(
+        make=make, epsilon=e, delta=d, param=solve if solve != "epochs" else "steps", lo=lo, hi=hi,
+        integer=integer, decreasing=decreasing, solve=solve, epochs_of=epochs_of))
+
+
+def build_query(args) -> Query:
+    """The validated ``Query`` of parsed arguments (``UserInputError`` names what is wrong)."""
+    if args.command in ("epsilon", "delta"):
+        return _profile_query(args, args.command)
+    if args.command == "calibrate":
+        return _calibrate_query(args)
+    raise UserInputError("command", args.command, "epsilon, delta or calibrate")
+
+
+def answer(q: Query) -> list:
+    """The answers: ``AccountingResult`` per point (``--method all``: per point a list of
+    route rows, ``account.table``)."""
+    import numpy as np
+
+    from numeric import account
+    with np.errstate(all="ignore"):
+        if q.command == "calibrate":
+            c = q.calibration
+            res = account.calibrate(c["make"], c["epsilon"], c["delta"], c["param"], c["lo"],
+                                    c["hi"], q.method, q.neighbouring, c["integer"],
+                                    decreasing=c["decreasing"])
+            if c["solve"] == "epochs":           # whole steps -> the epochs they cover
+                b, n = c["epochs_of"]
+                steps = int(res.value)
+                ep = steps * b / n
+                ex = dict(res.extras, epochs=ep, steps=steps, solved_for="epochs")
+                res = type(res)("epochs", ep, res.method, "", None, res.citation, epsilon=res.epsilon,
+                                delta=res.delta, mechanism=res.mechanism, extras=ex)
+            return [res]
+        if q.method == "all":
+            return [account.table(q.events, q.command, at, q.neighbouring) for at in q.at]
+        return [account.profile(q.events, q.command, at, q.method, q.neighbouring, q.conversion)
+                for at in q.at]
+
+
+_ANSWER_KEYS = ("epsilon", "delta", "value", "lower", "upper", "approximation", "sigma", "scale",
+                "rr_epsilon", "steps", "epochs", "batch_size")
+
+
+def _sound_record(rec: dict) -> dict:
+    """A NaN is never an answer (one in an answer's field is a bug: AssertionError, exit 70);
+    a diagnostic field that is NaN (e.g. an approximation's distance to PLD where PLD has no
+    value) is given as None.  inf is kept (stated as such)."""
+    out = {}
     for k, v in rec.items():
-        if isinstance(v, float) and not math.isfinite(v):
-            raise DomainError(k, v, "a finite value (no route gave a finite answer here)")
-    return rec
+        if isinstance(v, float) and v != v:
+            if k in _ANSWER_KEYS or k.endswith(("_lower", "_upper")):
+                raise AssertionError(f"{k} = nan in the answer (a NaN is never an answer)")
+            v = None
+        out[k] = v
+    return out
 
 
+def records(q: Query, answers: list):
+    """What ``--json`` prints, as Python objects (floats may be inf: ``jsonable`` writes them
+    as the string "inf"): one flat dict per answer (one answer: the dict itself); with
+    ``--method all`` one list of route rows per point."""
+    if q.method == "all" and q.command != "calibrate":
+        rows = [_sound_record(dict(r, quantity=q.command, at=at)) for at, tab in zip(q.at, answers)
+                for r in tab]
+        return rows
+    recs = [_sound_record(r.to_dict()) for r in answers]
+    return recs[0] if len(recs) == 1 else recs
+
+
+def jsonable(obj):
+    """``obj`` with every non-finite float written as the string "inf" / "-inf" (valid JSON;
+    ``float()`` reads it back)."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        if obj != obj:
+            raise AssertionError("nan in an answer")
+        return "inf" if obj > 0 else "-inf"
+    if isinstance(obj, dict):
+        return {k: jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    return obj
+
+
+# ----------------------------------------------------------------------------- output
 def _line(res) -> str:
     name, x = res.name, res.extras
-    parts = [f"{name} = {res.value:.6g}"]
+    if not math.isfinite(res.value):
+        at = f" at delta = {res.delta:g}" if name == "epsilon" else ""
+        parts = [f"{name} = inf (no finite {name} is certified{at})"]
+    else:
+        parts = [f"{name} = {res.value:.6g}"]
     if name not in ("epsilon", "delta") and res.epsilon is not None:
         parts.append(f"(achieved epsilon = {res.epsilon:.6g} at delta = {res.delta:g})")
     q = name if name in ("epsilon", "delta") else "epsilon"
@@ -243,22 +442,30 @@ def _line(res) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _emit(args, results) -> int:
-    recs = [_check_finite_record(r.to_dict()) for r in results]
+def render(args, q: Query, answers: list) -> int:
+    """Print the answers (text, or ``--json``) and draw ``--plot``."""
+    recs = records(q, answers)
     if args.json:
-        print(json.dumps(recs[0] if len(recs) == 1 else recs, sort_keys=True))
+        if q.method == "all" and q.command != "calibrate":
+            for at, tab in zip(q.at, answers):
+                print(json.dumps(jsonable([dict(r, quantity=q.command, at=at) for r in tab]),
+                                 sort_keys=True))
+        else:
+            print(json.dumps(jsonable(recs), sort_keys=True))
+    elif q.method == "all" and q.command != "calibrate":
+        for at, tab in zip(q.at, answers):
+            _table(q.events, q.command, at, tab)
     else:
-        for r in results:
+        for r in answers:
             print(_line(r))
+    if getattr(args, "plot", None):
+        import numpy as np
+        with np.errstate(all="ignore"):
+            _plot(args.plot, q.events, q.neighbouring)
     return 0
 
 
-def _table(args, events, name, at, neighbouring) -> int:
-    from numeric import account
-    rows = account.table(events, name, at, neighbouring)
-    if args.json:
-        print(json.dumps([dict(r, quantity=name, at=at) for r in rows], sort_keys=True))
-        return 0
+def _table(events, name, at, rows) -> None:
     from numeric.events import describe
     print(f"# {name} of {describe(events)} at {'delta' if name == 'epsilon' else 'epsilon'} = {at:g}")
     print(f"{'route':10s} {'lower':>12s} {'upper':>12s} {'approximation':>14s} {'seconds':>8s}")
@@ -270,109 +477,24 @@ def _table(args, events, name, at, neighbouring) -> int:
         ap = f"{r['approximation']:14.6g}" if r["approximation"] is not None else f"{'-':>14s}"
         print(f"{r['route']:10s} {fmt(r['lower'])} {fmt(r['upper'])} {ap} {r['seconds']:8.3f}"
               + (f"  ({r['note']})" if r.get("note") else ""))
-    return 0
 
 
-def _profile(args, name: str) -> int:
-    """``epsilon`` at --delta or ``delta`` at --epsilon, by the chosen method."""
-    import numpy as np
-
-    from numeric import account
-    text = args.delta if name == "epsilon" else args.epsilon
-    ats = (_floats("delta", text, "(0, 1) (comma-separated)", _check_delta) if name == "epsilon"
-           else _floats("epsilon", text, "[0, oo) (comma-separated)", _check_eps))
-    events = build_events(args)
-    nb = _neighbouring(args, events)
-    if args.conversion != "optimal" and args.method == "best":
-        args.method = "rdp"                       # a conversion names the RDP route
-    if args.method != "rdp" and args.conversion != "optimal":
-        raise DomainError("conversion", args.conversion, "optimal unless --method rdp")
-    with np.errstate(all="ignore"):
-        if args.method == "all":
-            for at in ats:
-                _table(args, events, name, at, nb)
-            out = 0
-        else:
-            res = [account.profile(events, name, at, args.method, nb, args.conversion)
-                   for at in ats]
-            out = _emit(args, res)
-        if args.plot:
-            _plot(args.plot, events, nb)
-    return out
+def run(args) -> int:
+    """One accountant command: parsed args -> query -> answer -> render."""
+    q = build_query(args)
+    return render(args, q, answer(q))
 
 
 def cmd_epsilon(args) -> int:
-    return _profile(args, "epsilon")
+    return run(args)
 
 
 def cmd_delta(args) -> int:
-    return _profile(args, "delta")
+    return run(args)
 
 
 def cmd_calibrate(args) -> int:
-    import numpy as np
-
-    from numeric import account
-    e = _check_eps(args.epsilon, strict=True)
-    d = _check_delta(args.delta)
-    method = "best" if args.method == "all" else args.method
-    if method not in ("best", "rdp", "pld"):
-        raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
-    if args.solve is None:
-        args.solve = NOISE_PARAM[args.mechanism or "gaussian"]
-    solve = args.solve.replace("-", "_")
-    if args.spec is not None:
-        raise DomainError("spec", args.spec, "absent for calibrate (it solves for a flag)")
-    decreasing = None
-    if solve in ("sigma", "scale", "rr_epsilon"):
-        kind = args.mechanism or "gaussian"
-        own = NOISE_PARAM[kind]
-        if args.solve != own:
-            raise DomainError("solve", args.solve, f"{own}, steps, epochs or batch-size for "
-                              f"--mechanism {kind}")
-        if getattr(args, solve) is not None:
-            _conflict(solve, f"solve {own}")
-        # the bracket searched: sigma / scale relative to the sensitivity (larger = more
-        # private: the smallest meeting the target); rr's epsilon (smaller = more private: the
-        # largest meeting the target)
-        sens = _positive("sensitivity", args.sensitivity) if kind in ("laplace", "dgauss") else 1.0
-        lo, hi = {"gaussian": (0.05, 1e4), "dgauss": (0.2 * sens, 1e4 * sens),
-                  "laplace": (0.05 * sens, 1e5 * sens), "rr": (1e-4, 30.0)}[kind]
-        decreasing, integer = kind != "rr", False
-        make = lambda x: build_events(args, noise=x)                      # noqa: E731
-        make(hi)                                    # validates the other flags
-    elif solve == "steps":
-        if args.epochs is not None:
-            _conflict("epochs", "solve steps")
-        make, lo, hi, integer = (lambda t: build_events(args, steps=t)), 1, int(MAX_STEPS), True
-        make(1)
-    elif solve == "epochs":
-        if args.batch_size is None or args.dataset_size is None:
-            raise DomainError("solve", "epochs", "a training run: --batch-size and --dataset-size")
-        n, b = args.dataset_size, args.batch_size
-        make = lambda t: build_events(args, steps=int(t))                 # noqa: E731
-        lo, hi, integer = 1, int(MAX_STEPS), True
-        make(1)
-    elif solve == "batch_size":
-        if args.epochs is None or args.dataset_size is None:
-            raise DomainError("solve", "batch-size", "a training run: --epochs and --dataset-size")
-        make = lambda b: build_events(args, batch=int(b))                 # noqa: E731
-        lo, hi, integer = 1, int(args.dataset_size), True
-        make(1)
-    else:
-        raise DomainError("solve", args.solve, "sigma, scale, rr-epsilon, steps, epochs or batch-size")
-    events = make(hi if decreasing else lo)
-    nb = _neighbouring(args, events)
-    with np.errstate(all="ignore"):
-        res = account.calibrate(make, e, d, solve if solve != "epochs" else "steps", lo, hi,
-                                method, nb, integer, decreasing=decreasing)
-    if solve == "epochs":                       # whole steps -> the epochs they cover
-        steps = int(res.value)
-        ep = steps * b / n
-        ex = dict(res.extras, epochs=ep, steps=steps, solved_for="epochs")
-        res = type(res)("epochs", ep, res.method, "", None, res.citation, epsilon=res.epsilon,
-                        delta=res.delta, mechanism=res.mechanism, extras=ex)
-    return _emit(args, [res])
+    return run(args)
 
 
 # ----------------------------------------------------------------------------- plot
@@ -389,6 +511,8 @@ def _plot(path, events, neighbouring):
     try:
         eps_hi = account.epsilon(events, 1e-10, "best", neighbouring).value
     except ValueError:
+        eps_hi = 10.0
+    if not math.isfinite(eps_hi):
         eps_hi = 10.0
     grid = np.linspace(0.0, max(eps_hi, 0.1) * 1.05, 60)
     fig, ax = plt.subplots(figsize=(4.6, 3.4))
@@ -459,13 +583,13 @@ def add_commands(subparsers) -> None:
     _common(p)
     p.add_argument("--delta", required=True, help="delta in (0, 1); several: comma-separated")
     p.add_argument("--plot", metavar="FILE.png", help="draw the privacy profile delta(eps)")
-    p.set_defaults(func=cmd_epsilon)
+    p.set_defaults(func=cmd_epsilon, strict_errors=True)
 
     p = subparsers.add_parser("delta", help="delta(epsilon) of a mechanism or a composition")
     _common(p)
     p.add_argument("--epsilon", required=True, help="epsilon >= 0; several: comma-separated")
     p.add_argument("--plot", metavar="FILE.png", help="draw the privacy profile delta(eps)")
-    p.set_defaults(func=cmd_delta)
+    p.set_defaults(func=cmd_delta, strict_errors=True)
 
     p = subparsers.add_parser("calibrate", help="noise, steps, epochs or batch size meeting "
                                                 "a target (epsilon, delta)")
@@ -475,4 +599,4 @@ def add_commands(subparsers) -> None:
                    "gaussian and dgauss, scale for laplace, rr-epsilon for rr)")
     p.add_argument("--epsilon", type=float, required=True, help="target epsilon > 0")
     p.add_argument("--delta", type=float, required=True, help="delta in (0, 1)")
-    p.set_defaults(func=cmd_calibrate)
+    p.set_defaults(func=cmd_calibrate, strict_errors=True)

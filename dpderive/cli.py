@@ -14,7 +14,9 @@ FILE is a claim file (TOML, see derive/claimfile.py and examples/): a paper nobo
 has encoded, checked and reported exactly as the built-in papers.
   dpderive epsilon|delta|calibrate ...   the accountant (see --help of each)
 
-Invalid input is reported in one line on stderr with exit status 2.
+Invalid input is reported in one line on stderr with exit status 2; a bug in dpderive in
+one line saying so, with exit status 70 (``--debug``, anywhere on the line, or
+``DPDERIVE_DEBUG=1`` shows its traceback).  See ``dpderive.errors``.
 """
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ import importlib
 import importlib.util
 import json
 import sys
+
+from .errors import CLIError, Parser as _Parser, classify  # noqa: F401  (CLIError: re-exported)
+from .execution import add_execution_flags, available_cores  # noqa: F401  (their home is the execution layer)
 
 
 
@@ -57,13 +62,6 @@ def _defer_unused_numpy_subpackages() -> None:
         setattr(numpy, name.rpartition(".")[2], module)
 
 
-class CLIError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2
-        raise CLIError(f"{self.prog}: {message}")
 
 
 def _cmd_list(args) -> int:
@@ -325,45 +323,10 @@ def _cmd_init(args) -> int:
     return 0
 
 
-def _positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = None
-    if n is None or n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 1")
-    return n
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the OS has one, else
-    ``os.cpu_count()``): how many local workers ``check`` and ``report`` start by default."""
-    import os
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
-def add_execution_flags(p, cache_help: str = "recheck every claim (ignore the verdict cache)",
-                        all_cores: bool = False) -> None:
-    """--workers, --scheduler and --no-cache of the commands that fan out (dpderive.execution);
-    ``all_cores``: --workers defaults to None, read as ``available_cores()`` by the command."""
-    if all_cores:
-        p.add_argument("--workers", type=_positive_int, default=None,
-                       help="local worker processes (joblib/loky; default: one per available core, "
-                            f"here {available_cores()}; 1: in this process)")
-    else:
-        p.add_argument("--workers", type=_positive_int, default=1,
-                       help="local worker processes (joblib/loky; default 1: in this process)")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="dask.distributed scheduler address, e.g. tcp://10.0.0.1:8786 "
-                        "(pip install 'dpderive[distributed]')")
-    p.add_argument("--no-cache", dest="no_cache", action="store_true", help=cache_help)
-
-
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="dpderive", description="Differential-privacy bounds: derive, check, compute, report.")
+    ap.add_argument("--debug", action="store_true",
+                    help="show the traceback of a bug (anywhere on the line; also DPDERIVE_DEBUG=1)")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
     s = sub.add_parser("list", help="list formulas and claims")
     s.add_argument("files", nargs="*", metavar="FILE", help="claim files to list instead of the built-in papers")
@@ -397,28 +360,40 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    import os
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv or os.environ.get("DPDERIVE_DEBUG", "") not in ("", "0")
+    argv = [a for a in argv if a != "--debug"]
     _defer_unused_numpy_subpackages()
+    args = None
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except CLIError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except ValueError as exc:  # DomainError and other invalid input
-        print(f"error: {str(exc).splitlines()[0]}", file=sys.stderr)
-        return 2
-    except KeyError as exc:
-        print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # output piped into `head`: stop quietly
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except RuntimeError as exc:  # e.g. a dask scheduler that cannot be reached
         if not str(exc).startswith("--scheduler"):
-            raise
+            return _fail(exc, args, argv, debug)
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - sorted into the user's and ours by classify()
+        return _fail(exc, args, argv, debug)
+
+
+def _fail(exc, args, argv, debug) -> int:
+    """One line on stderr (the traceback too with --debug); the exit status."""
+    if getattr(exc, "query", None) is None and args is not None:
+        try:
+            exc.query = "dpderive " + " ".join(argv)
+        except AttributeError:
+            pass
+    status, line = classify(exc, strict=bool(getattr(args, "strict_errors", False)))
+    if debug:
+        import traceback
+        traceback.print_exception(exc, file=sys.stderr)
+    print(line, file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

@@ -406,3 +406,42 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
 def _check_here(claim):
     """In this process (serial runs, and claims no worker could load): the claim itself."""
     return claim.check()
+
+
+# ----------------------------------------------------------------------------- flags
+def _positive_int(text: str) -> int:
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = None
+    if n is None or n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 1")
+    return n
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the OS has one, else
+    ``os.cpu_count()``): how many local workers ``check`` and ``report`` start by default."""
+    import os
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def add_execution_flags(p, cache_help: str = "recheck every claim (ignore the verdict cache)",
+                        all_cores: bool = False) -> None:
+    """--workers, --scheduler and --no-cache of the commands that fan out; ``all_cores``: --workers
+    defaults to None, read as ``available_cores()`` by the command."""
+    if all_cores:
+        p.add_argument("--workers", type=_positive_int, default=None,
+                       help="local worker processes (joblib/loky; default: one per available core, "
+                            f"here {available_cores()}; 1: in this process)")
+    else:
+        p.add_argument("--workers", type=_positive_int, default=1,
+                       help="local worker processes (joblib/loky; default 1: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="dask.distributed scheduler address, e.g. tcp://10.0.0.1:8786 "
+                        "(pip install 'dpderive[distributed]')")
+    p.add_argument("--no-cache", dest="no_cache", action="store_true", help=cache_help)

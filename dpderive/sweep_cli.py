@@ -13,8 +13,12 @@ here unchanged); a numeric flag may take
 The grid is the product of the lists, in the order the flags are given (the first
 varies slowest).  Each grid point is the argv of the single command plus ``--json``;
 a task (``run_point``, run by ``dpderive.execution`` serially, on ``--workers``
-local processes or on the dask ``--scheduler``) runs it in-process and parses the
-JSON record.  A point whose command fails gives a row with the error text.
+local processes or on the dask ``--scheduler``) takes it through the single command's
+own steps (``accounting_cli.parse_command`` -> ``build_query`` -> ``answer`` ->
+``records``: the same Python objects ``--json`` prints, no text round trip).  A point
+the user's input rules out (``numeric.errors.UserInputError``, a search limit, a solver
+that does not converge) gives a row with the error line; a bug is not hidden in a row:
+the task fails with it (``TaskResult.error``).
 
 Outputs: ``--out FILE`` (.csv, .json, or .parquet when pyarrow is installed) with
 one row per point: the inputs, ``value`` (epsilon, delta or the parameter calibrate solved for), the certified
@@ -30,10 +34,8 @@ so an interrupted sweep resumes where it stopped (``--no-cache`` recomputes).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import hashlib
-import io
 import itertools
 import json
 import math
@@ -42,7 +44,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .execution import DiskCache, files_digest, run_tasks
+from .errors import CLIError
+from .execution import DiskCache, add_execution_flags, files_digest, run_tasks
 
 TARGETS = {"epsilon": "epsilon", "delta": "delta", "calibrate": "sigma"}
 COUNT_FLAGS = frozenset({"steps", "epochs", "batch_size", "dataset_size", "k", "compositions"})
@@ -73,8 +76,8 @@ class Axis:
 
 def _command_actions(target: str) -> dict:
     """option string -> argparse action of the single command ``target``."""
-    from .cli import build_parser
-    ap = build_parser()
+    from .accounting_cli import command_parser
+    ap = command_parser()
     sub = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
     return dict(sub.choices[target]._option_string_actions)
 
@@ -166,19 +169,18 @@ def build_grid(target: str, passthrough: list[str]) -> tuple[list[Axis], list[tu
 # ----------------------------------------------------------------------------- one point
 
 def run_point(argv: list[str]) -> dict:
-    """Run one single command in this process; {"record": its JSON} or {"error": text}."""
-    from .cli import main
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = main(list(argv))
-        except SystemExit as exc:
-            rc = exc.code if isinstance(exc.code, int) else 2
-    if rc != 0:
-        msg = err.getvalue().strip().splitlines()
-        return {"error": (msg[-1] if msg else f"exit status {rc}").removeprefix("error: ")}
-    lines = out.getvalue().strip().splitlines()
-    return {"record": json.loads(lines[-1])}
+    """One grid point in this process: {"record": what its ``--json`` prints, as Python
+    objects} or {"error": the one line a user error gives}.  A bug raises."""
+    from .accounting_cli import answer, build_query, parse_command, records
+    from .errors import EXIT_USER, classify
+    try:
+        q = build_query(parse_command([a for a in argv if a != "--json"]))
+        return {"record": records(q, answer(q))}
+    except Exception as exc:  # noqa: BLE001 - the user's errors become rows; bugs go on
+        status, line = classify(exc, strict=True)
+        if status != EXIT_USER:
+            raise
+        return {"error": line.removeprefix("error: ")}
 
 
 def _code_digest() -> str:
@@ -276,7 +278,8 @@ def write_rows(rows: list[dict], path: str) -> None:
                 w.writerow({k: ("" if v is None else repr(v) if isinstance(v, float) else v)
                             for k, v in r.items()})
     elif ext == ".json":
-        Path(path).write_text(json.dumps(rows, indent=1) + "\n")
+        from .accounting_cli import jsonable
+        Path(path).write_text(json.dumps(jsonable(rows), indent=1) + "\n")
     else:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -314,7 +317,8 @@ def plot_rows(rows: list[dict], axes: list[Axis], path: str, target: str) -> Non
     quantity = TARGETS[target]
     vary = [a for a in axes if a.varies]
     fixed = ", ".join(f"{a.dest}={a.values[0]}" for a in axes if not a.varies and a.texts[0] is not None)
-    ok = [r for r in rows if not r["error"] and r["value"] is not None]
+    ok = [r for r in rows if not r["error"] and isinstance(r["value"], (int, float))
+          and math.isfinite(r["value"])]
     routes = list(dict.fromkeys(r["route"] for r in ok))
     several = len(rows) > len({tuple(repr(r[a.dest]) for a in axes) for r in rows})
     if several:  # --method all: one curve per route
@@ -373,7 +377,6 @@ def plot_rows(rows: list[dict], axes: list[Axis], path: str, target: str) -> Non
 # ----------------------------------------------------------------------------- command line
 
 def _own_flags(p) -> None:
-    from .cli import add_execution_flags
     p.add_argument("--out", metavar="FILE", help="write the rows: .csv, .json or .parquet")
     p.add_argument("--plot", metavar="FILE.png", help="draw the grid (matplotlib)")
     add_execution_flags(p, cache_help="recompute every point (ignore the sweep cache)")
@@ -382,15 +385,14 @@ def _own_flags(p) -> None:
 def cmd_sweep(args) -> int:
     own = argparse.ArgumentParser(prog="dpderive sweep", add_help=False, allow_abbrev=False)
     _own_flags(own)
-    from .cli import CLIError
     own.error = lambda message: (_ for _ in ()).throw(CLIError(f"dpderive sweep: {message}"))
     if "-h" in args.rest or "--help" in args.rest:
         print(f"dpderive sweep {args.target}: the flags of `dpderive {args.target}` below; a numeric "
               "flag may take a list a,b,c or a log-spaced range lo:hi:n, a flag with choices a list "
               "of choices; plus --out FILE, --plot FILE.png, --workers N, --scheduler ADDRESS, "
               "--no-cache.\n")
-        from .cli import build_parser
-        sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+        from .accounting_cli import command_parser
+        sub = next(a for a in command_parser()._actions if isinstance(a, argparse._SubParsersAction))
         sub.choices[args.target].print_help()
         return 0
     ns, passthrough = own.parse_known_args(args.rest, namespace=argparse.Namespace(**{
@@ -426,4 +428,4 @@ def add_commands(subparsers) -> None:
     p.add_argument("target", choices=tuple(TARGETS))
     _own_flags(p)
     p.add_argument("rest", nargs=argparse.REMAINDER, help="the flags of TARGET")
-    p.set_defaults(func=cmd_sweep)
+    p.set_defaults(func=cmd_sweep, strict_errors=True)

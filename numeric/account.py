@@ -16,6 +16,14 @@ closed-form profile, route ``exact``) with the tightest certified lower bound; `
 route (``pld`` hands the upper end to ``rdp`` and says so when its own is not finite:
 its floating-point error bound exceeded delta); ``clt`` / ``edgeworth`` approximations,
 labelled ``guarantee: false``.
+
+Extremes: a route that fails numerically (overflow, no convergence, a value its own checks
+reject) is left out with a note; with no finite certified bound left, ``epsilon`` answers inf
+(route ``none``, ``extras["finite"] = False``) and ``delta`` 1 (route ``trivial``), stated so.
+Bounded-loss events (Laplace, RR) also have the pure-DP bound (route ``pure``: sum of T_i eps_i,
+delta = 0 beyond it); Gaussians beyond mu = 1e150 have eps(delta) > mu^2/4 (beyond doubles).
+User errors raise ``numeric.errors.UserInputError``; a calibration whose answer lies beyond
+its range ``SearchLimitError``.
 """
 from __future__ import annotations
 
@@ -29,10 +37,30 @@ from derive.errors import DomainError
 
 from . import events as EV
 from .accountant import AccountingResult
+from .errors import SearchLimitError, UserInputError, user_input
 
 __all__ = ["METHODS", "epsilon", "delta", "table", "calibrate", "profile"]
 
 METHODS = ("best", "rdp", "pld", "clt", "edgeworth")
+#: delta(eps) is non-increasing in eps: beyond this eps the certified routes are asked at it
+#: (a sound upper bound; the routes' solvers are not built for eps ~ 1e300)
+EPS_CAP = 1e4
+#: a bounded-loss event (Laplace, RR) with a per-step privacy loss beyond this is not given
+#: to the PLD route (its grid spans the loss range: too large or underflowing there); the
+#: pure-DP bound (route ``pure``) answers it
+PLD_MAX_LOSS = 500.0
+#: ... and one below this (a loss range below the lattice)
+PLD_MIN_LOSS = 1e-9
+#: what a route may fail with on valid input at extreme magnitudes (the answer then falls to
+#: the other routes, or to the trivial bound epsilon = inf / delta = 1, stated as such)
+NUMERIC_FAILURES = (ArithmeticError, FloatingPointError, MemoryError)
+
+
+def _resource_limit(exc) -> bool:
+    """NumPy's array-size limits (a lattice too large to allocate: a route's resource limit,
+    like MemoryError, not a wrong answer)."""
+    return isinstance(exc, MemoryError) or (
+        type(exc) is ValueError and str(exc).startswith(("Maximum allowed size", "Maximum allowed dimension")))
 CERTIFIED = ("rdp", "pld")
 SKIP_RDP_GAP = 1e-3      # best: rdp is skipped when PLD's bracket is this narrow (relative)
 PLD_CITATION = ("privacy-loss distribution, pessimistic and optimistic discretisation "
@@ -41,7 +69,7 @@ PLD_CITATION = ("privacy-loss distribution, pessimistic and optimistic discretis
 
 def _check_method(method):
     if method not in METHODS + ("all",):
-        raise DomainError("method", method, "one of " + ", ".join(METHODS + ("all",)))
+        raise UserInputError("method", method, "one of " + ", ".join(METHODS + ("all",)))
 
 
 def _rdp(events, name, at, neighbouring, conversion="optimal"):
@@ -52,6 +80,7 @@ def _rdp(events, name, at, neighbouring, conversion="optimal"):
 
 
 def _pld(events, name, at, neighbouring):
+    _pld_screen(events)
     acc = EV.pld_accountant(events, neighbouring)
     lo, hi = getattr(acc, name)(at)
     lo, hi = float(np.max(lo)), float(np.max(hi))
@@ -66,11 +95,49 @@ EXACT_CITATION = ("exact privacy profile of the Gaussian mechanism (Balle and Wa
 
 
 def _gaussian_mu(events):
-    """mu of the composition when every event is an unsubsampled Gaussian (else None)."""
+    """mu of the composition when every event is an unsubsampled Gaussian (else None); inf
+    when mu exceeds the largest double (computed scaled: no overflow on the way)."""
     noise = [e.mechanism.gaussian_noise() if e.sampling is None else None for e in events]
     if any(n is None for n in noise):
         return None
-    return math.sqrt(math.fsum(e.count * (d / s) ** 2 for e, (s, d) in zip(events, noise)))
+    r = [d / s for s, d in noise]
+    top = max(r)
+    if not math.isfinite(top):
+        return math.inf
+    if top == 0:
+        return 0.0
+    return top * math.sqrt(math.fsum(e.count * (x / top) ** 2 for e, x in zip(events, r)))
+
+
+#: beyond this mu the exact profile's solvers leave the double range; there
+#: eps(delta) > mu^2 / 4 for every double delta < 1 (delta(mu^2/4) = Phi(mu/4) -
+#: e^{mu^2/4} Phi(-3 mu/4) = 1 - O(e^{-mu^2/32}))
+MU_MAX = 1e150
+
+
+def _event_pure(e, sampled=True) -> float:
+    """The event's per-step pure-DP epsilon (its privacy loss bound): Laplace Delta/b, RR
+    eps0; amplified by its sampling (``sampled``): log(1 + q (e^eps0 - 1)) (Balle, Barthe,
+    Gaboardi 2018, Thms. 8 (Poisson, add/remove) and 9 (without replacement, replace-one));
+    inf for an unbounded loss (Gaussian, discrete Gaussian)."""
+    m = e.mechanism
+    if isinstance(m, EV.Laplace):
+        e0 = m.sensitivity / m.scale
+    elif isinstance(m, EV.RandomizedResponse):
+        e0 = m.epsilon
+    else:
+        return math.inf
+    if sampled and e.rate < 1 and math.isfinite(e0):
+        q = e.rate
+        e0 = e0 + math.log(q + (1 - q) * math.exp(-e0)) if e0 > 1 else math.log1p(q * math.expm1(e0))
+    return e0
+
+
+def _pure(events) -> float:
+    """The composition's pure-DP epsilon (basic composition, sum T_i eps_i; rounded up): a
+    certified upper bound on eps(delta) for every delta, and delta(eps) = 0 from it on."""
+    total = math.fsum(e.count * _event_pure(e) for e in events)
+    return math.nextafter(total * (1 + 1e-15), math.inf) if math.isfinite(total) else math.inf
 
 
 def _exact(events, name, at):
@@ -80,6 +147,14 @@ def _exact(events, name, at):
     from . import gaussian as G
     mu = _gaussian_mu(events)
     mu_hi, mu_lo = mu * (1 + 4e-16), mu * (1 - 4e-16)
+    if mu > MU_MAX:                     # see MU_MAX: eps beyond mu^2/4, delta(eps) -> 1
+        if name == "epsilon":
+            return min(mu_lo * mu_lo / 4 * (1 - 1e-12), 1.7976931348623157e308), math.inf
+        return 0.0, 1.0
+    if name == "delta" and at > mu * (mu / 2 + 40):
+        # delta(eps) <= Phi(mu/2 - eps/mu) < e^{-800} here (underflows): delta is
+        # non-increasing in eps, so its certified value at mu (mu/2 + 40) bounds it above
+        return 0.0, min(float(G.delta_upper(mu * (mu / 2 + 40), mu_hi)), 1.0)
     if name == "epsilon":
         upper = float(G.eps_exact(at, 1.0 / mu_hi))
         lower = float(G.eps_exact(at, 1.0 / mu_lo)) * (1 - 1e-9)
@@ -97,6 +172,11 @@ def _approx(events, name, at, method):
                             "(Poisson-subsampled) Gaussian event only")
     e = events[0]
     sigma, sens = e.mechanism.gaussian_noise()
+    s = sigma / sens
+    if not NOISE_RANGE[0] <= s <= NOISE_RANGE[1]:
+        raise EV.RouteError(method, EV.describe(events), f"noise multiplier sigma/sensitivity = "
+                            f"{s:.6g} outside [{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the "
+                            "approximation's range)")
     return getattr(methods, name)(sigma, e.rate, e.count, at, sens, method)
 
 
@@ -110,17 +190,62 @@ def _flat(name, value, method, route, lower, upper, citation, events, given, ext
                             mechanism=EV.describe(events), extras=ex, **given)
 
 
+def _route_failed(r, exc) -> str:
+    return f"route {r} could not compute here ({type(exc).__name__}: {str(exc).splitlines()[0][:120]})"
+
+
 def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True):
-    """Certified (lower, upper, route, notes, citation) for method rdp, pld or best."""
-    notes, got, errors, skipped = [], {}, {}, None
+    """Certified (lower, upper, route, notes, citation) for method rdp, pld or best.
+
+    A route that cannot account the events (``RouteError``) or fails numerically at extreme
+    magnitudes (an overflow, a solver that does not converge, a value its own checks reject)
+    is left out with a note; with no finite certified bound left the answer is the trivial
+    one, stated as such: epsilon = inf, delta = 1 (``extras["finite"] = False``).  ``skip_rdp``:
+    best leaves rdp out where PLD's bracket is within SKIP_RDP_GAP (see below)."""
+    notes, got, errors, failed, skipped = [], {}, {}, {}, None
     # best: PLD first (the cheap route, and the tighter one almost always); then rdp unless
     # PLD's certified bracket is within SKIP_RDP_GAP: every certified upper bound, rdp's
     # included, is >= the truth >= PLD's lower end, so rdp could lower the answer by at most
     # (upper - lower) <= SKIP_RDP_GAP * upper
     routes = ("pld", "rdp") if method == "best" else (method,)
-    if method == "best" and _gaussian_mu(events) is not None:
+    pure = _pure(events)
+    if name == "delta" and math.isfinite(pure) and at >= pure:
+        # every event has bounded loss and eps is beyond their sum: delta = 0 exactly
+        got["pure"] = (0.0, 0.0, None)
+        routes = ()
+    elif method == "best" and _gaussian_mu(events) is not None:
         got["exact"] = (*_exact(events, name, at), None)
         routes = ()          # the exact profile: no other route can be tighter
+        if _gaussian_mu(events) > MU_MAX:
+            notes.append(f"mu = {_gaussian_mu(events):g} > {MU_MAX:g}: the true {name} is "
+                         + ("beyond the largest double (above mu^2/4)" if name == "epsilon"
+                            else "1 to double precision"))
+    def run(r, at_r=at):
+        capped = at_r != at
+        try:
+            if r == "rdp":
+                res = _rdp(events, name, at_r, neighbouring, conversion)
+                v = res.value if math.isfinite(res.value) else math.inf
+                got["rdp"] = (0.0, min(v, 1.0) if name == "delta" else v, res)
+            else:
+                lo, hi, _ = _pld(events, name, at_r, neighbouring)
+                lo = 0.0 if capped or not lo >= 0 else lo
+                got["pld"] = (lo, hi if hi == hi else math.inf, None)
+            if capped:
+                notes.append(f"route {r}: delta at epsilon = {at:g} bounded by its certified delta "
+                             f"at epsilon = {EPS_CAP:g} (delta does not increase with epsilon)")
+        except EV.RouteError as exc:
+            errors[r] = exc
+        except UserInputError:
+            raise
+        except (*NUMERIC_FAILURES, ValueError) as exc:   # DomainError: on a value it computed
+            if type(exc) is ValueError and not _resource_limit(exc):
+                raise
+            if name == "delta" and at > EPS_CAP and not capped:
+                run(r, EPS_CAP)        # delta(EPS_CAP) >= delta(at): a sound upper bound
+            else:
+                failed[r] = exc
+
     for r in routes:
         if r == "rdp" and method == "best" and skip_rdp and "pld" in got:
             lo, hi = got["pld"][:2]
@@ -128,44 +253,42 @@ def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True
                 skipped = (f"rdp: the PLD bracket is within {SKIP_RDP_GAP:g} relative, so no "
                            "certified route can improve on it by more")
                 continue
-        try:
-            if r == "rdp":
-                res = _rdp(events, name, at, neighbouring, conversion)
-                got["rdp"] = (0.0, res.value, res)
-            else:
-                lo, hi, _ = _pld(events, name, at, neighbouring)
-                got["pld"] = (lo, hi, None)
-        except EV.RouteError as exc:
-            errors[r] = exc
-        except ArithmeticError as exc:           # a solver that did not converge: no answer
-            errors[r] = DomainError("method", r, f"a route whose solver converges here ({exc})")
+        run(r)
     if method == "pld" and "pld" in got and not math.isfinite(got["pld"][1]):
         notes.append("the PLD upper bound is not finite here (its floating-point error bound "
                      "exceeds the target); the upper end is handed over to the rdp route")
-        try:
-            res = _rdp(events, name, at, neighbouring, conversion)
-            got["rdp"] = (0.0, res.value, res)
-        except EV.RouteError as exc:
-            errors["rdp"] = exc
-    if not got:
+        run("rdp")
+    if method == "best" and name == "epsilon" and math.isfinite(pure) and \
+            all(pure < v[1] for v in got.values()):
+        got["pure"] = (0.0, pure, None)      # bounded losses: the pure-DP bound is the tightest
+    if not got and not failed:
         raise next(iter(errors.values()))
+    for r, exc in failed.items():
+        notes.append(_route_failed(r, exc))
     finite = {r: v for r, v in got.items() if math.isfinite(v[1])}
-    if not finite:
-        raise DomainError(name, "inf", "a finite certified bound (no route certified one; "
-                          "try a larger delta or fewer steps)")
-    route = min(finite, key=lambda r: finite[r][1])
-    upper = finite[route][1]
-    lower = max(v[0] for r, v in got.items() if r in ("pld", "exact")) if ("pld" in got or "exact" in got) else 0.0
+    extra = {"routes": ",".join(sorted(got))}
+    if finite:
+        route = min(finite, key=lambda r: finite[r][1])
+        upper = finite[route][1]
+    elif name == "delta":
+        route, upper = "trivial", 1.0
+        notes.append("no route certified delta < 1 here")
+    else:
+        route, upper = "none", math.inf
+        extra["finite"] = False
+    lows = [v[0] for r, v in got.items() if r in ("pld", "exact", "pure")]
+    lower = max(lows) if lows else 0.0
     for r, exc in errors.items():
         notes.append(str(exc))
     cites = []
+    if "pure" in got:
+        cites.append(PURE_CITATION)
     if "exact" in got:
         cites.append(EXACT_CITATION)
     if "pld" in got:
         cites.append(PLD_CITATION)
     if "rdp" in got:
         cites.append(got["rdp"][2].citation)
-    extra = {"routes": ",".join(sorted(got))}
     if skipped:
         extra["skipped"] = skipped
     if "rdp" in got:
@@ -180,15 +303,20 @@ def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True
     return lower, upper, route, "; ".join(cites), extra
 
 
+PURE_CITATION = ("pure-DP composition of bounded-loss mechanisms (sum of T_i eps_i; Laplace "
+                 "Delta/b, RR eps0, amplified by sampling: Balle, Barthe, Gaboardi 2018)")
+
+
 def profile(events, name: str, at: float, method: str = "best", neighbouring: str = "add_remove",
             conversion: str = "optimal", skip_rdp: bool = True) -> AccountingResult:
     """epsilon(delta = at) or delta(epsilon = at) of the composition by ``method``."""
     _check_method(method)
     if method == "all":
-        raise DomainError("method", method, "best, rdp, pld, clt or edgeworth (use table())")
-    events = EV._check_events(events, neighbouring)
+        raise UserInputError("method", method, "best, rdp, pld, clt or edgeworth (use table())")
     from .kernels import check_nonneg, check_open01
-    at = float(check_open01(at, "delta") if name == "epsilon" else check_nonneg(at, "epsilon"))
+    with user_input():
+        events = EV._check_events(events, neighbouring)
+        at = float(check_open01(at, "delta") if name == "epsilon" else check_nonneg(at, "epsilon"))
     given = {"delta": at} if name == "epsilon" else {"epsilon": at}
     if method in ("clt", "edgeworth"):
         r = _approx(events, name, at, method)
@@ -218,30 +346,46 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
     for r in EV.ROUTES:
         t0 = time.perf_counter()
         try:
-            if r == "rdp":
-                res = _rdp(events, name, at, neighbouring)
-                row = {"route": r, "lower": None, "upper": res.value, "approximation": None,
-                       "guarantee": True}
-            elif r == "pld":
-                lo, hi, _ = _pld(events, name, at, neighbouring)
-                row = {"route": r, "lower": lo, "upper": hi if math.isfinite(hi) else None,
-                       "approximation": None, "guarantee": True}
-                if not math.isfinite(hi):
-                    row["note"] = "upper bound not finite (floating-point error bound exceeds the target)"
+            row = _table_row(events, name, at, neighbouring, r)
+        except (*NUMERIC_FAILURES, ValueError) as exc:
+            if type(exc) is ValueError and not _resource_limit(exc) or isinstance(exc, UserInputError):
+                raise
+            if name == "delta" and at > EPS_CAP and r in CERTIFIED and not isinstance(exc, EV.RouteError):
+                try:           # delta(EPS_CAP) >= delta(at): a sound upper bound
+                    row = _table_row(events, name, EPS_CAP, neighbouring, r)
+                    row["lower"] = 0.0 if row.get("lower") is not None else None
+                    row["note"] = f"delta at epsilon = {EPS_CAP:g} (delta does not increase with epsilon)"
+                except (*NUMERIC_FAILURES, DomainError) as exc2:
+                    row = {"route": r, "error": _route_failed(r, exc2)}
+            elif isinstance(exc, EV.RouteError):
+                row = {"route": r, "error": exc.reason}
             else:
-                res = _approx(events, name, at, r)
-                ok = math.isfinite(res.value)
-                row = {"route": r, "lower": None, "upper": None,
-                       "approximation": res.value if ok else None, "guarantee": False}
-                if not ok:
-                    row["note"] = "the approximation is not finite here"
-        except EV.RouteError as exc:
-            row = {"route": r, "error": exc.reason}
-        except ArithmeticError as exc:
-            row = {"route": r, "error": f"solver did not converge ({str(exc)[:80]})"}
+                row = {"route": r, "error": _route_failed(r, exc)}
         row["seconds"] = round(time.perf_counter() - t0, 4)
         rows.append(row)
     return rows
+
+
+def _table_row(events, name, at, neighbouring, r) -> dict:
+    """One route's row of ``table`` (raises what the route raises)."""
+    if r == "rdp":
+        res = _rdp(events, name, at, neighbouring)
+        row = {"route": r, "lower": None, "upper": res.value, "approximation": None,
+               "guarantee": True}
+    elif r == "pld":
+        lo, hi, _ = _pld(events, name, at, neighbouring)
+        row = {"route": r, "lower": lo, "upper": hi if math.isfinite(hi) else None,
+               "approximation": None, "guarantee": True}
+        if not math.isfinite(hi):
+            row["note"] = "upper bound not finite (floating-point error bound exceeds the target)"
+    else:
+        res = _approx(events, name, at, r)
+        ok = math.isfinite(res.value)
+        row = {"route": r, "lower": None, "upper": None,
+               "approximation": res.value if ok else None, "guarantee": False}
+        if not ok:
+            row["note"] = "the approximation is not finite here"
+    return row
 
 
 # ----------------------------------------------------------------------------- calibration
@@ -262,22 +406,31 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     ``conversion``: the RDP route's RDP -> DP conversion.  The one calibrator of the package
     (it replaces the retired ``accountant.calibrate_sigma`` and ``methods.calibrate_sigma``)."""
     if method not in ("best", "rdp", "pld"):
-        raise DomainError("method", method, "best, rdp or pld (calibration needs a guarantee)")
+        raise UserInputError("method", method, "best, rdp or pld (calibration needs a guarantee)")
     from .kernels import check_open01, check_positive
-    e_t = float(check_positive(target_eps, "epsilon"))
-    d = float(check_open01(delta_, "delta"))
+    with user_input():
+        e_t = float(check_positive(target_eps, "epsilon"))
+        d = float(check_open01(delta_, "delta"))
 
     def eps_at(x, routes=CERTIFIED if method == "best" else (method,)):
         """the certified upper bound only (PLD's pessimistic side alone: half the work)"""
-        evs = EV._check_events(make_events(x), neighbouring)
+        with user_input():
+            evs = EV._check_events(make_events(x), neighbouring)
         best = math.inf
         for r in routes:
             try:
                 if r == "rdp":
                     v = _rdp(evs, "epsilon", d, neighbouring, conversion).value
                 else:
+                    _pld_screen(evs)
                     v = float(np.max(EV.pld_accountant(evs, neighbouring, "upper").epsilon(d)[1]))
-            except (EV.RouteError, ArithmeticError):
+            except UserInputError:
+                raise
+            except (*NUMERIC_FAILURES, ValueError) as exc:   # RouteError, DomainError among them
+                if type(exc) is ValueError and not _resource_limit(exc):
+                    raise
+                continue
+            if v != v:                      # NaN: no answer from this route
                 continue
             best = min(best, v)
         return best          # inf: no route can account this x (e.g. sigma below PLD's range)
@@ -291,6 +444,14 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
         # integers: bisection in log x (the ends span up to 1e9 steps, where accounting costs
         # the most; the geometric midpoint reaches the usual answers in fewer such steps)
         far = bad                 # evaluated only if the answer may be there
+        if good < bad:
+            # galloping first (x10 from the good end): a target met only near the far end (a
+            # search limit, 1e9 steps) is found in ~9 evaluations instead of ~30 there
+            while good * 10 < bad:
+                if f(good * 10) > e_t:
+                    bad = good * 10
+                    break
+                good *= 10
         while abs(good - bad) > 1:
             mid = math.sqrt(good * bad)
             mid = math.floor(mid) if good < bad else math.ceil(mid)
@@ -307,6 +468,16 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     if decreasing is None:
         decreasing = param in ("sigma", "scale")
     good, bad = (hi, lo) if decreasing else (lo, hi)
+
+    def limit_reached():
+        """A search whose far end already meets the target has no answer inside the range:
+        say so (the limit is not the answer)."""
+        side = "below" if bad == lo else "above"
+        raise SearchLimitError(
+            "epsilon", e_t, f"a target answered inside the searched range {param} in [{lo:g}, "
+            f"{hi:g}]: it is met already at the search limit {param} = {bad:g}, so the "
+            f"{'smallest' if decreasing else 'largest'} {param} meeting it lies {side} the "
+            "range (the limit is not the answer); ask for a smaller epsilon")
     guess = _clt_sigma_guess(make_events, e_t, d, lo, hi) if decreasing and not integer else None
     pld_only = functools.lru_cache(maxsize=None)(lambda x: eps_at(x, ("pld",)))
 
@@ -314,8 +485,10 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
         """best's rule: where PLD's bracket is within SKIP_RDP_GAP, best does not ask rdp (so
         neither does the search: an x only rdp certifies would be reported above the target)"""
         try:
-            lo, hi, _ = _pld(EV._check_events(make_events(x), neighbouring), "epsilon", d, neighbouring)
-        except (EV.RouteError, ArithmeticError):
+            evs = EV._check_events(make_events(x), neighbouring)
+            _pld_screen(evs)
+            lo, hi, _ = _pld(evs, "epsilon", d, neighbouring)
+        except (*NUMERIC_FAILURES, ValueError):        # RouteError, DomainError among them
             return False
         return math.isfinite(hi) and hi - lo <= SKIP_RDP_GAP * hi
     if method == "best" and pld_only(good) <= e_t:
@@ -324,17 +497,27 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
         # at the first end PLD could not certify.  If rdp cannot certify it either, the
         # answer is PLD's (up to the tolerance); else the search goes on with both routes.
         good, nxt = search(pld_only, good, bad)
-        if nxt is not None and not pld_narrow(nxt) and eps_at(nxt, ("rdp",)) <= e_t:
-            good, _ = search(functools.lru_cache(maxsize=None)(eps_at), nxt, bad)
+        if nxt is None:
+            limit_reached()
+        if not pld_narrow(nxt) and eps_at(nxt, ("rdp",)) <= e_t:
+            good, far = search(functools.lru_cache(maxsize=None)(eps_at), nxt, bad)
+            if far is None:
+                limit_reached()
     else:
         f = functools.lru_cache(maxsize=None)(eps_at)
         if not math.isfinite(f(good)):
-            epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring,
-                    conversion)  # raises the reason
+            r0 = epsilon(EV._check_events(make_events(good), neighbouring), d, method, neighbouring,
+                         conversion)
+            if not math.isfinite(r0.value):
+                raise SearchLimitError("epsilon", e_t, f"a target met within the searched range "
+                                       f"[{lo:g}, {hi:g}] (at {param} = {good:g} no route "
+                                       f"certifies a finite epsilon: {r0.extras.get('note', '')})")
         if f(good) > e_t:
-            raise DomainError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
-                              f"(there epsilon = {f(good):.6g})")
-        good, _ = search(f, good, bad)
+            raise SearchLimitError("epsilon", e_t, f"a target reachable with {param} = {good:g} "
+                                   f"(there epsilon = {f(good):.6g})")
+        good, far = search(f, good, bad)
+        if far is None:
+            limit_reached()
     # every route the search asked (best: rdp too, even where PLD's bracket is narrow: the
     # answer may be an x that only rdp certifies)
     res = profile(make_events(good), "epsilon", d, method, neighbouring, conversion, skip_rdp=False)
@@ -342,6 +525,34 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     ex.update(target_epsilon=e_t, solved_for=param, epsilon_achieved=res.value, **{param: good})
     return AccountingResult(param, float(good), method, "", None, res.citation,
                             epsilon=res.value, delta=d, mechanism=res.mechanism, extras=ex)
+
+
+#: the noise multipliers sigma / sensitivity the PLD route and the approximations take (below:
+#: a loss range of ~ 1/(2 s^2) beyond the grid, slow or NaN there; above: a loss range below
+#: the lattice); the rdp route (and ``exact``, ``pure``) answer outside
+NOISE_RANGE = (1e-3, 1e8)
+
+
+def _noise_multiplier(e):
+    m = e.mechanism
+    if isinstance(m, (EV.Gaussian, EV.DiscreteGaussian)):
+        return m.sigma / m.sensitivity
+    return None
+
+
+def _pld_screen(events):
+    """The PLD route's range: RouteError for an event beyond it (bounded losses above
+    ``PLD_MAX_LOSS``, noise multipliers outside ``NOISE_RANGE``)."""
+    for e in events:
+        loss = _event_pure(e, sampled=False)
+        if math.isfinite(loss) and not PLD_MIN_LOSS <= loss <= PLD_MAX_LOSS:
+            raise EV.RouteError("pld", e, f"per-step privacy loss up to {loss:.6g} outside "
+                                f"[{PLD_MIN_LOSS:g}, {PLD_MAX_LOSS:g}] (the PLD grid's range; the "
+                                "pure-DP bound applies)")
+        s = _noise_multiplier(e)
+        if s is not None and not NOISE_RANGE[0] <= s <= NOISE_RANGE[1]:
+            raise EV.RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:.6g} outside "
+                                f"[{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the PLD grid's range)")
 
 
 def _clt_sigma_guess(make_events, e_t, d, lo, hi):
@@ -372,8 +583,11 @@ def _clt_sigma_guess(make_events, e_t, d, lo, hi):
     if q == 1:
         s = math.sqrt(T) / mu
     else:
-        x = (mu / q) ** 2 / T        # e^{1/s^2} - 1
-        s = 1.0 / math.sqrt(math.log1p(x))
+        try:
+            x = (mu / q) ** 2 / T    # e^{1/s^2} - 1
+        except OverflowError:        # q ~ 1e-300: no useful start (the guess is speed only)
+            return None
+        s = 1.0 / math.sqrt(math.log1p(x)) if x > 0 else math.inf
     x = s * sens
     return x if lo < x < hi else None
 

@@ -395,23 +395,36 @@ def _event_from_dict(d: dict, i: int) -> Event:
             samp = Poisson(s.get("rate"))
         elif s["kind"] == "fixed":
             samp = WithoutReplacement(s.get("batch_size"), s.get("dataset_size"))
-    return Event(mech, samp, d.get("count", 1))
+    if "count" not in d:
+        raise DomainError(f"{where}.count", None, "an integer in [1, 1e+09] (required: how many "
+                          "times the event runs; there is no default)")
+    c = d["count"]
+    ok = isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) \
+        and c == int(c) and 1 <= c <= MAX_COUNT
+    if not ok:
+        raise DomainError(f"{where}.count", c, f"integers in [1, {MAX_COUNT:.0e}]")
+    return Event(mech, samp, c)
 
 
 def events_from_spec(obj) -> list:
     """Events from a JSON text or the parsed list of event objects (``--spec`` files):
     ``{"mechanism": "gaussian", "sigma": 1.1, "sampling": {"kind": "poisson", "rate": 0.004267},
-    "count": 14063}``; laplace takes ``"scale"``, rr ``"epsilon"``, dgauss ``"sigma"``; ``"sensitivity"`` optional."""
+    "count": 14063}``; laplace takes ``"scale"``, rr ``"epsilon"``, dgauss ``"sigma"``; ``"sensitivity"`` optional;
+    ``"count"`` required (forgetting it must not under-report epsilon).  A JSON list, even of
+    one event; invalid values raise ``numeric.errors.UserInputError``."""
     if isinstance(obj, str):
         try:
             obj = json.loads(obj)
         except json.JSONDecodeError as exc:
             raise DomainError("spec", f"line {exc.lineno}", f"valid JSON ({exc.msg})") from None
     if isinstance(obj, dict):
-        obj = [obj]
+        raise DomainError("spec", "a single object", "a JSON list of event objects: wrap it in "
+                          "[...] (a list of one event)")
     if not isinstance(obj, list) or not obj:
         raise DomainError("spec", type(obj).__name__, "a non-empty JSON list of events")
-    return [_event_from_dict(d, i) for i, d in enumerate(obj)]
+    from .errors import user_input
+    with user_input():               # the spec's values are the user's
+        return [_event_from_dict(d, i) for i, d in enumerate(obj)]
 
 
 # ----------------------------------------------------------------------------- route: RDP

@@ -207,5 +207,7 @@ def test_pld_few_steps_tiny_delta_is_finite():
                                         0, None))) for P, Q in ((p, mix), (mix, p)))
     exact = brentq(lambda x: delta(x) - d, 0.0, 1.0, xtol=1e-15)
     r = account.epsilon([EV.Event(EV.RandomizedResponse(e), EV.Poisson(q), n)], d)
-    assert r.extras["route"] == "pld"
+    # at this delta the pure-DP bound 2 log(1 + q (e^e - 1)) is tighter still (2.4e-8 relative
+    # above the exact value; PLD's upper end 3.6% above): best reports it, route "pure"
+    assert r.extras["route"] in ("pld", "pure")
     assert r.extras["epsilon_lower"] <= exact <= r.value <= 1.1 * exact

@@ -206,7 +206,7 @@ def test_validation_and_spec():
                                           "sampling": {"kind": "poisson", "rate": 0.01}, "count": 7}]))
     assert ev == [EV.Event(EV.DiscreteGaussian(1.5, 2), EV.Poisson(0.01), 7)]
     with pytest.raises(DomainError, match="sensitivity"):
-        EV.events_from_spec('{"mechanism": "dgauss", "sigma": 1, "sensitivity": 0.5}')
+        EV.events_from_spec('[{"mechanism": "dgauss", "sigma": 1, "sensitivity": 0.5, "count": 1}]')
     with pytest.raises(DomainError, match="sensitivity"):
         pld.discrete_gaussian_models(1.0, 1.5)
     with pytest.raises(EV.RouteError, match="support points"):       # too wide for the exact pmf

@@ -90,9 +90,13 @@ def test_spec_errors_name_the_field():
     with pytest.raises(DomainError, match=r"spec\[0\]\.sigma"):
         EV.events_from_spec('[{"mechanism": "gaussian", "count": 3}]')
     with pytest.raises(DomainError, match=r"spec\[1\]\.mechanism"):
-        EV.events_from_spec('[{"mechanism": "rr", "epsilon": 1}, {"mechanism": "staircase"}]')
-    with pytest.raises(DomainError, match="steps"):
-        EV.events_from_spec('{"mechanism": "laplace", "scale": 1, "count": 2.5}')
+        EV.events_from_spec('[{"mechanism": "rr", "epsilon": 1, "count": 1}, {"mechanism": "staircase"}]')
+    with pytest.raises(DomainError, match=r"spec\[0\]\.count"):
+        EV.events_from_spec('[{"mechanism": "laplace", "scale": 1, "count": 2.5}]')
+    with pytest.raises(DomainError, match=r"spec\[0\]\.count"):       # no default count
+        EV.events_from_spec('[{"mechanism": "laplace", "scale": 1}]')
+    with pytest.raises(DomainError, match="list"):                      # README: a list
+        EV.events_from_spec('{"mechanism": "laplace", "scale": 1, "count": 2}')
     evs = EV.events_from_spec('[{"mechanism": "gaussian", "sigma": 1.1, "sampling": '
                               '{"kind": "poisson", "rate": 0.004267}, "count": 14063}]')
     assert evs == [EV.Event(EV.Gaussian(1.1), EV.Poisson(0.004267), 14063)]
