@@ -189,10 +189,43 @@ def asymptotic_violated(dom, kw) -> bool:
     return False
 
 
+def _evaluable(dom, kw, mkw) -> bool:
+    """Does the mutated field take a real value somewhere on the domain?"""
+    f = _changed_field(kw, mkw)
+    if f is None:
+        return True
+    fn = checkers.mp_function(mkw[f], dom)
+    heavy = sp.sympify(mkw[f]).atoms(AppliedUndef)
+    with mp.workdps(30):
+        return any(fn(pt) is not None for pt in _points(dom, 20 if heavy else 200, seed=17))
+
+
+def inequality_violated(dom, kw, n=300) -> bool:
+    """Random points (no search): lhs op rhs violated by more than 1e-20 relative?"""
+    fl, fr = checkers.mp_function(kw["lhs"], dom), checkers.mp_function(kw["rhs"], dom)
+    tol = mp.mpf(10) ** -20
+    with mp.workdps(30):
+        for pt in _points(dom, n, seed=5):
+            a, b = fl(pt), fr(pt)
+            if a is None or b is None:
+                continue
+            m = max(abs(a), abs(b), mp.mpf(10) ** -30)
+            d = {"<=": a - b, "<": a - b, ">=": b - a, ">": b - a}[kw["op"]] / m
+            if d > tol or (kw["op"] in ("<", ">") and d > -mp.mpf(10) ** -35):
+                return True
+    return False
+
+
 def is_false(kind, dom, kw, mkw, label) -> bool | None:
-    """Is an unflagged, non-equivalent mutant actually false?"""
+    """Is an unflagged, non-equivalent mutant actually false?  None: the mutant is nowhere
+    defined on the domain (e.g. Phi^{-1} of a number outside (0, 1)): no verdict can flag it as
+    violated, and it is left out of the rate."""
+    if not _evaluable(dom, kw, mkw):
+        return None
     if kind in EQUALITIES or (kind == "bound" and mkw.get("side") == "equal"):
         return True
+    if kind == "inequality":
+        return inequality_violated(dom, mkw)
     if kind in ("monotone", "convex", "concave"):
         return shape_violated(dom, mkw)
     if kind == "asymptotic":
@@ -270,21 +303,14 @@ def main(argv=None) -> int:
             continue
         key = _key(c, label, mkw, engine)
         rec = store.get(key) if store is not None else None
-        if rec is None:
+        if rec is None or ("verdict" not in rec and rec.get("outcome") != "equivalent_on_domain"):
             t1 = time.perf_counter()
             signal.alarm(args.timeout)
             try:
                 if equivalent_on_domain(kind, dom, kw, mkw):
                     rec = {"outcome": "equivalent_on_domain"}
                 else:
-                    v = checkers.check(kind, dom, **mkw)
-                    if v.status == "fails":
-                        rec = {"outcome": "flagged", "verdict": v.status}
-                    else:
-                        rec = {"outcome": "pending", "verdict": v.status}
-                if rec["outcome"] == "pending":
-                    bad = is_false(kind, dom, kw, mkw, label)
-                    rec["outcome"] = "missed" if bad else "not_violated"
+                    rec = {"verdict": checkers.check(kind, dom, **mkw).status}
             except _Timeout:
                 rec = {"outcome": "timeout"}
             except Exception as exc:  # noqa: BLE001 - a mutant the engine cannot evaluate
@@ -292,15 +318,29 @@ def main(argv=None) -> int:
             finally:
                 signal.alarm(0)
             rec["seconds"] = round(time.perf_counter() - t1, 1)
-            if store is not None and rec["outcome"] != "timeout":
+            if store is not None and rec.get("outcome") != "timeout":
                 store.put(key, rec)
+        rec = dict(rec)
+        if "verdict" in rec:
+            # the verdict is cached; whether an unflagged mutant is false is decided afresh (cheap oracles)
+            if rec["verdict"] == "fails":
+                rec["outcome"] = "flagged"
+            else:
+                signal.alarm(args.timeout)
+                try:
+                    bad = is_false(kind, dom, kw, mkw, label)
+                    rec["outcome"] = {True: "missed", False: "not_violated", None: "undefined"}[bad]
+                except _Timeout:
+                    rec["outcome"] = "oracle_timeout"
+                finally:
+                    signal.alarm(0)
         st[rec["outcome"]] += 1
         st["mutants_planted"] += 1
         mut = {k: sp.sstr(v) for k, v in mkw.items() if isinstance(v, sp.Basic) and kw.get(k) != v}
         if rec["outcome"] == "missed":
             misses.append({"claim": c.id, "mutation": label, "verdict": rec.get("verdict"), "mutant": mut
                            or {k: str(v) for k, v in mkw.items() if k in ("op", "direction", "side")}})
-        elif rec["outcome"] in ("timeout", "error"):
+        elif rec["outcome"] in ("timeout", "error", "undefined", "oracle_timeout"):
             timeouts.append({"claim": c.id, "mutation": label, "outcome": rec["outcome"],
                              "error": rec.get("error", ""), "mutant": mut})
         done += 1
@@ -328,7 +368,7 @@ def main(argv=None) -> int:
            "false_alarms": false_alarms, "misses": misses, "timeouts_and_errors": timeouts}
     Path(args.out).write_text(json.dumps(res, indent=1, sort_keys=True, default=str) + "\n")
     hdr = ["claims", "false_alarms", "verdict_proved", "proof_share_pct", "mutants", "flagged", "missed",
-           "not_violated", "equivalent", "equivalent_on_domain", "timeout", "detected_pct"]
+           "not_violated", "equivalent", "equivalent_on_domain", "undefined", "timeout", "detected_pct"]
     print(f"{'kind':12s} " + " ".join(f"{h[:9]:>9s}" for h in hdr))
     for kind, row in list(table.items()) + [("total", total)]:
         print(f"{kind:12s} " + " ".join(f"{str(row.get(h, 0) if row.get(h) is not None else '-'):>9s}" for h in hdr))
