@@ -4,7 +4,10 @@ well-known CORRECT result of the DP literature, so no verdict may be ``fails``.
 EXPECTED TO FAIL until the engine rewrite of issue 19 (items 1-3) lands: the claims listed in
 benchmarks/corpus/FALSE_ALARMS.md fail today (tolerance of tight bounds against root-finding
 truths, the eps >= 0 convention of OptimalRdpEps, ...).  The test is not an xfail on purpose: it
-is the acceptance test of that rewrite.  Each corpus file is its own test case, so the report names
+is the acceptance test of that rewrite.  Failing today (2026-11-27): dwork_roth (laplace_pure_dp),
+amplification_corners (pure_amplification_tiny_eps), balle2020_hockey (rdp_to_dp),
+canonne_kamath_steinke (cks_eps_form, cks_corner), dong_roth_su_gdp (primal_dual); kairouz_composition
+and zhu_wang_subsampling were still being checked when this was written (see FALSE_ALARMS.md).  Each corpus file is its own test case, so the report names
 the files with false alarms; verdicts come from the cache of ``dpderive check`` when it is warm.
 """
 from __future__ import annotations
