@@ -252,8 +252,41 @@ def _key(c, label, mkw, engine) -> str:
 
 
 # ----------------------------------------------------------------------------- run
+def _rates(st: dict) -> dict:
+    live = st.get("flagged", 0) + st.get("missed", 0)
+    row = dict(st)
+    row["mutants"] = live + st.get("not_violated", 0)
+    row["detected_pct"] = round(100 * st.get("flagged", 0) / live, 1) if live else None
+    row["proof_share_pct"] = round(100 * st.get("verdict_proved", 0) / st["claims"], 1) if st.get("claims") else None
+    return row
+
+
+def merge(paths, out) -> dict:
+    """Sum the counts of runs on disjoint sets of files (each run's JSON) into one result."""
+    per_kind = defaultdict(Counter)
+    res = {"files": [], "complete": True, "seconds": 0.0, "false_alarms": [], "misses": [],
+           "timeouts_and_errors": [], "unchecked_claims": [], "merged_from": [str(p) for p in paths]}
+    derived = {"mutants", "detected_pct", "proof_share_pct"}
+    for p in paths:
+        r = json.loads(Path(p).read_text())
+        for kind, row in r["per_kind"].items():
+            per_kind[kind].update({k: v for k, v in row.items() if k not in derived and isinstance(v, int)})
+        for k in ("files", "false_alarms", "misses", "timeouts_and_errors", "unchecked_claims"):
+            res[k] += r.get(k, [])
+        res["complete"] = res["complete"] and r.get("complete", False)
+        res["seconds"] += r.get("seconds", 0)
+    tot = Counter()
+    for st in per_kind.values():
+        tot.update(st)
+    res["per_kind"] = {k: _rates(v) for k, v in sorted(per_kind.items())}
+    res["total"] = _rates(tot)
+    Path(out).write_text(json.dumps(res, indent=1, sort_keys=True, default=str) + "\n")
+    return res
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--merge", nargs="*", help="sum the JSON results of runs on disjoint files into --out")
     ap.add_argument("--files", nargs="*", help="claim files (default: benchmarks/corpus/*.toml)")
     ap.add_argument("--out", default=str(Path(__file__).with_name("results_corpus.json")))
     ap.add_argument("--timeout", type=int, default=120, help="seconds per mutant check")
@@ -262,6 +295,12 @@ def main(argv=None) -> int:
     ap.add_argument("--cached-only", action="store_true",
                     help="compute nothing: report the claims and mutants whose verdicts are cached")
     args = ap.parse_args(argv)
+    if args.merge:
+        res = merge(args.merge, args.out)
+        for kind, row in list(res["per_kind"].items()) + [("total", res["total"])]:
+            print(kind, {k: row.get(k) for k in ("claims", "false_alarms", "verdict_proved", "proof_share_pct",
+                                                  "mutants", "flagged", "missed", "detected_pct")})
+        return 0
     files = [Path(f) for f in args.files] if args.files else sorted(CORPUS.glob("*.toml"))
     claims = []
     for f in files:
