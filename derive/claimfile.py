@@ -760,7 +760,8 @@ class ClaimFile:
 
     def _map(self, expr, *, line, item, what, text):
         # the normaliser writes \Phi^{-1}(u) as \PhiINV(u) (derive.parse, rule 6)
-        funcs = {"Phi": Phi, "Phi^{-1}": PhiInv, "PhiINV": PhiInv, "erf": sp.erf, "erfc": sp.erfc, "Gamma": sp.gamma}
+        funcs = {"Phi": Phi, "Phi^{-1}": PhiInv, "PhiINV": PhiInv, "erf": sp.erf, "erfc": sp.erfc, "Gamma": sp.gamma,
+                 "max": sp.Max, "min": sp.Min}
 
         bound: dict = {}     # variables bound by a sum, product or integral
 
