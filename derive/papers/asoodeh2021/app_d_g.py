@@ -668,10 +668,11 @@ def _eq110_check():
 
 
 P.claim("appG.eq110", "(110)", "series",
-        "(110) is the expansion of (109) as delta -> 0, remainder O(1/log^2(1/delta)) up to powers of log log",
+        "(110)'s terms (without its O-term) are the expansion of (109) as delta -> 0 through the 1/log(1/delta) "
+        "term",
         latex=EQ110_LATEX, section=APP_G, formulas=("appG.eq110", "appG.eq109"), check=_eq110_check,
-        note="the remainder is checked as O((log L)^3/L^2), L = log(1/delta); the printed O-term itself is claim "
-             "appG.eq110_oterm",
+        note="this claim is the expansion's terms only; the size of the remainder (109) - (110) against the "
+             "printed O-term is claim appG.eq110_oterm",
         why_custom='the SymPy series of the exact (109) in A = 2 log(1/delta)/eps proves (110); the generic asymptotic kind (numeric along L) would only give holds_numerically')
 
 

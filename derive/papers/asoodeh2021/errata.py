@@ -99,6 +99,14 @@ ERRATA = [
          setting="an asymmetric discrete pair P, Q on three points, taken in both orders",
          explanation="C_M is a union over neighbouring pairs; the intersection equals C_M when the symmetrised "
                      "trade-off min{f, f^-1} is convex."),
+    dict(key="remark2_slope", claims=["sec5.remark2_slope"], severity="typo",
+         title="the swapped supporting line has slope -e^eps, not e^eps",
+         printed=r"\beta=1-\delta_{\varepsilon}-e^{\varepsilon}\tau \ \text{ ... with slope } e^{\varepsilon}",
+         corrected=r"\beta=1-\delta_{\varepsilon}-e^{\varepsilon}\tau \ \text{ ... with slope } -e^{\varepsilon}",
+         wrong=r"\text{ ... with slope } e^{\varepsilon}", right=r"\text{ ... with slope } -e^{\varepsilon}",
+         setting="the printed line, differentiated in tau",
+         explanation="The display itself is right (slope -e^eps, as a supporting line from below must be "
+                     "non-increasing); only the prose drops the sign."),
     dict(key="remark2_gauss", claims=["sec5.gauss_tradeoff"], severity="typo",
          title="the Gaussian mechanism's trade-off is G_{1/sigma}, not G_{1/2}",
          printed=r"\inf_{d \sim d'} \beta^{dd'}_{\mathcal{M}}(\tau) = G_{\frac{1}{2}}(\tau)",
@@ -106,13 +114,14 @@ ERRATA = [
          wrong=r"G_{\frac{1}{2}}", right=r"G_{\frac{1}{\sigma}}",
          setting="P = N(1, sigma^2), Q = N(0, sigma^2); trade-off by threshold tests",
          explanation="The caption of Fig. 6 has G_{1/sigma}; G_{1/2} is right only at sigma = 2."),
-    dict(key="eq45_binary_kl", claims=["sec5.d"], severity="typo",
+    dict(key="eq45_binary_kl", claims=["sec5.d", "sec5.eq45"], severity="typo",
          title="the binary KL divergence's second denominator is 1 - b",
          printed=r"d(a\|b) = a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{b}",
          corrected=r"d(a\|b) = a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{\bar{b}}",
          wrong=r"\frac{\bar{a}}{b}", right=r"\frac{\bar{a}}{\bar{b}}",
          setting="KL(Bern(a) || Bern(b)) from its definition",
-         explanation="d is the alpha -> 1 limit of d_alpha, which has b-bar."),
+         explanation="d is the alpha -> 1 limit of d_alpha, which has b-bar. With the printed d the second "
+                     "inclusion of Lemma 4 fails as well; with b-bar it holds (d <= d_alpha, claim sec5.eq45_kl)."),
     dict(key="rho_q_small_sigma", claims=["sec5.rho_q", "sec5.eq54"], severity="changes a stated result",
          title="alpha rho_q underestimates the subsampled-Gaussian RDP for sigma < 1, so (54) is not an outer bound there",
          printed=r"\rho_q = \frac{q^2}{(1-q)\sigma^2}, \quad \alpha \le 1 + \sigma^2 \log \frac{1}{q\sigma}, "

@@ -14,6 +14,16 @@ ERRATA = [
          explanation="With the Q-variances, (3.4)'s last step and (3.5) hold only when Var_P = Var_Q (the "
                      "symmetric case the text has just left), and (3.8)'s error is O(n^{-1/2}), not O(n^{-3/2}); "
                      "the noisy-SGD mixture is such an asymmetric case."),
+    dict(key="footnote2_Fn", claims=["footnote2.approximates"], severity="typo",
+         title="footnote 2: F~_EW(h) approximates F~_n(h), not F_n(h)",
+         printed=r"\text{a numerical approximation to } F_{n}(h)",
+         corrected=r"\text{a numerical approximation to } \widetilde{F}_{n}(h)",
+         wrong=r"F_{n}(h)", right=r"\widetilde{F}_{n}(h)",
+         setting="symmetric pair Exp(1)^n x Exp(2)^n vs Exp(2)^n x Exp(1)^n (skewed privacy loss; F_n by quadrature, "
+                 "F~_n(h) = 1 - F_n(-h)), h in {-1, 0, 1}, n = 50 ... 400",
+         explanation="(3.7) is built from the cumulants under Q, so it approximates the CDF under Q: against "
+                     "F~_n(h) the error decays like n^-3/2, against F_n(h) only like n^-1/2 (no better than the "
+                     "CLT). The sentence introducing (3.7) says F~_n(h), so this is a slip of the footnote."),
     dict(key="method_i", claims=["method_i"], severity="typo",
          title="Method (i) solves F_EW(h) - (1 - alpha) = 0",
          printed=r"F_{\mathtt{EW}}(h)-1-\alpha=0", corrected=r"F_{\mathtt{EW}}(h)-(1-\alpha)=0",
@@ -74,13 +84,20 @@ ERRATA = [
          wrong=r"n^{-3/2}(it)^{5}", right=r"n^{-3/2}\left((it)^{5}+(it)^{7}+(it)^{9}\right)",
          setting="SymPy expansion of exp(sum_r kappatilde_r (it)^r / r!) in w = n^{-1/2}",
          explanation="The truncation error is dominated by t_1 t_2 and t_1^3/6 = O(n^{-3/2}), not by t_2^2 = "
-                     "O(n^{-2}); the n^{-3/2} conclusion survives because the r = 5 term is of the same order."),
+                     "O(n^{-2}); the n^{-3/2} conclusion survives because the r = 5 term is of the same order. "
+                     "Through (A.5)-(A.6) the added (it)^7 and (it)^9 terms map to He_6(h) and He_8(h), so in h the "
+                     "n^{-3/2} error grows like h^8, not like He_4(h) ~ h^4 (see the erratum on He_4's degree)."),
     dict(key="He4_degree", claims=["h_err"], severity="typo",
-         title="He_4(h) grows like h^4, not h^3",
+         title="He_4(h) grows like h^4, not h^3 (and the full n^{-3/2} error like h^8, entry on App. A's bookkeeping)",
          printed=r"O\left(n^{-2}h^{7}+n^{-3/2}h^{3}\right)", corrected=r"O\left(n^{-2}h^{7}+n^{-3/2}h^{4}\right)",
          wrong=r"h^{3}", right=r"h^{4}",
          setting="degrees of sympy.hermite_prob",
-         explanation="He_4(h) = h^4 - 6h^2 + 3."),
+         explanation="He_4(h) = h^4 - 6h^2 + 3, so the printed list O(n^-2 He_7(h) + n^-3/2 He_4(h)) is "
+                     "O(n^-2 h^7 + n^-3/2 h^4). That list is itself incomplete (the erratum on App. A's error "
+                     "bookkeeping): the omitted n^-3/2 terms (it)^7 and (it)^9 map to He_6 and He_8, so the whole "
+                     "n^-3/2 part of the error grows like h^8, i.e. O(n^-2 h^7 + n^-3/2 h^8); the corrected line "
+                     "above corrects only the degree of He_4.",
+         corrected_check={"h_err": {"f": "hermite_prob(7, h)/h**7 + hermite_prob(4, h)/h**4"}}),
     dict(key="figref_E", claims=["appE.figref"], severity="typo",
          title="'See Figure E.2 and E.2' means Figures E.1 and E.2",
          printed=r"\text{See Figure E.2 and E.2}", corrected=r"\text{See Figures E.1 and E.2}",
