@@ -128,12 +128,7 @@ P.claim("sec3.eq13", "(13)", "notation",
         "(13) writes the hockey-stick index as e^ell; (12) asks for (eps,delta)-DP, i.e. E_{e^eps} by (9)",
         latex=r"= \sup_{\mathcal{M} \in \mathbb{M}_{\alpha}(\gamma)} \sup_{d \sim d'} \mathsf{E}_{e^{\ell}}(\mathcal{M}_{d} \| \mathcal{M}_{d'}), \tag{13}",
         section=III, check=lambda: _symbol_check(r"e^{\ell}", {"alpha", "varepsilon", "gamma", "delta"}),
-        artifact={"version": "Asoodeh et al. 2020 (ISIT), eq. (10)", "seed": "000_719a574de2899529.txt",
-                  "printed": r"\mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_{d}\|\mathcal{M}_{d^{\prime}}) (10)",
-                  "claim": "",
-                  "why": "the journal dump reads the subscript epsilon as ell; the ISIT version's LaTeX source of the "
-                         "same display prints e^{varepsilon}"},
-        why_custom='a transcription check (free symbols of a printed subscript), not a mathematical statement')
+        why_custom='a notation check (free symbols of a printed subscript), not a mathematical statement')
 
 
 def _symbol_check(fragment: str, allowed: set) -> Verdict:
@@ -180,9 +175,10 @@ def _eq18_check():
     v = check_draws(draw, ">=", n=25, tol_digits=18,
                     method="second differences of the exact gamma_alpha^eps(delta) at 30 digits")
     if v.status == "fails":
-        v.note = ("gamma_alpha^eps(delta) is concave in delta there, so delta_alpha^eps(gamma) is convex in "
-                  "gamma: the concave map is delta as a function of chi(gamma) (the chi^alpha value, the "
-                  "first coordinate of R_alpha), not of gamma; see claim appB.eq73")
+        v.note = ("gamma_alpha^eps(delta) is concave in delta there (delta < 1/alpha), so delta_alpha^eps(gamma) "
+                  "is convex there; for delta >= 1/alpha it is 1 - e^(eps - gamma), concave, so it is neither "
+                  "concave nor convex in gamma: the concave map is delta as a function of chi(gamma) (the "
+                  "chi^alpha value, the first coordinate of R_alpha); see claim appB.eq73")
     return v
 
 
