@@ -42,7 +42,9 @@ ERRATA = [
          wrong="", right=r"= -",
          setting="h(p,q;alpha) = log(p^alpha q^(1-alpha) + (1-p)^alpha (1-q)^(1-alpha))/(alpha-1); sympy.diff",
          explanation="The text right after the display says the derivative is negative for 0 < q < p, so h "
-                     "decreases in q: that is the corrected form; only the display's sign is wrong."),
+                     "decreases in q: that is the corrected form; only the display's sign is wrong.",
+         corrected_check={"appB.eq76": {"g": "-(p**alpha/q**alpha - (1 - p)**alpha/(1 - q)**alpha)/(p**alpha*q**(1 - alpha) + (1 - p)**alpha*(1 - q)**(1 - alpha))"},
+                          "isit.eq40": {"g": "-(p**alpha/q**alpha - (1 - p)**alpha/(1 - q)**alpha)/(p**alpha*q**(1 - alpha) + (1 - p)**alpha*(1 - q)**(1 - alpha))"}}),
     dict(key="eq96_middle", claims=["appD.eq96"], severity="typo",
          title="the middle term of (96)'s numerator is 2 alpha e^eps, not 2 alpha e^(2 eps)",
          printed=r"\frac{e^{\varepsilon}\left((2+\alpha)e^{2\varepsilon} - 2\alpha e^{2\varepsilon} - \alpha\right)}"
@@ -52,7 +54,9 @@ ERRATA = [
          wrong=r"2\alpha e^{2\varepsilon}", right=r"2\alpha e^{\varepsilon}",
          setting="f_2(alpha, eps) = e^eps (e^eps + 1)/(2 e^eps + alpha(e^eps - 1)); sympy.diff",
          explanation="The threshold in (97), e^eps = (alpha + sqrt(2 alpha(alpha+1)))/(2+alpha), is the root of "
-                     "the corrected numerator."),
+                     "the corrected numerator.",
+         corrected_check={"appD.eq96": {"rhs": "(-2*alpha*exp(varepsilon) - alpha + (alpha + 2)*exp(2*varepsilon))"
+                                                        "*exp(varepsilon)/(alpha*(exp(varepsilon) - 1) + 2*exp(varepsilon))**2"}}),
     dict(key="appE_strict", claims=["appE.nonempty"], severity="typo",
          title="'<' and '<=' disagree on the boundary gamma = log(alpha/(alpha-1))",
          printed=r"\zeta_{\alpha}e^{(\alpha-1)\gamma} < \frac{1}{\alpha} \iff 1-e^{-\gamma} \le \frac{1}{\alpha}",
@@ -128,7 +132,9 @@ ERRATA = [
          wrong=r"\frac{\bar{a}}{b}", right=r"\frac{\bar{a}}{\bar{b}}",
          setting="KL(Bern(a) || Bern(b)) from its definition",
          explanation="d is the alpha -> 1 limit of d_alpha, which has b-bar. With the printed d the second "
-                     "inclusion of Lemma 4 fails as well; with b-bar it holds (d <= d_alpha, claim sec5.eq45_kl)."),
+                     "inclusion of Lemma 4 fails as well; with b-bar it holds (d <= d_alpha, claim sec5.eq45_kl).",
+         corrected_check={"sec5.eq45": {"lhs": "Max((1 - a)*log((1 - a)/b) + a*log(a/(1 - b)), "
+                                                        "(1 - b)*log((1 - b)/a) + b*log(b/(1 - a)))"}}),
     dict(key="rho_q_small_sigma", claims=["sec5.rho_q", "sec5.eq54"], severity="changes a stated result",
          title="alpha rho_q underestimates the subsampled-Gaussian RDP for sigma < 1, so (54) is not an outer bound there",
          printed=r"\rho_q = \frac{q^2}{(1-q)\sigma^2}, \quad \alpha \le 1 + \sigma^2 \log \frac{1}{q\sigma}, "
