@@ -17,6 +17,7 @@ import sympy as sp
 
 import derive
 from derive import checkers, registry
+from derive import functions as FN
 from dpderive.errata import grouping_table
 
 registry.load_all()
@@ -48,6 +49,8 @@ def _namespace(fields: dict) -> dict:
             for f in v.atoms(sp.Function):
                 ns.setdefault(type(f).__name__, f.func)
     ns.setdefault("x", sp.Symbol("x", real=True))
+    for name in ("Phi", "PhiInv"):            # the library's normal CDF and quantile (a field may have lost them)
+        ns.setdefault(name, getattr(FN, name))
     return ns
 
 
