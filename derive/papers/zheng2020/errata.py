@@ -101,7 +101,8 @@ ERRATA = [
          corrected_check={"err_t2sq": {"h": "b**2*u**8*w**4 + w**3*(u**7 + u**9)"},
                           "chi_err": {"value": "c5*u**5/120 + c3*c4*u**7/144 + c3**3*u**9/1296"}}),
     dict(key="He4_degree", claims=["h_err"], severity="typo",
-         title="He_4(h) grows like h^4, not h^3 (and the full n^{-3/2} error like h^8, entry on App. A's bookkeeping)",
+         title="He_4(h) grows like h^4, not h^3; with the n^{-3/2} terms App. A's bookkeeping omits, the error grows "
+               "like h^8",
          printed=r"O\left(n^{-2}h^{7}+n^{-3/2}h^{3}\right)", corrected=r"O\left(n^{-2}h^{7}+n^{-3/2}h^{4}\right)",
          wrong=r"h^{3}", right=r"h^{4}",
          setting="degrees of sympy.hermite_prob",
