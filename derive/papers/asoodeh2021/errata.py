@@ -23,8 +23,7 @@ ERRATA = [
          explanation="Neither concave nor convex in gamma on the whole range: the exact gamma_alpha^eps(delta) is "
                      "concave in delta for delta < 1/alpha (the counterexample), so delta_alpha^eps(gamma) is convex "
                      "there; for delta >= 1/alpha, i.e. gamma >= eps + log(alpha/(alpha-1)), delta_alpha^eps(gamma) = "
-                     "1 - e^(eps - gamma) (App. E's boundary), which is concave (second differences at 30 digits "
-                     "for alpha = 3.8, 4, 10). The concave map is delta as a function of chi(gamma), the first "
+                     "1 - e^(eps - gamma) (App. E's boundary; claim sec3.eq18_upper), which is concave. The concave map is delta as a function of chi(gamma), the first "
                      "coordinate of R_alpha (App. B (73))."),
     dict(key="eq28_norm", claims=["sec4.eq28"], severity="wrong but harmless",
          title="the Gaussian RDP uses the squared sensitivity",

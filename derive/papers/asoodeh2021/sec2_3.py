@@ -190,6 +190,26 @@ P.claim("sec3.eq18", "(18)", "convexity",
         section=III, check=_eq18_check,
         why_custom="convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff")
 
+def _eq18_upper_check():
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+        e = mp.mpf(rng.uniform(0, 3))
+        d = 1 / a + (1 - 1 / a) * mp.mpf(rng.uniform(0.001, 0.9))
+        return ({"alpha": a, "varepsilon": e, "delta": d}, TR.gamma_exact(a, e, d), e - mp.log(1 - d))
+    return check_draws(draw, "==", n=16, tol_digits=15,
+                       method="exact gamma_alpha^eps(delta) (minimisation of (78), 30 digits) vs eps - log(1 - delta) "
+                              "for delta in [1/alpha, 1)")
+
+
+# custom: what is true instead of (18)'s 'concave' (erratum eq18_concavity): the range delta >= 1/alpha
+P.claim("sec3.eq18_upper", "(18)", "identity",
+        "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "
+        "delta_alpha^eps(gamma) = 1 - e^(eps - gamma), which is concave in gamma (the part of (18) that holds)",
+        latex=r"\delta_\alpha^\varepsilon(\gamma) = 1 - e^{\varepsilon-\gamma}, \quad \delta \ge \tfrac{1}{\alpha}",
+        section=III, check=_eq18_upper_check,
+        why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
+                   "delta >= 1/alpha")
+
 # over every pair of pmfs on 6 points: chi^alpha(P||Q) >= chi(gamma_alpha^eps(E_{e^eps}(P||Q)))
 _PQ6_PARAMS, _PQ6 = pmf_pair("PQ6", 6)
 P.generic("sec3.thm2", "(19)", "bound",
