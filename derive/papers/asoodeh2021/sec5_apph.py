@@ -552,7 +552,9 @@ P.generic("sec5.eq45", "(45)", "inequality",
           latex=EQ45_LATEX, section=V, formulas=("sec5.d_alpha", "sec5.d"), shown_kind="inclusion",
           params=(PA, PB, ALPHA),
           lhs=sp.Max(_d_s(1 - a_sym, b_sym), _d_s(1 - b_sym, a_sym)), op="<=",
-          rhs=sp.Max(_dA_s(1 - a_sym, b_sym), _dA_s(1 - b_sym, a_sym)))
+          rhs=sp.Max(_dA_s(1 - a_sym, b_sym), _dA_s(1 - b_sym, a_sym)),
+          note="d read as printed in (45), with b (not b-bar) in the second denominator, the slip of claim sec5.d; "
+               "with b-bar the inclusion is claim sec5.eq45_kl")
 P.generic("sec5.eq45_kl", "(45)", "bound",
           "(44) lies inside (45) when d is the binary KL divergence (d with b-bar, sec5.d's correction): "
           "d(a||b) <= d_alpha(a||b)",
