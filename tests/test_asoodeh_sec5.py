@@ -46,7 +46,8 @@ def test_every_claim_has_a_verdict_and_the_expected_fails():
 def test_failing_claims_carry_a_counterexample():
     for cid in EXPECTED_FAILS:
         v = verdict(cid)
-        assert v.counterexample and v.note, cid
+        # the note may be the verdict's or the claim's own (a generic checker's failing verdict may carry none)
+        assert v.counterexample and (v.note or derive.claim(f"asoodeh2021.{cid}").note), cid
 
 
 def test_discrete_tradeoff_hull_equals_pairwise_brute_force():
