@@ -258,8 +258,9 @@ def markdown(rep: dict) -> str:
     errata = rep["errata"]
     L = ["# Errata found by dpderive", "",
          f"{len(errata)} mistakes of the papers (each may appear at several locations), "
-         f"{len(rep['disagreements'])} reproduced numbers that disagree with the text, and "
-         f"{len(rep['artifacts'])} transcription artifacts of the text dumps (not errata).",
+         f"{len(rep['disagreements'])} reproduced numbers that disagree with the text"
+         + (f", and {len(rep['artifacts'])} transcription artifacts of the text dumps (not errata)."
+            if rep["artifacts"] else "."),
          "Every counterexample lies inside the paper's stated domain; the values are reproducible from "
          "the entry alone (distributions and precision are named).", "",
          "## Summary", "", "| # | paper | location | severity | mistake |", "| ---: | --- | --- | --- | --- |"]

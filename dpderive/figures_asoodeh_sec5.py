@@ -265,8 +265,17 @@ def _fig9(outdir, figures, tables, findings, Ts, areas):
                        f"at sigma = {SIGMAS[i]}, T = {Ts[j]}: {areas[c][i, j]:.4f} < true area in "
                        f"[{lo:.4f}, {truth[i, j]:.4f}] (PLD optimistic/pessimistic)"
                        + ("" if certified else " (not certified: inside the PLD bracket)"))
+            if c.startswith("CLT"):
+                # (55) is stated asymptotically in T ("approximate (asymptotically in T) the tradeoff
+                # function"): a finite-T comparison is outside its regime, so it is recorded, never a finding
+                findings.append({"what": f"'{c}' against the exact region at finite T (outside its regime)",
+                                 "paper": "(55) approximates the trade-off function asymptotically in T",
+                                 "recomputed": txt + "; (55) is a central-limit approximation stated "
+                                               "asymptotically in T, so finite-T differences are not a mistake",
+                                 "agrees": True})
+                continue
             findings.append({"what": f"is '{c}' an outer bound of the true region (area >= exact area)?",
-                             "paper": "(54) and (55) are outer bounds of C_SGD(T)",
+                             "paper": "(54) is an outer bound of C_SGD(T)",
                              "recomputed": txt, "agrees": not (bad.any() and certified)})
     return s0
 

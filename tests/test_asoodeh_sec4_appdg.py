@@ -18,6 +18,8 @@ EXPECTED_FAILS = {
     "appF.rho",         # rho = 1/sigma^2 instead of 1/(2 sigma^2)
     "appG.eq110_oterm", # printed remainder O(1/L^2) omits the (log L)^3 factor
     "appG.plug",        # eps >= 2 delta log(1/delta) does not give alpha > 1
+    "appF.eq105",       # the journal's ranges alpha > 1/pi, 1/2 (ISIT (73): alpha >= 1/delta): an erratum of the
+                        # journal version as dumped, not an artifact (one rendering of that version)
 }
 
 
@@ -51,8 +53,7 @@ def test_every_claim_has_a_verdict_and_the_expected_fails():
         got[c.id.split(".", 1)[1]] = v.status
     fails = {k for k, s in got.items() if s == "fails"}
     assert fails == EXPECTED_FAILS
-    # the journal dump's ranges alpha > 1/pi, alpha > 1/2 (ISIT (73): alpha >= 1/delta)
-    assert got["appF.eq105"] == "artifact"
+    assert not [k for k, st in got.items() if st == "artifact"]
     assert len(got) >= 60
 
 

@@ -28,7 +28,7 @@ EXPECTED = {
         "cor1.range": "holds_numerically", "thm2.range": "holds_numerically", "thm2.range_dp": "holds_numerically",
         "prop1.range_tv": "holds_numerically", "prop1.range_dp": "holds_numerically",
         "prop2.range": "holds_numerically", "thm4.range": "holds_numerically", "thm5.range": "holds_numerically",
-        "thm7.range": "holds_numerically", "thm6.eta_range": "fails",
+        "thm7.range": "holds_numerically", "thm6.eta_range": "holds_numerically",
         "eq12.mu_range": "holds_numerically",
     },
     "zheng2020": {

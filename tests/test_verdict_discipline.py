@@ -85,12 +85,22 @@ def _seed_text(name: str) -> str:
     return re.sub(r"\s+", " ", (SEEDS / name).read_text(errors="replace"))
 
 
+# the renderings of one version of a paper (seed files): an artifact is only where two of them disagree
+# (000 and 001 are two dumps of the ISIT 2020 paper), or where a dump's text disagrees with its own LaTeX
+# alt-text (same seed).  A form one version prints and another version fixes is an erratum of the first.
+SAME_VERSION = [{"000_719a574de2899529.txt", "001_7a33c8c9f53e52ce.txt"}]
+
+
+def _same_version(a: str, b: str) -> bool:
+    return a == b or any({a, b} <= group for group in SAME_VERSION)
+
+
 def test_artifacts_name_a_version_that_prints_it_right(verdicts):
     arts = [c for c in CLAIMS if verdicts[c.id].status == "artifact"]
-    assert arts, "the known transcription artifacts (e.g. asoodeh2021.sec3.eq13) are classified"
     for c in arts:
         a = c.artifact
-        assert a["seed"] != c.source.seed, c.id
+        assert _same_version(a["seed"], c.source.seed), (c.id, "an artifact names another rendering of the "
+                                                          "same version, not another version", a["seed"])
         assert a["why"] and a["version"], c.id
         if a.get("claim"):
             assert verdicts[a["claim"]].status in ("proved", "holds_numerically"), (c.id, a["claim"])
@@ -104,9 +114,7 @@ def test_artifacts_name_a_version_that_prints_it_right(verdicts):
 def test_artifacts_other_version_prints_it_as_quoted():
     """The other version's fragment an artifact claim quotes occurs verbatim in that version's seed text
     (every claim with an artifact marker has the verdict ``artifact``: the test above)."""
-    arts = [c for c in CLAIMS if c.artifact]
-    assert arts
-    for c in arts:
+    for c in (c for c in CLAIMS if c.artifact):     # none today: every former artifact is an erratum
         a = c.artifact
         assert re.sub(r"\s+", " ", a["printed"]) in _seed_text(a["seed"]), (c.id, a["printed"])
 

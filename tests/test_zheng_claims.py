@@ -147,3 +147,14 @@ def test_exp_pair_is_a_standardised_distribution():
 
 def test_table2_orders_of_magnitude_rounding():
     assert round(math.log10(14212.1 / 35.7)) == 3 and math.log10(14212.1 / 35.7) < 3
+
+
+def test_footnote2_second_computation_on_the_symmetric_pair():
+    """F~_n differs from F_n on the symmetric Exp pair (skewed privacy loss), so the footnote's F_n(h) and the
+    F~_n(h) that (3.7) approximates are different functions there; the pair is symmetric (E_Q = -E_P,
+    Var_Q = Var_P), the regime Sec. 3.2 assumes."""
+    with mp.workdps(20):
+        pair = TR.SymExpPair(50, 2)
+        assert abs(pair.F(0) - pair.Ft(0)) > 0.01          # F_n(0) != F~_n(0): skewed loss
+        m = pair.moments()
+        assert abs(m["E_P"] + m["E_Q"]) < 1e-15 and m["V_P"] == m["V_Q"]

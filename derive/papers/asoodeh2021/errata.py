@@ -10,15 +10,21 @@ listed claim fails.
 
 ERRATA = [
     dict(key="eq18_concavity", claims=["sec3.eq18"], severity="changes a stated result",
-         title="delta_alpha^eps is convex, not concave, in gamma",
+         title="delta_alpha^eps is not concave in gamma: it is convex below delta = 1/alpha and concave "
+               "(1 - e^(eps - gamma)) above",
          printed=r"\delta_\alpha^\varepsilon(\cdot)\ \text{is non-decreasing and }\text{concave}",
-         corrected=r"\delta_\alpha^\varepsilon(\cdot)\ \text{is non-decreasing and }\text{convex in } \gamma"
-                   r"\ \text{(concave in } \chi(\gamma))",
-         wrong=r"\text{concave}", right=r"\text{convex in } \gamma",
+         corrected=r"\delta_\alpha^\varepsilon(\cdot)\ \text{is non-decreasing, }\text{convex for } \delta < "
+                   r"\tfrac{1}{\alpha}\text{ and concave } (= 1 - e^{\varepsilon-\gamma}) \text{ for } \delta \ge "
+                   r"\tfrac{1}{\alpha}\text{; concave in } \chi(\gamma)",
+         wrong=r"\text{concave}",
+         right=r"\text{convex for } \delta < \tfrac{1}{\alpha}\text{ and concave } (= 1 - e^{\varepsilon-\gamma}) "
+               r"\text{ for } \delta \ge \tfrac{1}{\alpha}",
          setting="exact gamma_alpha^eps(delta) by minimisation of (78); second difference with step h",
-         explanation="The exact gamma_alpha^eps(delta) is concave in delta at the point shown, so its inverse "
-                     "delta_alpha^eps(gamma) is convex there; the concave map is delta as a function of chi(gamma), "
-                     "the first coordinate of R_alpha (App. B (73))."),
+         explanation="Neither concave nor convex in gamma on the whole range: the exact gamma_alpha^eps(delta) is "
+                     "concave in delta for delta < 1/alpha (the counterexample), so delta_alpha^eps(gamma) is convex "
+                     "there; for delta >= 1/alpha, i.e. gamma >= eps + log(alpha/(alpha-1)), delta_alpha^eps(gamma) = "
+                     "1 - e^(eps - gamma) (App. E's boundary; claim sec3.eq18_upper), which is concave. The concave map is delta as a function of chi(gamma), the first "
+                     "coordinate of R_alpha (App. B (73))."),
     dict(key="eq28_norm", claims=["sec4.eq28"], severity="wrong but harmless",
          title="the Gaussian RDP uses the squared sensitivity",
          printed=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \| f(d) - f(d') \|_2",
@@ -35,7 +41,9 @@ ERRATA = [
          wrong="", right=r"= -",
          setting="h(p,q;alpha) = log(p^alpha q^(1-alpha) + (1-p)^alpha (1-q)^(1-alpha))/(alpha-1); sympy.diff",
          explanation="The text right after the display says the derivative is negative for 0 < q < p, so h "
-                     "decreases in q: that is the corrected form; only the display's sign is wrong."),
+                     "decreases in q: that is the corrected form; only the display's sign is wrong.",
+         corrected_check={"appB.eq76": {"g": "-(p**alpha/q**alpha - (1 - p)**alpha/(1 - q)**alpha)/(p**alpha*q**(1 - alpha) + (1 - p)**alpha*(1 - q)**(1 - alpha))"},
+                          "isit.eq40": {"g": "-(p**alpha/q**alpha - (1 - p)**alpha/(1 - q)**alpha)/(p**alpha*q**(1 - alpha) + (1 - p)**alpha*(1 - q)**(1 - alpha))"}}),
     dict(key="eq96_middle", claims=["appD.eq96"], severity="typo",
          title="the middle term of (96)'s numerator is 2 alpha e^eps, not 2 alpha e^(2 eps)",
          printed=r"\frac{e^{\varepsilon}\left((2+\alpha)e^{2\varepsilon} - 2\alpha e^{2\varepsilon} - \alpha\right)}"
@@ -45,7 +53,9 @@ ERRATA = [
          wrong=r"2\alpha e^{2\varepsilon}", right=r"2\alpha e^{\varepsilon}",
          setting="f_2(alpha, eps) = e^eps (e^eps + 1)/(2 e^eps + alpha(e^eps - 1)); sympy.diff",
          explanation="The threshold in (97), e^eps = (alpha + sqrt(2 alpha(alpha+1)))/(2+alpha), is the root of "
-                     "the corrected numerator."),
+                     "the corrected numerator.",
+         corrected_check={"appD.eq96": {"rhs": "(-2*alpha*exp(varepsilon) - alpha + (alpha + 2)*exp(2*varepsilon))"
+                                                        "*exp(varepsilon)/(alpha*(exp(varepsilon) - 1) + 2*exp(varepsilon))**2"}}),
     dict(key="appE_strict", claims=["appE.nonempty"], severity="typo",
          title="'<' and '<=' disagree on the boundary gamma = log(alpha/(alpha-1))",
          printed=r"\zeta_{\alpha}e^{(\alpha-1)\gamma} < \frac{1}{\alpha} \iff 1-e^{-\gamma} \le \frac{1}{\alpha}",
@@ -99,6 +109,14 @@ ERRATA = [
          setting="an asymmetric discrete pair P, Q on three points, taken in both orders",
          explanation="C_M is a union over neighbouring pairs; the intersection equals C_M when the symmetrised "
                      "trade-off min{f, f^-1} is convex."),
+    dict(key="remark2_slope", claims=["sec5.remark2_slope"], severity="typo",
+         title="the swapped supporting line has slope -e^eps, not e^eps",
+         printed=r"\beta=1-\delta_{\varepsilon}-e^{\varepsilon}\tau \ \text{ ... with slope } e^{\varepsilon}",
+         corrected=r"\beta=1-\delta_{\varepsilon}-e^{\varepsilon}\tau \ \text{ ... with slope } -e^{\varepsilon}",
+         wrong=r"\text{ ... with slope } e^{\varepsilon}", right=r"\text{ ... with slope } -e^{\varepsilon}",
+         setting="the printed line, differentiated in tau",
+         explanation="The display itself is right (slope -e^eps, as a supporting line from below must be "
+                     "non-increasing); only the prose drops the sign."),
     dict(key="remark2_gauss", claims=["sec5.gauss_tradeoff"], severity="typo",
          title="the Gaussian mechanism's trade-off is G_{1/sigma}, not G_{1/2}",
          printed=r"\inf_{d \sim d'} \beta^{dd'}_{\mathcal{M}}(\tau) = G_{\frac{1}{2}}(\tau)",
@@ -106,13 +124,16 @@ ERRATA = [
          wrong=r"G_{\frac{1}{2}}", right=r"G_{\frac{1}{\sigma}}",
          setting="P = N(1, sigma^2), Q = N(0, sigma^2); trade-off by threshold tests",
          explanation="The caption of Fig. 6 has G_{1/sigma}; G_{1/2} is right only at sigma = 2."),
-    dict(key="eq45_binary_kl", claims=["sec5.d"], severity="typo",
+    dict(key="eq45_binary_kl", claims=["sec5.d", "sec5.eq45"], severity="typo",
          title="the binary KL divergence's second denominator is 1 - b",
          printed=r"d(a\|b) = a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{b}",
          corrected=r"d(a\|b) = a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{\bar{b}}",
          wrong=r"\frac{\bar{a}}{b}", right=r"\frac{\bar{a}}{\bar{b}}",
          setting="KL(Bern(a) || Bern(b)) from its definition",
-         explanation="d is the alpha -> 1 limit of d_alpha, which has b-bar."),
+         explanation="d is the alpha -> 1 limit of d_alpha, which has b-bar. With the printed d the second "
+                     "inclusion of Lemma 4 fails as well; with b-bar it holds (d <= d_alpha, claim sec5.eq45_kl).",
+         corrected_check={"sec5.eq45": {"lhs": "Max((1 - a)*log((1 - a)/b) + a*log(a/(1 - b)), "
+                                                        "(1 - b)*log((1 - b)/a) + b*log(b/(1 - a)))"}}),
     dict(key="rho_q_small_sigma", claims=["sec5.rho_q", "sec5.eq54"], severity="changes a stated result",
          title="alpha rho_q underestimates the subsampled-Gaussian RDP for sigma < 1, so (54) is not an outer bound there",
          printed=r"\rho_q = \frac{q^2}{(1-q)\sigma^2}, \quad \alpha \le 1 + \sigma^2 \log \frac{1}{q\sigma}, "
@@ -135,6 +156,39 @@ ERRATA = [
          explanation="The same missing term in (121) (the change of measure from Q to P), and in (124) and the "
                      "Renyi form, where -beta(0) (resp. 1 - beta(0)) must be -1 (resp. nothing): "
                      "chi^alpha = (int_0^1 |beta'|^{1-alpha} dtau - 1)/(alpha - 1)."),
+    dict(key="isit_gauss_rdp", claims=["isit.gaussian_rdp"], severity="typo",
+         title="ISIT version: the Gaussian RDP curve reads gamma(alpha) = alpha alpha for rho alpha (fixed in the "
+               "journal version)",
+         printed=r"\gamma(\alpha)=\alpha\alpha",
+         corrected=r"\gamma(\alpha)=\rho\alpha, \quad \rho=\frac{1}{2\sigma^2}",
+         wrong=r"\alpha\alpha", right=r"\rho\alpha, \quad \rho=\frac{1}{2\sigma^2}",
+         setting="P = N(1, sigma^2), Q = N(0, sigma^2); D_alpha by quadrature of definition (1)",
+         explanation="An erratum of the ISIT 2020 version, not of the dump: alpha alpha is in the ISIT paper's own "
+                     "LaTeX (the alt-text of seed 000). The journal version prints gamma(alpha) = rho alpha with rho = "
+                     "1/(2 sigma^2) (Sec. IV-A), which holds (claim sec4.eq28_unit)."),
+    dict(key="eq13_ell", claims=["sec3.eq13"], severity="typo",
+         title="journal version as dumped: (13)'s hockey-stick index reads e^ell for e^eps (the ISIT version prints "
+               "e^eps)",
+         printed=r"\mathsf{E}_{e^{\ell}}(\mathcal{M}_{d} \| \mathcal{M}_{d'})",
+         corrected=r"\mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_{d} \| \mathcal{M}_{d'})",
+         wrong=r"e^{\ell}", right=r"e^{\varepsilon}",
+         setting="the symbols defined in (12)-(13): alpha, gamma, eps, delta",
+         explanation="ell is defined nowhere in (12)-(13); (12) asks for (eps, delta)-DP, i.e. E_{e^eps} by (9), and "
+                     "the ISIT version's (10) prints E_{e^eps}. The journal version has one rendering here (seed "
+                     "002), so whether the PDF or only its conversion reads ell cannot be told from the sources."),
+    dict(key="appF_ranges", claims=["appF.eq105"], severity="typo",
+         title="journal version as dumped: (104)-(105) take the inf over alpha > 1/pi and alpha > 1/2 for "
+               "alpha >= 1/delta (the ISIT version prints alpha >= 1/delta)",
+         printed=r"\inf_{\alpha > \frac{1}{2}} (\rho \alpha T + \log(1 - \delta))_{+}",
+         corrected=r"\inf_{\alpha \geq \frac{1}{\delta}} (\rho \alpha T + \log(1 - \delta))_{+}",
+         wrong=r"\alpha > \frac{1}{2}", right=r"\alpha \geq \frac{1}{\delta}",
+         setting="inf over the printed range by mp_minimize against (106)",
+         explanation="With alpha > 1/2 (or 1/pi) the inf is (rho T/2 + log(1-delta))_+, not (106), and the range "
+                     "leaves alpha > 1; with alpha >= 1/delta, as the ISIT version's (73) prints, the display equals "
+                     "(106) (claim isit.eq73). The journal version has one rendering here (seed 002), so whether the "
+                     "PDF or only its conversion reads 1/pi and 1/2 cannot be told from the sources."),
 ]
 
-# failing claims that are transcription artifacts are not listed here: see Claim.artifact
+# Claim.artifact is only for two renderings of the same version that disagree (seeds 000 vs 001, or a dump's
+# text vs its own LaTeX alt-text); a form that one version prints and another fixes is an erratum of the
+# version that prints it (isit_gauss_rdp, eq13_ell, appF_ranges above).

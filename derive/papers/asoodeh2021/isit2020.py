@@ -76,13 +76,9 @@ def _gauss_000():
 P.claim("isit.gaussian_rdp", "Sec. IV", "notation",
         "ISIT 2020 prints the Gaussian RDP curve as gamma(alpha) = alpha alpha (journal: rho alpha)",
         latex=RDP_000, seed=SEED_ISIT, section=S, check=_gauss_000,
-        note="rho*alpha with rho = 1/(2 sigma^2) is meant, as the journal prints",
-        artifact={"version": "Asoodeh et al. 2021, Sec. IV-A", "seed": "002_681a0562af0ee53f.txt",
-                  "printed": r"$\gamma(\alpha) = \rho \alpha$ and $\rho = \frac{1}{2\sigma^2}$",
-                  "claim": "asoodeh2021.sec4.eq28_unit",
-                  "why": "the ISIT version (or its dump) prints alpha alpha for rho alpha; the journal version prints "
-                         "rho alpha with rho = 1/(2 sigma^2), which is right"},
-        why_custom='an artifact claim (a misprint the other version prints correctly); generic claims carry no artifact')
+        note="alpha alpha is in the ISIT paper's own LaTeX (the alt-text of the 000 dump); the journal version "
+             "prints rho alpha with rho = 1/(2 sigma^2) (claim sec4.eq28_unit)",
+        why_custom='a misprint of the ISIT version checked by quadrature (the journal version fixes it)')
 
 EQ73_000 = r"\displaystyle\leq\inf_{\alpha\geq\frac{1}{\delta}}\left(\rho\alpha T+\log(1-\delta)\right)_{+} (73)"
 

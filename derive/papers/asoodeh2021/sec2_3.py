@@ -128,12 +128,7 @@ P.claim("sec3.eq13", "(13)", "notation",
         "(13) writes the hockey-stick index as e^ell; (12) asks for (eps,delta)-DP, i.e. E_{e^eps} by (9)",
         latex=r"= \sup_{\mathcal{M} \in \mathbb{M}_{\alpha}(\gamma)} \sup_{d \sim d'} \mathsf{E}_{e^{\ell}}(\mathcal{M}_{d} \| \mathcal{M}_{d'}), \tag{13}",
         section=III, check=lambda: _symbol_check(r"e^{\ell}", {"alpha", "varepsilon", "gamma", "delta"}),
-        artifact={"version": "Asoodeh et al. 2020 (ISIT), eq. (10)", "seed": "000_719a574de2899529.txt",
-                  "printed": r"\mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_{d}\|\mathcal{M}_{d^{\prime}}) (10)",
-                  "claim": "",
-                  "why": "the journal dump reads the subscript epsilon as ell; the ISIT version's LaTeX source of the "
-                         "same display prints e^{varepsilon}"},
-        why_custom='a transcription check (free symbols of a printed subscript), not a mathematical statement')
+        why_custom='a notation check (free symbols of a printed subscript), not a mathematical statement')
 
 
 def _symbol_check(fragment: str, allowed: set) -> Verdict:
@@ -180,9 +175,10 @@ def _eq18_check():
     v = check_draws(draw, ">=", n=25, tol_digits=18,
                     method="second differences of the exact gamma_alpha^eps(delta) at 30 digits")
     if v.status == "fails":
-        v.note = ("gamma_alpha^eps(delta) is concave in delta there, so delta_alpha^eps(gamma) is convex in "
-                  "gamma: the concave map is delta as a function of chi(gamma) (the chi^alpha value, the "
-                  "first coordinate of R_alpha), not of gamma; see claim appB.eq73")
+        v.note = ("gamma_alpha^eps(delta) is concave in delta there (delta < 1/alpha), so delta_alpha^eps(gamma) "
+                  "is convex there; for delta >= 1/alpha it is 1 - e^(eps - gamma), concave, so it is neither "
+                  "concave nor convex in gamma: the concave map is delta as a function of chi(gamma) (the "
+                  "chi^alpha value, the first coordinate of R_alpha); see claim appB.eq73")
     return v
 
 
@@ -193,6 +189,26 @@ P.claim("sec3.eq18", "(18)", "convexity",
         latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
         section=III, check=_eq18_check,
         why_custom="convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff")
+
+def _eq18_upper_check():
+    def draw(rng):
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+        e = mp.mpf(rng.uniform(0, 3))
+        d = 1 / a + (1 - 1 / a) * mp.mpf(rng.uniform(0.001, 0.9))
+        return ({"alpha": a, "varepsilon": e, "delta": d}, TR.gamma_exact(a, e, d), e - mp.log(1 - d))
+    return check_draws(draw, "==", n=16, tol_digits=15,
+                       method="exact gamma_alpha^eps(delta) (minimisation of (78), 30 digits) vs eps - log(1 - delta) "
+                              "for delta in [1/alpha, 1)")
+
+
+# custom: what is true instead of (18)'s 'concave' (erratum eq18_concavity): the range delta >= 1/alpha
+P.claim("sec3.eq18_upper", "(18)", "identity",
+        "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "
+        "delta_alpha^eps(gamma) = 1 - e^(eps - gamma), which is concave in gamma (the part of (18) that holds)",
+        latex=r"\delta_\alpha^\varepsilon(\gamma) = 1 - e^{\varepsilon-\gamma}, \quad \delta \ge \tfrac{1}{\alpha}",
+        section=III, check=_eq18_upper_check,
+        why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
+                   "delta >= 1/alpha")
 
 # over every pair of pmfs on 6 points: chi^alpha(P||Q) >= chi(gamma_alpha^eps(E_{e^eps}(P||Q)))
 _PQ6_PARAMS, _PQ6 = pmf_pair("PQ6", 6)

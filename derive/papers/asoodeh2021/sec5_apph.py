@@ -19,7 +19,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, lam, mu, q, rho, sigma, T, tau
-from ...verify import check_draws, check_equal
+from ...verify import check_draws, check_equal, symbolic_zero
 from ...paperkit import pmf_pair
 from ... import truths as TS
 from ._paper import P
@@ -248,24 +248,54 @@ def _support_gap(m: TS.Mechanism, e, dl):
 
 
 def _r2_lines_check():
+    """Both lines with delta_eps the sup over neighbours (the reading under which Remark 2 holds: the
+    printed min is claim sec5.remark2_min), on mechanisms with two neighbouring pairs of different
+    kinds and sizes, where min and sup differ: the lines can fail here."""
     def draw(rng):
-        m = TS.symmetric(_any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace")))
+        p1 = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
+        p2 = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
+        m = TS.Mechanism([p1, p1.swapped(), p2, p2.swapped()], f"{p1.label} and {p2.label}")
         e = mp.mpf(rng.uniform(0, 2))
-        g1, g2 = _support_gap(m, e, m.E(mp.e ** e))
+        lam = mp.e ** e
+        dl_sup = m.E(lam)
+        dl_min = min(pr.E(lam) for pr in m.pairs)
+        g1, g2 = _support_gap(m, e, dl_sup)
         # a supporting line lies below C_M and touches it: the gap's minimum is 0
-        return _desc(m.pairs[0], varepsilon=e, gap1=g1, gap2=g2), abs(g1) + abs(g2), mp.mpf(0)
-    v = _draws(draw, "==", 8, 22, "mp_sup over tau of line - beta_M on one-pair mechanisms (min = max "
-               "over the single pair d ~ d')", 8)
-    v.note = "the second line has slope -e^eps (printed 'slope e^eps')"
-    return v
+        return (_desc(p1, varepsilon=e, second_pair=p2.label, delta_sup=dl_sup, delta_min=dl_min,
+                      gap1=g1, gap2=g2), abs(g1) + abs(g2), mp.mpf(0))
+    return _draws(draw, "==", 8, 22, "mp_sup over tau of line - beta_M on mechanisms with two neighbouring "
+                  "pairs (each with its swap; min over the pairs differs from sup), delta_eps = sup over d ~ d' "
+                  "of E_{e^eps}", 8)
 
 
 # custom: 'supports and touches' needs a min over tau equal to 0 (a sup over the curve), not an inequality
 P.claim("sec5.remark2_lines", "Remark 2", "property",
-        "for a one-pair mechanism both lines support C_M from below (and touch it)",
+        "with delta_eps the sup over d ~ d' (sec5.remark2_min: the printed min fails), both lines "
+        "beta = e^-eps (1 - tau - delta_eps) and beta = 1 - delta_eps - e^eps tau support C_M from below and touch "
+        "it, on mechanisms with several neighbouring pairs",
         latex=R2_LINE_LATEX, section=V, formulas=("sec5.remark2_line", "sec5.remark2_swap"),
         check=_r2_lines_check,
         why_custom="'supports and touches' needs a min over tau equal to 0 (a sup over the curve), not an inequality")
+
+
+def _r2_slope_check():
+    """The prose after the swapped line says it has 'slope e^{eps}'; the printed line's slope is d beta/d tau."""
+    slope = sp.diff(r2_swap.expr, tau)
+    said = sp.exp(eps)
+    if symbolic_zero(slope - said):
+        return Verdict("proved", "SymPy: d/dtau of the printed swapped line")
+    return Verdict("fails", "SymPy: d/dtau of the printed swapped line (exact)", derived=slope,
+                   counterexample={"params": {"varepsilon": "1"}, "printed": "slope e^eps = 2.718281828",
+                                   "true": f"slope {sp.sstr(slope)} = -2.718281828"},
+                   note="the swapped line beta = 1 - delta_eps - e^eps tau has slope -e^eps; the prose says 'slope "
+                        "e^eps' (a supporting line of C_M from below is non-increasing)")
+
+
+# custom: the slope stated in prose against the printed line (one SymPy derivative, a sign)
+P.claim("sec5.remark2_slope", "Remark 2", "property",
+        "the swapped line beta = 1 - delta_eps - e^eps tau is 'another supporting line of C_M with slope e^eps'",
+        latex=R2_SWAP_LATEX, section=V, formulas=("sec5.remark2_swap",), check=_r2_slope_check,
+        why_custom="the slope stated in prose against the printed line (one SymPy derivative, a sign)")
 
 
 def _r2_min_check():
@@ -512,11 +542,24 @@ EQ45_LATEX = (r"\subseteq \left\{ (\tau, \beta) \in (0, 1)^2 : d(\bar{\tau} \| \
               r"d(\bar{\beta} \| \tau) \le \gamma \right\},")
 
 
-P.generic("sec5.eq45", "(45)", "bound",
-          "(44) lies inside (45): d(a||b) <= d_alpha(a||b) (d read as the binary KL divergence)",
+# (44) inside (45) for every gamma >= 0 is, point by point of (0, 1)^2 (a = tau, b = beta), the inequality
+# max(d(1-tau||beta), d(1-beta||tau)) <= max(d_alpha(1-tau||beta), d_alpha(1-beta||tau)); with d as printed
+# in (45) (b, not b-bar, in the second denominator) it fails, the same slip as sec5.d (erratum eq45_binary_kl)
+_d_s = sp.Lambda((a_sym, b_sym), d_f.expr)
+P.generic("sec5.eq45", "(45)", "inequality",
+          "(44) lies inside (45) with d as printed in (45): max(d(1-tau||beta), d(1-beta||tau)) <= "
+          "max(d_alpha(1-tau||beta), d_alpha(1-beta||tau)) at every (tau, beta) in (0, 1)^2",
           latex=EQ45_LATEX, section=V, formulas=("sec5.d_alpha", "sec5.d"), shown_kind="inclusion",
-          params=(PA, PB, ALPHA), bound=d_alpha_f.expr, side="upper", truth=sp.Function("KL")(BERN_AB),
-          note="with d as printed (b for b-bar) the set differs; see sec5.d")
+          params=(PA, PB, ALPHA),
+          lhs=sp.Max(_d_s(1 - a_sym, b_sym), _d_s(1 - b_sym, a_sym)), op="<=",
+          rhs=sp.Max(_dA_s(1 - a_sym, b_sym), _dA_s(1 - b_sym, a_sym)),
+          note="d read as printed in (45), with b (not b-bar) in the second denominator, the slip of claim sec5.d; "
+               "with b-bar the inclusion is claim sec5.eq45_kl")
+P.generic("sec5.eq45_kl", "(45)", "bound",
+          "(44) lies inside (45) when d is the binary KL divergence (d with b-bar, sec5.d's correction): "
+          "d(a||b) <= d_alpha(a||b)",
+          latex=EQ45_LATEX, section=V, formulas=("sec5.d_alpha", "sec5.d"), shown_kind="inclusion",
+          params=(PA, PB, ALPHA), bound=d_alpha_f.expr, side="upper", truth=sp.Function("KL")(BERN_AB))
 
 EQ46_LATEX = (r"D_{\alpha}(\mathcal{M}_{d} \| \mathcal{M}_{d'}) \ge D_{\alpha} \Big(\mathsf{Bernoulli}(\tau) \| "
               r"\mathsf{Bernoulli} \Big(1 - \beta_{\mathcal{M}}^{dd'}(\tau) \Big) \Big)")

@@ -14,8 +14,9 @@ Seed 003 lines (the dump's LaTeX source of each range):
 - ``prop2.range``     l. 434  Prop. 2: 0 <= eta <= (e^eps - 1)/(e^eps + 1)
 - ``thm4.range``      l. 450  Thm. 4: the same eta range, (32) with f = t log t
 - ``thm5.range``      l. 469  Thm. 5: the same eta range
-- ``thm6.eta_range``  l. 517  Thm. 6: 0 <= eta <= (e^eps + 1)/(e^eps - 1)  (fails: wider than any
-  eps-LDP channel's TV; the existing custom ``thm6.range`` says the same, errata ``ldp_tv_reciprocal``)
+- ``thm6.eta_range``  l. 517  Thm. 6: 0 <= eta <= (e^eps + 1)/(e^eps - 1)  (holds: it contains every
+  eps-LDP channel's TV; it is wider than needed, which makes the theorem weaker, not wrong; the sentence
+  on the maximum eta is the custom ``thm6.range``, errata ``ldp_tv_reciprocal``)
 - ``thm7.range``      l. 566  Thm. 7: eta in [0, (e^eps - 1)/(e^eps + 1)]
 
 - ``eq12.mu_range``  l. 287  (12): "Given mu in R", G_mu = f(N(0,1), N(mu,1)) for alpha in [0, 1]: over
@@ -142,12 +143,13 @@ P.generic("thm7.range", "Thm. 7", "identity",
           params=(EPS0, S01),
           lhs=(1 - sp.Min(1, sp.Max(0, _alpha7))) * Fn("TV")(RR), rhs=_eta_s)
 P.generic("thm6.eta_range", "Thm. 6", "bound",
-          "Thm. 6's range 0 <= eta <= (e^eps+1)/(e^eps-1): its upper end is a TV an eps-LDP channel can have "
-          "(at most that of binary randomized response)",
+          "Thm. 6's range 0 <= eta <= (e^eps+1)/(e^eps-1) contains the TV of every eps-LDP channel (at most that "
+          "of binary randomized response)",
           shown_kind="domain", latex=r"0\leq\eta\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}", section=VII,
-          params=(EPS0,), bound=(r + 1) / (r - 1), side="lower", truth=Fn("TV")(RR),
-          note="the printed end is the reciprocal of the largest TV (e^eps-1)/(e^eps+1) (as in (26)); every "
-               "eta in ((e^eps-1)/(e^eps+1), (e^eps+1)/(e^eps-1)] is no TV of an eps-LDP channel")
+          params=(EPS0,), bound=(r + 1) / (r - 1), side="upper", truth=Fn("TV")(RR),
+          note="the range is wider than the feasible TVs (whose largest is (e^eps-1)/(e^eps+1)): for eta above that, "
+               "Q_{eps,eta} is the set of all eps-LDP channels and the theorem is true but no stronger; the "
+               "sentence after (40) about the maximum value of eta is claim thm6.range")
 
 # ----------------------------------------------------------------------------- (12): mu in R
 mu_r = sp.Symbol("mu", real=True)

@@ -78,3 +78,63 @@ def _invert(F, y, lo=-60, hi=60, iters=200):
         if hi - lo < mp.mpf(10) ** (-mp.mp.dps + 3) * max(1, abs(hi)):
             return (lo + hi) / 2
     raise ArithmeticError("bisection did not converge")
+
+
+# ----------------------------------------------------------------------------- exact symmetric pair
+class SymExpPair:
+    """A symmetric trade-off (Sec. 3.2's assumption) with a skewed privacy loss: each step is
+    P = Exp(1) x Exp(rate lam) vs Q = Exp(rate lam) x Exp(1) (swapping the coordinates maps P to Q,
+    so T(P, Q) = T(Q, P)).  log dQ/dP = (lam - 1)(x_2 - x_1), so after n steps
+    T_n = (lam - 1) D, D = S_2 - S_1, with S_1 ~ Gamma(n, 1), S_2 ~ Gamma(n, rate lam) under P, and
+    T_n under Q distributed as -T_n under P.
+
+    E_P T_n = -n (lam - 1)^2/lam = -E_Q T_n; Var_P = Var_Q = n (lam - 1)^2 (1 + lam^-2);
+    cumulants of the per-step loss under P: (lam - 1)^r (r-1)! (lam^-r + (-1)^r), under Q the same
+    times (-1)^r.  F_n(h) = P_P(D <= d) by one quadrature over S_1 of an incomplete gamma function;
+    F~_n(h) = 1 - F_n(-h)."""
+
+    def __init__(self, n, lam=2):
+        self.n, self.lam = mp.mpf(n), mp.mpf(lam)
+
+    @classmethod
+    def with_mu(cls, n, mu=1):
+        """The pair whose mu_n = (E_Q - E_P)/sd equals mu exactly (lam solves
+        2 sqrt(n)(lam - 1)/sqrt(lam^2 + 1) = mu)."""
+        k2 = (mp.mpf(mu) / (2 * mp.sqrt(n))) ** 2
+        lam = (1 + mp.sqrt(1 - (1 - k2) ** 2)) / (1 - k2)
+        return cls(n, lam)
+
+    def moments(self):
+        n, l = self.n, self.lam
+        v = n * (l - 1) ** 2 * (1 + l ** -2)
+        return {"E_P": -n * (l - 1) ** 2 / l, "E_Q": n * (l - 1) ** 2 / l, "V_P": v, "V_Q": v}
+
+    def mu_n(self):
+        m = self.moments()
+        return (m["E_Q"] - m["E_P"]) / mp.sqrt(m["V_P"])
+
+    def cumulant_sums(self, under):
+        """{r: sum_i kappa_r(log dQ_i/dP_i)} under P or Q, r = 2, 3, 4."""
+        l, sgn = self.lam, (1 if under == "P" else -1)
+        return {r: self.n * (l - 1) ** r * mp.factorial(r - 1) * (l ** -r + (-1) ** r) * sgn ** r
+                for r in (2, 3, 4)}
+
+    def _G(self, d):
+        """P_P(S_2 - S_1 <= d)."""
+        n, l = self.n, self.lam
+        lo = max(mp.mpf(0), -d)
+        dens = lambda s: mp.exp((n - 1) * mp.log(s) - s - mp.loggamma(n)) if s > 0 else mp.mpf(0)
+        cdf2 = lambda x: mp.gammainc(n, 0, l * x, regularized=True) if x > 0 else mp.mpf(0)
+        sd = mp.sqrt(n)
+        pts = sorted({lo} | {x for x in (n - 8 * sd, n - 3 * sd, n, n + 3 * sd, n + 8 * sd, n + 40 * sd + 40)
+                             if x > lo})
+        return mp.quad(lambda s: cdf2(s + d) * dens(s), pts)
+
+    def F(self, h):
+        """F_n(h) = P_P((T_n - E_P T_n)/sd <= h)."""
+        m = self.moments()
+        return self._G((m["E_P"] + mp.mpf(h) * mp.sqrt(m["V_P"])) / (self.lam - 1))
+
+    def Ft(self, h):
+        """F~_n(h) = P_Q((T_n - E_Q T_n)/sd <= h) = 1 - F_n(-h)."""
+        return 1 - self.F(-mp.mpf(h))

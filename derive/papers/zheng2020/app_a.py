@@ -291,7 +291,8 @@ P.generic("he_err", "App. A", "identity",
           latex=HE_ERR, section=SA, params=(H, Y), truth_side="lhs",   # (it)^j e^{-t^2/2} <-> (-D)^j Phi (A.6)
           lhs=-sp.diff(Phi(h), h, 5) + y_ * sp.diff(Phi(h), h, 8),
           rhs=-(sp.hermite_prob(4, h) + y_ * sp.hermite_prob(7, h)) * phi(h),
-        note="the mapping is right; the list of terms inherits the omission of claim chi_err")
+        note="this claim is the mapping of the two printed terms only (each (it)^j e^{-t^2/2} to -He_{j-1} phi); "
+             "which terms the error contains is claim chi_err")
 
 H_ERR = r"O\left(n^{-2}h^{7}+n^{-3/2}h^{3}\right)"
 

@@ -289,7 +289,6 @@ def _not_cdf_check():
 P.claim("footnote2", "(3.7) fn. 2", "property",
         "F~_EW is not guaranteed to be a valid CDF (witness: negative values / non-monotone)",
         latex=r"\widetilde{F}_{\mathtt{EW}}(h)", section=S31, formulas=("eq3_7",), check=_not_cdf_check,
-        note="the footnote then calls it an approximation to F_n(h); it approximates F~_n(h)",
         why_custom='an existential claim (a witness that (3.7) is not a CDF); the generic kinds check universal statements')
 
 # ----------------------------------------------------------------------------- (3.8)
@@ -466,35 +465,82 @@ P.formula("f_EW", "Sec. 3.2", FEW_LATEX, role="approximation", quantity=r"f_{\ma
 FINAL_LATEX = r"\displaystyle=f(\alpha)+O(n^{-\frac{3}{2}})."
 
 
+_FTEW = _ew_num([h, sigma_n, kt3, kt4], EQ37)     # (3.7): F~_EW with the Q-cumulants
+
+
 def _f_ew_order_check():
-    """Near-symmetric triangular array Exp(1)^n vs Exp(1 + c/sqrt(n))^n (mu_n -> c): the two-sided
-    Edgeworth trade-off F~_EW((F_EW^{-1}(1-alpha) - mu_n) sqrt(Var_P/Var_Q)), mu_n with Var_P."""
-    c = 1
-    alphas = [mp.mpf(a) for a in ("0.1", "0.3", "0.5")]
+    """Sec. 3.2 as printed, in its stated regime: f symmetric, L_i i.i.d.  The pair is the symmetric
+    SymExpPair (P = Exp(1) x Exp(lam), Q swapped; a skewed privacy loss) with lam chosen for each n so
+    that mu_n = 1 exactly, so the printed mu (the limit of mu_n) is mu_n itself; f_EW(alpha) =
+    F~_EW(F_EW^{-1}(1 - alpha) - mu) with (3.7)-(3.8) and the pair's cumulant sums; f exact by quadrature."""
+    h0s = [mp.mpf(x) for x in ("1.2816", "0.5244", "0")]        # alpha near 0.1, 0.3, 0.5
     errs = []
     with mp.workdps(20):
         for nn in NS:
-            lam = 1 + mp.mpf(c) / mp.sqrt(nn)
-            pair = TR.ExpPair(nn, lam)
-            cs = pair.cumulant_sums("P")
-            s = mp.sqrt(cs[2])
-            Few = lambda x: _FEW(x, s, cs[3], cs[4])
-            m = pair.moments()
-            mun = (m["E_Q"] - m["E_P"]) / mp.sqrt(m["V_P"])
-            ratio = mp.sqrt(m["V_P"] / m["V_Q"])
+            pair = TR.SymExpPair.with_mu(nn, 1)
+            cp, cq = pair.cumulant_sums("P"), pair.cumulant_sums("Q")
+            s = mp.sqrt(cp[2])
+            Few = lambda x: _FEW(x, s, cp[3], cp[4])
             err = mp.mpf(0)
-            for a in alphas:
+            for h0 in h0s:
+                a = 1 - pair.F(h0)                              # exact type I error of the test at h0
+                f_exact = pair.Ft(h0 - pair.mu_n())             # f(alpha) = F~_n(F_n^{-1}(1 - alpha) - mu_n)
                 hq = TR._invert(Few, 1 - a, lo=-8, hi=8)
-                err = max(err, abs(Few((hq - mun) * ratio) - pair.f(a)))   # same standardised law under Q
+                err = max(err, abs(_FTEW(hq - 1, s, cq[3], cq[4]) - f_exact))
             errs.append(err)
-    return _order_verdict(errs, NS, 1.5, "f_EW - f", over="alpha in {0.1, 0.3, 0.5}",
-                          pair="Exp(1)^n vs Exp(1 + 1/sqrt(n))^n (triangular)")
+    v = _order_verdict(errs, NS, 1.5, "f_EW - f", over="alpha near 0.1, 0.3, 0.5",
+                       pair="symmetric Exp(1) x Exp(lam) vs Exp(lam) x Exp(1), lam with mu_n = 1")
+    last = mp.log(errs[-2] / errs[-1]) / mp.log(mp.mpf(NS[-1]) / NS[-2])
+    if v.status == "fails" and last > 1.5:
+        # O(n^{-3/2}) is an upper bound: an error that decays faster satisfies it
+        table = {str(n_): mp.nstr(e, 5) for n_, e in zip(NS, errs)}
+        return Verdict("holds_numerically", v.method, points=len(NS), worst_error=float(errs[-1]), precision=20,
+                       note=f"fitted order n^-{mp.nstr(last, 3)}, faster than the stated n^-3/2 (an upper bound); "
+                            f"errors {table}")
+    return v
 
 
-# custom: an error order fitted along a triangular array of exact Exp pairs
+# custom: an error order fitted along a triangular array of exact symmetric pairs
 P.claim("sec3_2.f_EW", "Sec. 3.2", "asymptotic",
-        "f_EW(alpha) = f(alpha) + O(n^{-3/2}) for alpha away from 0 and 1 (triangular array "
-        "Exp(1)^n vs Exp(1 + 1/sqrt(n))^n, mu_n -> 1, exact f by incomplete gamma functions)",
+        "f_EW(alpha) = F~_EW(F_EW^{-1}(1 - alpha) - mu) = f(alpha) + O(n^{-3/2}) for alpha away from 0 and 1, "
+        "f symmetric, L_i i.i.d. (as printed; triangular array of symmetric pairs Exp(1) x Exp(lam) vs "
+        "Exp(lam) x Exp(1) with mu_n = mu = 1, exact f by quadrature)",
         latex=FINAL_LATEX, section=S32, formulas=("f_EW", "eq3_7", "eq3_8"), check=_f_ew_order_check,
-        note="the pair is asymmetric (Var_Q/Var_P = lam^-2 -> 1); the two-sided form with mu_n over sd_P is used",
-        why_custom='an error order fitted along a triangular array of exact Exp pairs')
+        note="f is symmetric here, so Var_P = Var_Q and mu_n as printed (over sqrt(Var_Q)) is the two-sided "
+             "form's; lam is chosen so that mu_n equals its limit mu",
+        why_custom='an error order fitted along a triangular array of exact symmetric pairs')
+
+
+def _footnote2_approx_check():
+    """Footnote 2: F~_EW(h) is 'a numerical approximation to F_n(h) with improved error bounds compared
+    to the CLT'.  On the symmetric pair (fixed lam = 2, i.i.d.), sup over h of |F~_EW(h) - F_n(h)|
+    against the CLT's O(n^{-1/2}); |F~_EW(h) - F~_n(h)| is recorded beside it."""
+    hs = [mp.mpf(x) for x in ("-1", "0", "1")]
+    errs, errs_t = [], []
+    with mp.workdps(20):
+        for nn in NS:
+            pair = TR.SymExpPair(nn, 2)
+            cq = pair.cumulant_sums("Q")
+            s = mp.sqrt(cq[2])
+            errs.append(max(abs(_FTEW(x, s, cq[3], cq[4]) - pair.F(x)) for x in hs))
+            errs_t.append(max(abs(_FTEW(x, s, cq[3], cq[4]) - pair.Ft(x)) for x in hs))
+    v = _order_verdict(errs, NS, 1.5, "F~_EW(h) - F_n(h)", over="h in {-1, 0, 1}",
+                       pair="symmetric Exp(1)^n x Exp(2)^n vs Exp(2)^n x Exp(1)^n")
+    slope_t = mp.log(errs_t[-2] / errs_t[-1]) / mp.log(2)
+    table_t = {str(n_): mp.nstr(e, 5) for n_, e in zip(NS, errs_t)}
+    if v.status == "fails":
+        v.counterexample["errors against F~_n(h)"] = table_t
+        v.counterexample["fitted exponent against F~_n(h)"] = mp.nstr(-slope_t, 3)
+        v.note = (f"F~_EW(h) approximates F~_n(h) (the CDF under Q; error order n^-{mp.nstr(slope_t, 3)}), not "
+                  "F_n(h) (under P): against F_n(h) the error is of the CLT's order n^-1/2; the footnote means "
+                  "F~_n(h)")
+    return v
+
+
+# custom: an error order along n on an exact pair where F_n and F~_n differ (the Exp pair has F_n = F~_n)
+P.claim("footnote2.approximates", "(3.7) fn. 2", "asymptotic",
+        "footnote 2: F~_EW(h) is a numerical approximation to F_n(h) with improved error bounds compared to the "
+        "CLT (O(n^{-3/2}), Sec. 3.2)",
+        latex=r"\widetilde{F}_{\mathtt{EW}}(h)\ 	ext{is a numerical approximation to}\ F_{n}(h)", section=S31,
+        formulas=("eq3_7",), check=_footnote2_approx_check,
+        why_custom="an error order along n on an exact pair where F_n and F~_n differ (the Exp pair has F_n = F~_n)")

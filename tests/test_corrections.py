@@ -1,0 +1,88 @@
+"""Corrections are claims (issue 19, item 5, for the seeds' generic claims).
+
+An erratum's member claim is *generic* when ``Claim.spec`` is set: (kind, Domain, fields) of a generic
+checker.  For each such member the erratum either
+
+* carries ``corrected_check = {claim: {field: "SymPy expression"}}``: the corrected side, written in the
+  claim's own symbols (and functions) -- the test substitutes it for the printed field and runs the same
+  checker on the same domain; the corrected claim must be proved or hold numerically; or
+* carries ``correction_unchecked``: why no separate check exists (the corrected form is the truth side
+  itself, or lives outside the claim's fields) and what is true instead.
+
+Custom members (hand-written checks) are outside this test: their corrections are stated in the entry's
+``corrected``/``explanation`` and, where a second claim checks the corrected reading, it is named there.
+"""
+import pytest
+import sympy as sp
+
+import derive
+from derive import checkers, registry
+from derive import functions as FN
+from dpderive.errata import grouping_table
+
+registry.load_all()
+PASSING = ("proved", "holds_numerically")
+
+
+def _cases():
+    out = []
+    for key in registry.PAPERS:
+        for e in grouping_table(key):
+            for cid in e["claims"]:
+                c = registry.CLAIMS[cid]
+                if c.spec is None:
+                    continue
+                short = cid.removeprefix(key + ".")
+                out.append(pytest.param(key, e, short, id=f"{e['key']}:{short}"))
+    return out
+
+
+CASES = _cases()
+
+
+def _namespace(fields: dict) -> dict:
+    ns = {}
+    for v in fields.values():
+        if isinstance(v, sp.Basic):
+            for s in v.atoms(sp.Symbol):
+                ns[s.name] = s
+            for f in v.atoms(sp.Function):
+                ns.setdefault(type(f).__name__, f.func)
+    ns.setdefault("x", sp.Symbol("x", real=True))
+    for name in ("Phi", "PhiInv"):            # the library's normal CDF and quantile (a field may have lost them)
+        ns.setdefault(name, getattr(FN, name))
+    return ns
+
+
+def corrected_fields(key: str, e: dict, short: str) -> dict:
+    kind, dom, fields = registry.CLAIMS[f"{key}.{short}"].spec
+    ns = _namespace(fields)
+    new = dict(fields)
+    for name, text in e["corrected_check"][short].items():
+        assert name in fields, (e["key"], short, name)
+        new[name] = sp.sympify(text, locals=ns)
+    return new
+
+
+def test_every_generic_member_is_covered():
+    assert CASES
+    bad = [(e["key"], short) for _, e, short in (p.values for p in CASES)
+           if short not in e.get("corrected_check", {}) and not e.get("correction_unchecked")]
+    assert not bad, f"errata with a generic member but neither a checked correction nor a reason: {bad}"
+
+
+@pytest.mark.parametrize("key,e,short", [p for p in CASES if p.values[2] in p.values[1].get("corrected_check", {})])
+def test_corrected_form_passes_the_same_check(key, e, short):
+    kind, dom, fields = registry.CLAIMS[f"{key}.{short}"].spec
+    new = corrected_fields(key, e, short)
+    assert new != fields, "the correction changes the printed field"
+    v = checkers.check(kind, dom, **new)
+    assert v.status in PASSING, (e["key"], short, v.status, v.counterexample, v.note)
+
+
+def test_the_printed_form_fails_where_the_correction_passes():
+    # the substitution is what the erratum says: the printed member itself still fails
+    for p in CASES:
+        key, e, short = p.values
+        if short in e.get("corrected_check", {}):
+            assert derive.claim(f"{key}.{short}").check().status == "fails", (e["key"], short)
