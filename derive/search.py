@@ -122,12 +122,13 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
                 where: Callable[[dict], bool] | None = None, n_random: int = 48,
                 starts: int = 3, maxfev: int = 60, seed: int = 2024, dps: int = 30,
                 stop_at=None, screen: Callable[[dict], float | None] | None = None,
-                screen_points: int = 2048) -> SearchResult:
+                screen_points: int = 2048, floor=None) -> SearchResult:
     """Maximise ``violation`` over the domain (see the module docstring).
 
     ``where(point)`` encodes the claim's conditions (False: not in the domain).
     ``stop_at``: stop early once a violation above it is found (a counterexample is
-    enough; the shrink step makes it readable).
+    enough; the shrink step makes it readable).  ``floor``: a violation at or below it is taken as
+    computed, without the recomputation at higher precision (the claim does not count it).
 
     ``screen``: the same violation in floats (a function of a point of Python floats; None where
     floats cannot tell).  With it the search screens the ends, the middles and many random points
@@ -137,7 +138,7 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
     short Nelder-Mead from the best (``_screened``)."""
     if screen is not None:
         return _screened(violation, screen, vars_, where=where, starts=starts, maxfev=maxfev, seed=seed,
-                         dps=dps, stop_at=stop_at, n=screen_points)
+                         dps=dps, stop_at=stop_at, n=screen_points, floor=floor)
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
@@ -152,7 +153,7 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
         best.tried += 1
         val = None
         if all(v.contains(pt[v.name]) for v in vars_) and (where is None or _safe_bool(where, pt)):
-            val = _stable(violation, pt, dps)
+            val = _stable(violation, pt, dps, floor)
             if val is not None and not mp.isfinite(val):
                 val = mp.mpf(10) ** 30 if val > 0 else None   # +inf violation: a real one
         cache[key] = val
@@ -216,7 +217,7 @@ SCREEN_UNDEFINED = 12
 SCREEN_USABLE = 4
 
 
-def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, stop_at, n):
+def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, stop_at, n, floor=None):
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
@@ -234,7 +235,7 @@ def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, sto
         best.tried += 1
         val = None
         if in_domain(pt):
-            val = _stable(violation, pt, dps)
+            val = _stable(violation, pt, dps, floor)
             if val is not None and not mp.isfinite(val):
                 val = mp.mpf(10) ** 30 if val > 0 else None
         mp_cache[key] = val
@@ -358,7 +359,7 @@ def _settled_no(v) -> bool:
     return v is not None and not mp.isnan(v) and not (v > 0)
 
 
-def _stable(violation, pt, dps):
+def _stable(violation, pt, dps, floor=None):
     """The violation at ``dps`` digits; a positive one is recomputed at twice the digits and
     kept only when the two agree (cancellation that eats the working precision makes a
     violation out of rounding).  When the recomputation says "no violation" (the sign flips)
@@ -370,6 +371,8 @@ def _stable(violation, pt, dps):
     val = _eval(violation, pt, dps)
     if val is None or not (val > 0):
         return val
+    if floor is not None and val <= floor:
+        return val        # at or below what the claim counts as a violation: no need to look closer
     again = _eval(violation, pt, 2 * dps)
     if _settled_no(again):
         return again
