@@ -343,7 +343,7 @@ def search_box(dom: Domain):
             lo, hi, whole = -mp.mpf(10) ** DECADES_BOX, mp.mpf(10) ** DECADES_BOX, False
         if not lo < hi:
             return None
-        box[v.name] = (mp.nstr(lo, 17), mp.nstr(hi, 17))
+        box[v.name] = (mp.nstr(lo, 15), mp.nstr(hi, 15))
     return box, whole
 
 
@@ -354,9 +354,13 @@ def _box_proof(small, big, dom: Domain, *, strict: bool = False, what: str = "")
     """``small <= big`` (``<``) proved on the search box by interval branch-and-bound
     (``derive.certify.prove_on_box``): a ``proved`` verdict whose method states the box, or None."""
     from . import certify
+    from sympy.core.function import AppliedUndef
     sb = search_box(dom)
     if sb is None or not dom.vars:
         return None
+    used = {type(f).__name__ for e in (small, big) for f in sp.sympify(e).atoms(AppliedUndef)}
+    if used & set(_SLOW_FLOAT):
+        return None       # a root bracket over a box is never narrow enough to settle it: no attempt
     box, whole = sb
     centre = {v.name: mp.nstr((mp.mpf(box[v.name][0]) + mp.mpf(box[v.name][1])) / 2, 17) for v in dom.vars}
     try:                                          # a quick no: some part has no enclosure at all
