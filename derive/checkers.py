@@ -82,11 +82,20 @@ def mp_function(expr, dom: Domain) -> Callable[[dict], object]:
             expr = done
     syms = dom.symbols
 
+    integers = {v.name for v in dom.vars if v.integer}
+
+    def value(n, x):
+        return sp.Integer(int(x)) if n in integers and x == int(x) else sp.Float(str(x), mp.mp.dps)
+
     def slow(pt):
         """SymPy's own arbitrary-precision evaluation (sums without a closed form, functions
-        the mpmath printer does not know)."""
+        the mpmath printer does not know).  A sum whose limits are integers at the point is
+        expanded (up to 10^4 terms) rather than handed to evalf's Euler-Maclaurin."""
         try:
-            v = expr.xreplace({s: sp.Float(str(pt[n]), mp.mp.dps) for s, n in zip(syms, names)})
+            v = expr.xreplace({s: value(n, pt[n]) for s, n in zip(syms, names)})
+            if v.has(sp.Sum) and all(lim.is_Integer and abs(int(lim)) <= 10 ** 4
+                                     for sm in v.atoms(sp.Sum) for _, *ab in sm.limits for lim in ab):
+                v = v.doit()
             return _real(mp.mpmathify(sp.N(v, mp.mp.dps)))
         except (ZeroDivisionError, ValueError, OverflowError, TypeError, AttributeError):
             return None
