@@ -38,6 +38,12 @@ class NotEnclosable(Exception):
     """The expression (or a truth in it) has no ball evaluation here; the message says what."""
 
 
+class Undecided(NotEnclosable):
+    """The expression has a ball evaluation, but at this point and precision a ball came out
+    infinite, or straddles a branch point (log of a ball around 0, erfcinv at 2): a precision
+    problem at this point, not a missing enclosure."""
+
+
 # ----------------------------------------------------------------------------- numbers
 def ball(x) -> arb:
     """An exact ball for an int, a Fraction-like rational, an mpmath mpf (its binary value) or a
@@ -55,12 +61,12 @@ def ball(x) -> arb:
         if man == 0 and exp == 0 and sign == 0:
             return arb(0)
         if man == 0:
-            raise NotEnclosable(f"the point value {x} is not finite")
+            raise Undecided(f"the point value {x} is not finite")
         v = arb(fmpz(int(man))) * _pow2(int(exp))
         return -v if sign else v
     if isinstance(x, float):
         if not math.isfinite(x):
-            raise NotEnclosable(f"the point value {x} is not finite")
+            raise Undecided(f"the point value {x} is not finite")
         return ball(mp.mpf(x))
     if isinstance(x, sp.Rational):
         return arb(fmpq(int(x.p), int(x.q)))
@@ -103,24 +109,24 @@ _UNARY = {
 
 
 def _undecided(what):
-    raise NotEnclosable(f"{what} of a ball that straddles its break point")
+    raise Undecided(f"{what} of a ball that straddles its break point")
 
 
 def _integer(x: arb) -> arb:
     if not x.is_exact():
-        raise NotEnclosable("floor/ceiling of a ball that straddles an integer")
+        raise Undecided("floor/ceiling of a ball that straddles an integer")
     return x
 
 
 def _log(x: arb) -> arb:
     if not x > 0:
-        raise NotEnclosable("log of a ball that is not certainly positive")
+        raise Undecided("log of a ball that is not certainly positive")
     return x.log()
 
 
 def _finite(x: arb, what) -> arb:
     if not x.is_finite():
-        raise NotEnclosable(f"{what} is not a finite ball")
+        raise Undecided(f"{what} is not a finite ball")
     return x
 
 
@@ -165,7 +171,7 @@ class _Enclosure:
         if e is sp.EulerGamma:
             return arb.const_euler()
         if e in (sp.oo, -sp.oo, sp.zoo, sp.nan):
-            raise NotEnclosable(f"{e} is not a finite number")
+            raise Undecided(f"{e} is not a finite number")
         if isinstance(e, sp.Add):
             out = arb(0)
             for a in e.args:
@@ -184,7 +190,7 @@ class _Enclosure:
                 if c is True:
                     return self(expr)
                 if c is None:
-                    raise NotEnclosable("a Piecewise condition is undecided on the ball")
+                    raise Undecided("a Piecewise condition is undecided on the ball")
             raise NotEnclosable("no Piecewise branch applies")
         if isinstance(e, (sp.Max, sp.Min)):
             vals = [self(a) for a in e.args]
@@ -214,11 +220,11 @@ class _Enclosure:
         if x == sp.Rational(1, 2):
             v = self(b)
             if not v >= 0:
-                raise NotEnclosable("sqrt of a ball that is not certainly non-negative")
+                raise Undecided("sqrt of a ball that is not certainly non-negative")
             return v.sqrt()
         base = self(b)
         if not base > 0:
-            raise NotEnclosable("a power with a non-integer exponent of a ball that is not certainly positive")
+            raise Undecided("a power with a non-integer exponent of a ball that is not certainly positive")
         return (self(x) * base.log()).exp()
 
     def _truth_value(self, cond):
@@ -326,7 +332,7 @@ def _gaussian(ev, mu, sigma=None):
 def _laplace(ev, m, b=None):
     bb = ev(b) if b is not None else arb(1)
     if not bb > 0:
-        raise NotEnclosable("Laplace scale not certainly positive")
+        raise Undecided("Laplace scale not certainly positive")
     return _Lap(abs(ev(m)) / bb)
 
 
@@ -408,7 +414,7 @@ def _phi(x):
 def _hockey(pr, lam: arb) -> arb:
     """E_lam(P||Q) = sup_A P(A) - lam Q(A)."""
     if not lam > 0:
-        raise NotEnclosable("hockey-stick at a lambda not certainly positive")
+        raise Undecided("hockey-stick at a lambda not certainly positive")
     if isinstance(pr, _Pmf):
         out = arb(0)
         for p, q in zip(pr.P, pr.Q):
@@ -422,7 +428,7 @@ def _hockey(pr, lam: arb) -> arb:
         if mu == 0:
             return (1 - lam).nonnegative_part()
         if not mu > 0:
-            raise NotEnclosable("Gaussian shift ball straddles 0")
+            raise Undecided("Gaussian shift ball straddles 0")
         return (_phi(mu / 2 - e / mu) - lam * _phi(-mu / 2 - e / mu)).nonnegative_part()
     if isinstance(pr, _Lap):
         t = pr.t
@@ -462,7 +468,7 @@ def _q_eps(ev, pr, d):
         if b is True:
             break
         if b is None:
-            raise NotEnclosable("EpsOfDelta: the profile is undecided at the bracket's end")
+            raise Undecided("EpsOfDelta: the profile is undecided at the bracket's end")
         hi = hi * 2
     else:
         raise NotEnclosable("EpsOfDelta: no finite eps meets delta (the profile's floor is above it)")
@@ -488,7 +494,7 @@ def _q_eps(ev, pr, d):
 def _q_renyi(ev, pr, a):
     pr, a = _as_pair(ev(pr)), ev(a)
     if not (a > 0 and (a < 1 or a > 1)):
-        raise NotEnclosable("Renyi order not certainly in (0, 1) or (1, oo)")
+        raise Undecided("Renyi order not certainly in (0, 1) or (1, oo)")
     if isinstance(pr, _Gauss):
         return a * pr.mu ** 2 / 2
     if isinstance(pr, _Lap):
@@ -512,7 +518,7 @@ def _pmf_moment(pr: _Pmf, a: arb) -> arb:
                 raise NotEnclosable("the divergence is infinite (Q = 0 where P > 0)")
             continue
         if not (p > 0 and q > 0):
-            raise NotEnclosable("a pmf mass ball straddles 0")
+            raise Undecided("a pmf mass ball straddles 0")
         s += (a * p.log() + (1 - a) * q.log()).exp()
     return s
 
@@ -528,7 +534,7 @@ def _q_kl(ev, pr):
         if p == 0:
             continue
         if not (p > 0 and q > 0):
-            raise NotEnclosable("KL: a mass is not certainly positive")
+            raise Undecided("KL: a mass is not certainly positive")
         out += p * (p.log() - q.log())
     return out
 
@@ -545,7 +551,7 @@ def _q_tv(ev, pr):
 def _q_chi(ev, pr, a):
     pr, a = _as_pair(ev(pr)), ev(a)
     if not (a > 1 or (a > 0 and a < 1)):
-        raise NotEnclosable("chi^alpha order not certainly in (0, 1) or (1, oo)")
+        raise Undecided("chi^alpha order not certainly in (0, 1) or (1, oo)")
     if isinstance(pr, _Gauss):
         return ((a * (a - 1) * pr.mu ** 2 / 2).exp() - 1) / (a - 1)
     if isinstance(pr, _Pmf):
@@ -557,7 +563,7 @@ def _q_tradeoff(ev, pr, a):
     pr, a = _as_pair(ev(pr)), ev(a)
     if isinstance(pr, _Gauss):
         if not (a > 0 and a < 1):
-            raise NotEnclosable("Tradeoff argument not certainly in (0, 1)")
+            raise Undecided("Tradeoff argument not certainly in (0, 1)")
         return _phi(-arb(2).sqrt() * (2 * (1 - a)).erfcinv() - pr.mu)
     raise NotEnclosable("Tradeoff of this pair")
 
@@ -574,7 +580,8 @@ class Certificate:
 
     ``status``: "violated" (the ball of the violation excludes 0 on the violating side),
     "not_violated" (the ball shows the relation holds, or cannot exclude equality: no erratum),
-    "unavailable" (some part has no enclosure: ``reason``)."""
+    "unavailable" (some part has no enclosure: ``reason``), "undecided" (a ball blew up at every
+    precision at this point: neither a violation nor its absence is shown there)."""
 
     status: str
     record: dict
@@ -590,11 +597,14 @@ def certify_relation(small, big, point: dict, *, strict: bool = False, equal: bo
     violation is ``small - big > 0``; for ``equal`` it is ``small != big``.  ``clip`` = (lo, hi)
     clamps ``big`` into a quantity's conventional range first (where the claim's side is ``small``:
     see ``certify_bound``).  Precision grows through ``PRECISIONS`` until decided."""
-    last = None
+    last, last_undecided = None, ""
     for prec in PRECISIONS:
         try:
             with ctx.workprec(prec):
                 a, b = enclose(small, point, prec), enclose(big, point, prec)
+        except Undecided as e:
+            last_undecided = str(e)
+            continue                    # more precision may settle it
         except NotEnclosable as e:
             return Certificate("unavailable", {"method": "ball arithmetic (Arb)", "reason": str(e)})
         except (ValueError, ZeroDivisionError, TypeError, OverflowError) as e:
@@ -615,11 +625,14 @@ def certify_relation(small, big, point: dict, *, strict: bool = False, equal: bo
                 if d < 0 if strict else d <= 0:
                     return Certificate("not_violated", rec)
             last = rec
+    if last is None:                # a ball blew up at every precision: no verdict from balls here
+        return Certificate("undecided", {"method": "ball arithmetic (Arb)", "reason": last_undecided,
+                                         "point": dict(point)})
     # undecided at the highest precision: the two sides agree to within the balls' radius
     return Certificate("not_violated", {**last, "undecided": True})
 
 
-__all__ = ["NotEnclosable", "enclose", "ball", "Certificate", "certify_relation", "PRECISIONS"]
+__all__ = ["NotEnclosable", "Undecided", "enclose", "ball", "Certificate", "certify_relation", "PRECISIONS"]
 
 
 # ----------------------------------------------------------------------------- proofs on boxes

@@ -532,7 +532,7 @@ def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) ->
 
 
 _NO_ENCLOSED_VIOLATION = ("the violation the search found is not confirmed in ball arithmetic (the "
-                          "difference's enclosure contains 0 at the points tried): not an erratum")
+                          "difference's enclosure contains 0, or blows up, at the points tried): not an erratum")
 
 
 def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bool = False,
@@ -553,6 +553,8 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
         cert = _certify(small, big, pt, strict=strict, equal=equal)
         if cert.status == "violated":
             return pt, cert.record
+        if cert.status == "undecided":
+            continue            # balls blow up here (precision, not a missing enclosure): no verdict from it
         if cert.status == "unavailable":
             return pt, {"method": f"mpmath at {CONFIRM_DPS} and {4 * CONFIRM_DPS} digits (no ball enclosure)",
                         "reason": cert.record.get("reason", ""), "point": _params(pt),
@@ -1353,6 +1355,10 @@ def _certify_bound(bound, truth, side, conv, pt, fb, ft):
         return "violated", cert.record
     if cert.status == "not_violated":
         return "not_violated", {**cert.record, "note": _not_violated_note(cert)}
+    if cert.status == "undecided":
+        return "not_violated", {**cert.record, "note": (
+            f"the violation found at {_fmt_point(_params(pt))} is not confirmed in ball arithmetic (a ball "
+            f"blows up there at every precision tried: {cert.record.get('reason', '')}): not an erratum")}
     with mp.workdps(TRUTH_CONFIRM_DPS):
         b, t = fb(pt), ft(pt)
     if b is None or t is None:
