@@ -894,19 +894,23 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = Non
         xv = abs(xv) if xv else mp.mpf(1)
         scale = abs(val) + xv * abs(f1(pt) or 0) + xv ** order * abs(dv) + ABS_FLOOR
         return -sign * dv * xv ** order / scale
-    def fviol(pt, val, dv, d1):
-        xv = abs(pt[x.name]) if pt[x.name] != 0 else 1.0
+    d_s = d.xreplace(subs) if subs else d          # the derivative in the search's coordinates
+    d1_s = (sp.diff(f_orig, x).xreplace(subs) if subs else sp.diff(f, x)) if order == 2 else d_s
+    fx = float_function(x.xreplace(subs), dom) if x in subs else (lambda pt: pt[x.name])
+
+    def fviol(pt, val, dv, d1, xv):
+        xv = abs(xv) if xv else 1.0
         scale = abs(val) + xv * abs(d1) + xv ** order * abs(dv) + 1e-300
         return -sign * dv * xv ** order / scale
-    screen = _float_screen([float_function(f, dom), float_function(d, dom),
-                            float_function(sp.diff(f, x) if order == 2 else d, dom)], fviol)
+    screen = _float_screen([float_function(f, dom), float_function(d_s, dom), float_function(d1_s, dom),
+                            fx], fviol) if fx is not None else None
     res = _search(viol, dom, stop_at=mp.mpf(10) ** -6, screen=screen)
     method = _method(f"SymPy sign of the {what} derivative", res)
     if res.point is None:
         return Verdict("inconclusive", method, note="no point of the domain gave a real derivative")
     worst = _confirm(viol, res.point)
     if worst is None or worst <= mp.mpf(10) ** -25:
-        proof = _box_proof(sp.S.Zero, sign * d, dom, strict=kind in ("increasing", "decreasing"),
+        proof = _box_proof(sp.S.Zero, sign * d_s, dom, strict=kind in ("increasing", "decreasing"),
                            what=f"sign of the {what} derivative (sympy.diff) by ")
         if proof is not None:
             return proof
@@ -914,7 +918,7 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = Non
                        worst_error=0.0, precision=CONFIRM_DPS)
     def bad(p):
         return (_confirm(viol, p) or 0) > mp.mpf(10) ** -25
-    pt, cert = _certified_point(res.point, viol, dom, bad, sp.S.Zero, sign * d)
+    pt, cert = _certified_point(res.point, viol, dom, bad, sp.S.Zero, sign * d_s)
     if cert is None:
         return Verdict("holds_numerically", method, points=res.evaluations, worst_error=0.0,
                        precision=CONFIRM_DPS, note=_NO_ENCLOSED_VIOLATION)
