@@ -23,6 +23,7 @@ import sympy as sp
 
 from . import truths
 from .core import Verdict
+from .printing import sstr
 from .search import Var, shrink, worst_point
 from .verify import _real, symbolic_zero
 
@@ -400,12 +401,12 @@ def differing_terms(truth, printed) -> str:
     if 0 < len(missing) + len(extra) <= 6:
         parts = []
         if missing:
-            parts.append("missing " + ", ".join(sp.sstr(m) for m in sorted(missing, key=sp.default_sort_key)))
+            parts.append("missing " + ", ".join(sstr(m) for m in sorted(missing, key=sp.default_sort_key)))
         if extra:
-            parts.append("extra " + ", ".join(sp.sstr(m) for m in sorted(extra, key=sp.default_sort_key)))
+            parts.append("extra " + ", ".join(sstr(m) for m in sorted(extra, key=sp.default_sort_key)))
         return "printed vs true: " + "; ".join(parts)
     d = sp.simplify(t - p) if sp.count_ops(t - p) < 200 else t - p
-    return f"true - printed = {sp.sstr(d)}"
+    return f"true - printed = {sstr(d)}"
 
 
 def constant_discrepancy(f_true, f_printed, dom: Domain, dps: int = CONFIRM_DPS) -> str:
@@ -870,7 +871,7 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = Non
         if x in subs:       # x = lo + (hi - lo) t_x is increasing and affine in t_x: the same shape
             t = _coordinate_of(x, dom, subs)
             v = _shape_numeric(f.xreplace(subs), t, dom, kind, order, sign)
-            v.method += f" (in {t}, the coordinate of {x}: {x} = {sp.sstr(subs[x])} is increasing and affine in it)"
+            v.method += f" (in {t}, the coordinate of {x}: {x} = {sstr(subs[x])} is increasing and affine in it)"
             return v
         return _shape_numeric(f.xreplace(subs), x, dom, kind, order, sign)
     d, fd = sym
@@ -1025,7 +1026,7 @@ def _sequence_text(x, x0, side: str, k: str = "k", log_spaced: bool = False) -> 
         return f"{x} = 10^{e}"
     if x0 == -sp.oo:
         return f"{x} = -10^{e}"
-    return f"{x} = {sp.sstr(x0)} {'+' if side == '+' else '-'} 10^-{e}"
+    return f"{x} = {sstr(x0)} {'+' if side == '+' else '-'} 10^-{e}"
 
 
 def _opaque_in(expr, x) -> bool:
@@ -1079,7 +1080,7 @@ def _tail_values(expr, x, x0, dom: Domain, side: str, ks):
 def _numeric_limit(diff, x, x0, dom, side, what) -> Verdict:
     ks = list(range(2, 16))
     rows = _tail_values(diff, x, x0, dom, side, ks)
-    method = (f"sympy.limit: not shown; f - value along {x} -> {sp.sstr(x0)}{'' if x0 in (sp.oo, -sp.oo) else side} "
+    method = (f"sympy.limit: not shown; f - value along {x} -> {sstr(x0)}{'' if x0 in (sp.oo, -sp.oo) else side} "
               f"({_sequence_text(x, x0, side)}, k = 2..15) at 4 points of the other variables")
     used = 0
     for base, seq in rows:
@@ -1109,7 +1110,7 @@ def check_asymptotic(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") ->
         if sp.count_ops(r) < 120 and not _opaque_in(r, x):
             lim = sp.limit(r, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+")
             if not lim.has(sp.Limit) and lim.is_finite:
-                return Verdict("proved", f"sympy.limit of (f - g)/h is finite ({sp.sstr(lim)})")
+                return Verdict("proved", f"sympy.limit of (f - g)/h is finite ({sstr(lim)})")
     except Exception:  # noqa: BLE001
         pass
     return _asymptotic_numeric(f, g, h, x, x0, dom, side)
@@ -1135,7 +1136,7 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
     r = (f - g) / h
     ks = list(range(1, 19))
     rows = _tail_values(r, x, x0, dom, side, ks)
-    method = (f"sympy.limit: not shown; |(f - g)/h| along {x} -> {sp.sstr(x0)}"
+    method = (f"sympy.limit: not shown; |(f - g)/h| along {x} -> {sstr(x0)}"
               f"{'' if x0 in (sp.oo, -sp.oo) else side} ({_sequence_text(x, x0, side)}, k = 1..18) at 4 points "
               f"of the other variables")
     used, relooked = 0, 0
@@ -1165,7 +1166,7 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
             ce[f"log10|R| increments along {_sequence_text(x, x0, side, 'j', True)}"] = ", ".join(mp.nstr(i, 3) for i in log_inc[-4:])
         note = "the remainder f - g is not O(h)"
         if lead is not None:
-            note += f"; its leading term is {sp.sstr(lead)}"
+            note += f"; its leading term is {sstr(lead)}"
         return Verdict("fails", method, points=used, counterexample=ce, derived=lead,
                        note=note, precision=CONFIRM_DPS)
     if used == 0:
@@ -1289,7 +1290,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
     screen = _float_screen([float_function(bound, dom), float_function(truth, dom)], fviol)
     res = _search(viol, dom, budget="expensive", stop_at=mp.mpf(10) ** -4, dps=TRUTH_SEARCH_DPS,
                   screen=screen, screen_points=screen_points(truth), floor=rtol)
-    method = (f"truth {sp.sstr(truth)} from derive.truths; adversarial search "
+    method = (f"truth {sstr(truth)} from derive.truths; adversarial search "
               + (f"({res.screened} points screened in floats, the worst {res.evaluations} in mpmath; "
                  if res.screened else f"({res.evaluations} points, ")
               + f"ends and Nelder-Mead) at {TRUTH_SEARCH_DPS} digits, "
@@ -1301,7 +1302,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
     if worst is None or worst <= rtol:
         if side != "equal" and not clamped:
             small, big = (truth, bound) if side == "upper" else (bound, truth)
-            proof = _box_proof(small, big, dom, what=f"truth {sp.sstr(truth)} enclosed in balls; ")
+            proof = _box_proof(small, big, dom, what=f"truth {sstr(truth)} enclosed in balls; ")
             if proof is not None:
                 return proof
         return _bound_holds(method, res, worst, conv, clamped)
@@ -1328,7 +1329,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         b, t = fb(pt), ft(pt)
     rel = {"upper": "bound >= truth", "lower": "bound <= truth", "equal": "bound = truth"}[side]
     ce = {"params": _params(pt), "bound": mp.nstr(b, 15), "truth": mp.nstr(t, 15),
-          "relation": f"{rel} is violated", "quantity": sp.sstr(truth), "precision": 15}
+          "relation": f"{rel} is violated", "quantity": sstr(truth), "precision": 15}
     ce["distributions"] = pair_note or pair_description(truth)
     if extent:
         ce["extent"] = extent
@@ -1401,7 +1402,7 @@ def pair_description(truth) -> str:
     """What the distribution pairs named in a truth expression are (for counterexamples)."""
     from sympy.core.function import AppliedUndef
     pairs = [f for f in truth.atoms(AppliedUndef) if type(f).__name__ in truths.PAIRS]
-    return "; ".join(f"{sp.sstr(f)} with {truths.PAIRS[type(f).__name__][1]}"
+    return "; ".join(f"{sstr(f)} with {truths.PAIRS[type(f).__name__][1]}"
                      for f in sorted(pairs, key=sp.default_sort_key))
 
 

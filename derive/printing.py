@@ -74,6 +74,25 @@ class DPLatexPrinter(LatexPrinter):
         return super()._print_Add(expr, order=order)
 
 
+class _CanonicalStr(__import__("sympy.printing.str", fromlist=["StrPrinter"]).StrPrinter):
+    """StrPrinter with the terms of every sum sorted by their structural sort key alone.  SymPy's own
+    order of the terms of a sum of non-polynomial pieces (f(x - 1), f(x - 1.0)) follows the sum's
+    internal order, which can depend on string hashing (randomised per process): the same verdict
+    note came out two ways in a cold and a warm report."""
+
+    def _as_ordered_terms(self, expr, order=None):
+        return sorted(expr.args, key=lambda t: t.sort_key())
+
+
+_SSTR = _CanonicalStr()
+
+
+def sstr(expr) -> str:
+    """``sympy.sstr`` with the terms of every sum in a canonical order (``_CanonicalStr``): for the text
+    of verdicts (notes), which must not depend on the process that computed them."""
+    return _SSTR.doprint(expr)
+
+
 _PRINTER = DPLatexPrinter()
 
 
