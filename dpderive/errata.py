@@ -217,9 +217,23 @@ def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dic
                     "method": r["method"],
                     "precision": r.get("precision"), "points": r.get("points"),
                     "rows": counterexample_rows(r["counterexample"]), "note": r["note"],
-                    "seed": r["paper"], "counterexample": r["counterexample"]} for r in members],
+                    "seed": r["paper"], "counterexample": r["counterexample"],
+                    "certificate": certificate_line(r.get("certificate"))} for r in members],
         "order": min(_order_of(r) for r in members),
     }
+
+
+def certificate_line(cert: dict | None) -> str:
+    """One line naming how the failure is known: the balls (precision, the difference's enclosure), the
+    truth's error budget, or the kind of evidence of a custom check."""
+    if not cert:
+        return ""
+    m = cert.get("method", "")
+    if "difference_ball" in cert:
+        return f"{m}: difference {cert['difference_ball']} at {cert.get('precision_bits')} bits (excludes 0)"
+    if "budget" in cert and "violation" in cert:
+        return f"{m}: violation {cert['violation']} > budget {cert['budget']}"
+    return m
 
 
 def _order_of(rec: dict) -> int:
@@ -244,7 +258,7 @@ def json_records(rep: dict) -> dict:
                                          "locations", "printed", "corrected", "wrong", "right", "setting",
                                          "explanation")}
                       | {"claims": [{k: c[k] for k in ("id", "location", "seed", "statement", "method",
-                                                       "precision", "counterexample", "note")}
+                                                       "precision", "counterexample", "certificate", "note")}
                                     for c in e["claims"]]})
     return {"errata": errata, "transcription_artifacts": rep["artifacts"],
             "reproduction_disagreements": rep["disagreements"], "counts": rep["counts"]}
@@ -287,6 +301,8 @@ def markdown(rep: dict) -> str:
             prec = f", {c['precision']} digits" if c["precision"] else ""
             L += [f"**Counterexample** ({c['location']}; claim `{c['id']}`). Setting: "
                   f"{e['setting'] or c['method']}. Check: {c['method']}{prec}.", ""]
+            if c.get("certificate"):
+                L += [f"Certificate: {c['certificate']}.", ""]
             if c["rows"]:
                 L += ["| quantity | value |", "| --- | --- |"]
                 L += [f"| {_md_cell(r['name'])} | {_md_cell(r['value'])} |" for r in c["rows"]]
