@@ -291,7 +291,10 @@ def markdown(rep: dict) -> str:
         L += [f"## {e['number']}. {e['paper_cite']}, {e['short_locations']}: {e['title']}", "",
               f"*Severity:* {e['severity']}.  *Locations:* " + "; ".join(e["locations"]) + ".", ""]
         if e["printed"] or e["corrected"]:
-            L += ["```diff", f"- {e['printed']}", f"+ {e['corrected']}", "```"]
+            if e["printed"] and e["corrected"]:
+                L += ["```diff", f"- {e['printed']}", f"+ {e['corrected']}", "```"]
+            else:
+                L += [f"Printed: `{e['printed']}`." if e["printed"] else f"Corrected: `{e['corrected']}`."]
             if e["wrong"] or e["right"]:
                 L.append(f"Changed term: `{e['wrong'] or '(nothing)'}` → `{e['right']}`.")
             L.append("")
@@ -299,8 +302,8 @@ def markdown(rep: dict) -> str:
             L += [e["explanation"], ""]
         for c in e["claims"]:
             prec = f", {c['precision']} digits" if c["precision"] else ""
-            L += [f"**Counterexample** ({c['location']}; claim `{c['id']}`). Setting: "
-                  f"{e['setting'] or c['method']}. Check: {c['method']}{prec}.", ""]
+            setting = f" Setting: {e['setting']}." if e["setting"] else ""
+            L += [f"**Counterexample** ({c['location']}; claim `{c['id']}`).{setting} Check: {c['method']}{prec}.", ""]
             if c.get("certificate"):
                 L += [f"Certificate: {c['certificate']}.", ""]
             if c["rows"]:
