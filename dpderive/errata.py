@@ -49,7 +49,8 @@ _GREEK = {"alpha": r"\alpha", "beta": r"\beta", "gamma": r"\gamma", "delta": r"\
           "sigma": r"\sigma", "tau": r"\tau", "phi": r"\phi", "chi": r"\chi", "psi": r"\psi", "omega": r"\omega",
           "Delta": r"\Delta", "Gamma": r"\Gamma", "Phi": r"\Phi", "Sigma": r"\Sigma", "ell": r"\ell"}
 _SIDE_LABELS = {"lhs": "left-hand side", "rhs": "right-hand side", "true": "true value (recomputed)",
-                "printed": "printed form", "relation": "required relation", "relative_error": "relative error"}
+                "printed": "printed form", "relation": "required relation", "relative_error": "relative error",
+                "worst_point": "worst point found", "extent": "where it fails"}
 
 
 def param_tex(name: str) -> str | None:
