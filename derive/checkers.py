@@ -72,6 +72,21 @@ class Domain:
 
 
 # ----------------------------------------------------------------------------- evaluation
+#: sums of at most this many terms are expanded before evaluation (``mp_function``)
+SHORT_SUM = 100
+
+
+def _short_limits(lim) -> bool:
+    """A summation range (k, a, b) with integer-valued numeric ends and fewer than SHORT_SUM terms."""
+    if len(lim) != 3 or not (lim[1].is_number and lim[2].is_number):
+        return False
+    try:
+        a, b = float(lim[1]), float(lim[2])
+    except (TypeError, ValueError):
+        return False
+    return a == int(a) and b == int(b) and 0 <= b - a < SHORT_SUM
+
+
 def mp_function(expr, dom: Domain) -> Callable[[dict], object]:
     """A function of a point (dict) evaluating ``expr`` in mpmath; ``None`` where it is
     not a finite real number."""
@@ -90,13 +105,14 @@ def mp_function(expr, dom: Domain) -> Callable[[dict], object]:
 
     def slow(pt):
         """SymPy's own arbitrary-precision evaluation (sums without a closed form, functions
-        the mpmath printer does not know).  A sum whose limits are integers at the point is
-        expanded (up to 10^4 terms) rather than handed to evalf's Euler-Maclaurin."""
+        the mpmath printer does not know).  A short sum whose limits are integers at the point is
+        expanded (up to SHORT_SUM terms: evalf's Euler-Maclaurin took minutes on a 30-term sum of
+        products) and a longer one is left to evalf (exact expansion of thousands of rational terms
+        is slower still)."""
         try:
-            v = expr.xreplace({s: value(n, pt[n]) for s, n in zip(syms, names)})
-            if v.has(sp.Sum) and all(lim.is_Integer and abs(int(lim)) <= 10 ** 4
-                                     for sm in v.atoms(sp.Sum) for _, *ab in sm.limits for lim in ab):
-                v = v.doit()
+            v = expr.xreplace({s: sp.Float(str(pt[n]), mp.mp.dps) for s, n in zip(syms, names)})
+            if v.has(sp.Sum) and all(_short_limits(lim) for sm in v.atoms(sp.Sum) for lim in sm.limits):
+                v = expr.xreplace({s: value(n, pt[n]) for s, n in zip(syms, names)}).doit()
             return _real(mp.mpmathify(sp.N(v, mp.mp.dps)))
         except (ZeroDivisionError, ValueError, OverflowError, TypeError, AttributeError):
             return None
