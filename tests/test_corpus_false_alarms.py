@@ -38,6 +38,6 @@ def test_corpus_is_large_enough():
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_no_false_alarm(path):
     claims = ClaimFile(path).claims
-    execution.check_claims(claims, progress=False)
+    execution.check_claims(claims, progress=False, workers=2)
     bad = [f"{c.id}: {c._verdict.counterexample}" for c in claims if c._verdict.status == "fails"]
     assert not bad, "false alarms on correct claims:\n" + "\n".join(bad)
