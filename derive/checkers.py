@@ -76,6 +76,25 @@ class Domain:
 SHORT_SUM = 100
 
 
+def _sum_terms(v):
+    """``v`` with every sum whose ends are integer-valued numbers (up to 10^5 terms) replaced by its value
+    summed term by term in mpmath (evalf's Euler-Maclaurin on such sums could run for many minutes)."""
+    for sm in sorted(v.atoms(sp.Sum), key=lambda e: sp.count_ops(e)):
+        if len(sm.limits) != 1 or sm.free_symbols:
+            continue
+        k, a, b = sm.limits[0]
+        try:
+            a, b = float(a), float(b)
+        except (TypeError, ValueError):
+            continue
+        if a != int(a) or b != int(b) or b - a > 10 ** 5:
+            continue
+        term = sp.lambdify(k, sm.function, modules=[truths.namespace(), "mpmath"])
+        total = mp.fsum(term(mp.mpf(j)) for j in range(int(a), int(b) + 1))
+        v = v.xreplace({sm: sp.Float(total, mp.mp.dps)})
+    return v
+
+
 def _short_limits(lim) -> bool:
     """A summation range (k, a, b) with integer-valued numeric ends and fewer than SHORT_SUM terms."""
     if len(lim) != 3 or not (lim[1].is_number and lim[2].is_number):
@@ -113,6 +132,8 @@ def mp_function(expr, dom: Domain) -> Callable[[dict], object]:
             v = expr.xreplace({s: sp.Float(str(pt[n]), mp.mp.dps) for s, n in zip(syms, names)})
             if v.has(sp.Sum) and all(_short_limits(lim) for sm in v.atoms(sp.Sum) for lim in sm.limits):
                 v = expr.xreplace({s: value(n, pt[n]) for s, n in zip(syms, names)}).doit()
+            elif v.has(sp.Sum):
+                v = _sum_terms(v)
             return _real(mp.mpmathify(sp.N(v, mp.mp.dps)))
         except (ZeroDivisionError, ValueError, OverflowError, TypeError, AttributeError):
             return None
