@@ -311,7 +311,7 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
     if len(combos) > n:
         combos = _random.Random(5).sample(combos, n)
     # a second ring nearer the box's edges, looked at only when the middle has no violating point
-    outer = [c for c in itertools.product(grid + (-0.9, 0.9), repeat=len(dom.vars)) if max(map(abs, c)) > 0.8]
+    outer = [c for c in itertools.product(grid + (-0.9, 0.9), repeat=len(dom.vars)) if max(map(abs, c), default=0) > 0.8]
     if len(outer) > n:
         outer = _random.Random(6).sample(outer, n)
     found, evaluated = [], 0
