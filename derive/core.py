@@ -142,8 +142,9 @@ class Verdict:
         if self.status == "holds_numerically":
             how = (f"at {self.precision} digits" if self.precision is not None
                    else "in exact arithmetic")
+            err = f"{self.worst_error:.1e}" if self.worst_error is not None else "not recorded"
             return (f"holds numerically at {self.points} points, worst error "
-                    f"{self.worst_error:.1e} {how} ({self.method})")
+                    f"{err} {how} ({self.method})")
         if self.status == "fails":
             return f"FAILS ({self.method})"
         if self.status == "artifact":
