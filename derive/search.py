@@ -142,26 +142,7 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
-    cache: dict = {}
-
-    def ev(us) -> object:
-        key = tuple(round(float(u), 12) for u in us)
-        if key in cache:
-            return cache[key]
-        with mp.workdps(dps):
-            pt = _point(vars_, us)
-        best.tried += 1
-        val = None
-        if all(v.contains(pt[v.name]) for v in vars_) and (where is None or _safe_bool(where, pt)):
-            val = _stable(violation, pt, dps, floor)
-            if val is not None and not mp.isfinite(val):
-                val = mp.mpf(10) ** 30 if val > 0 else None   # +inf violation: a real one
-        cache[key] = val
-        if val is not None:
-            best.evaluations += 1
-            if best.violation is None or val > best.violation:
-                best.point, best.violation = pt, val
-        return val
+    ev = _mp_evaluator(violation, vars_, where, dps, floor, best)
 
     # 1. ends and middles
     specials = [v.special_coordinates() for v in vars_]
@@ -221,29 +202,11 @@ def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, sto
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
-    mp_cache: dict = {}
+    ev = _mp_evaluator(violation, vars_, where, dps, floor, best)   # mpmath: the verdict's value
+    mp_cache = ev.cache
 
     def in_domain(pt) -> bool:
         return all(v.contains(pt[v.name]) for v in vars_) and (where is None or _safe_bool(where, pt))
-
-    def ev(us):                                   # mpmath: the verdict's value
-        key = tuple(round(float(u), 12) for u in us)
-        if key in mp_cache:
-            return mp_cache[key]
-        with mp.workdps(dps):
-            pt = _point(vars_, us)
-        best.tried += 1
-        val = None
-        if in_domain(pt):
-            val = _stable(violation, pt, dps, floor)
-            if val is not None and not mp.isfinite(val):
-                val = mp.mpf(10) ** 30 if val > 0 else None
-        mp_cache[key] = val
-        if val is not None:
-            best.evaluations += 1
-            if best.violation is None or val > best.violation:
-                best.point, best.violation = pt, val
-        return val
 
     def fev(us):                                  # floats: where to look
         with mp.workdps(dps):
@@ -328,6 +291,33 @@ def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, sto
         except _Stop:
             pass
     return best
+
+
+def _mp_evaluator(violation, vars_, where, dps, floor, best: SearchResult):
+    """The violation at search coordinates ``us`` in mpmath (``_stable``), cached by coordinates
+    (``.cache``); points outside the domain are None; ``best`` keeps count and the worst point."""
+    cache: dict = {}
+
+    def ev(us):
+        key = tuple(round(float(u), 12) for u in us)
+        if key in cache:
+            return cache[key]
+        with mp.workdps(dps):
+            pt = _point(vars_, us)
+        best.tried += 1
+        val = None
+        if all(v.contains(pt[v.name]) for v in vars_) and (where is None or _safe_bool(where, pt)):
+            val = _stable(violation, pt, dps, floor)
+            if val is not None and not mp.isfinite(val):
+                val = mp.mpf(10) ** 30 if val > 0 else None   # +inf violation: a real one
+        cache[key] = val
+        if val is not None:
+            best.evaluations += 1
+            if best.violation is None or val > best.violation:
+                best.point, best.violation = pt, val
+        return val
+    ev.cache = cache
+    return ev
 
 
 def _squash_float(v: float) -> float:
