@@ -583,13 +583,13 @@ def add_commands(subparsers) -> None:
     _common(p)
     p.add_argument("--delta", required=True, help="delta in (0, 1); several: comma-separated")
     p.add_argument("--plot", metavar="FILE.png", help="draw the privacy profile delta(eps)")
-    p.set_defaults(func=cmd_epsilon, strict_errors=True)
+    p.set_defaults(func=cmd_epsilon, command="epsilon", strict_errors=True)
 
     p = subparsers.add_parser("delta", help="delta(epsilon) of a mechanism or a composition")
     _common(p)
     p.add_argument("--epsilon", required=True, help="epsilon >= 0; several: comma-separated")
     p.add_argument("--plot", metavar="FILE.png", help="draw the privacy profile delta(eps)")
-    p.set_defaults(func=cmd_delta, strict_errors=True)
+    p.set_defaults(func=cmd_delta, command="delta", strict_errors=True)
 
     p = subparsers.add_parser("calibrate", help="noise, steps, epochs or batch size meeting "
                                                 "a target (epsilon, delta)")
@@ -599,4 +599,4 @@ def add_commands(subparsers) -> None:
                    "gaussian and dgauss, scale for laplace, rr-epsilon for rr)")
     p.add_argument("--epsilon", type=float, required=True, help="target epsilon > 0")
     p.add_argument("--delta", type=float, required=True, help="delta in (0, 1)")
-    p.set_defaults(func=cmd_calibrate, strict_errors=True)
+    p.set_defaults(func=cmd_calibrate, command="calibrate", strict_errors=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 
-from derive.errors import DomainError
+from numeric.errors import UserInputError
 
 from . import accounting_cli as A
 
@@ -31,13 +31,13 @@ __all__ = ["cmd_risk", "add_commands"]
 def _fpr_list(text):
     return A._floats("at_fpr", text, "[0, 1]; several: comma-separated",
                      lambda x: x if math.isfinite(x) and 0 <= x <= 1 else
-                     (_ for _ in ()).throw(DomainError("at_fpr", x, "[0, 1]")))
+                     (_ for _ in ()).throw(UserInputError("at_fpr", x, "[0, 1]")))
 
 
 def _unit_open(name, v, allowed="(0, 1]"):
     x = A._finite(name, v, allowed)
     if not (0 < x <= 1):
-        raise DomainError(name, v, allowed)
+        raise UserInputError(name, v, allowed)
     return x
 
 
@@ -48,7 +48,7 @@ def _solver(args, solve):
     if s in ("sigma", "scale", "rr_epsilon"):
         own = A.NOISE_PARAM[kind].replace("-", "_")
         if s != own:
-            raise DomainError("solve" if hasattr(args, "solve") else "calibrate", solve,
+            raise UserInputError("solve" if hasattr(args, "solve") else "calibrate", solve,
                               f"{A.NOISE_PARAM[kind]}, steps or epochs for --mechanism {kind}")
         if getattr(args, s) is not None:
             A._conflict(s, "calibrate" if getattr(args, "calibrate", None) else "solve")
@@ -66,28 +66,28 @@ def _solver(args, solve):
         return make, 1, int(A.MAX_STEPS), True, False, "steps", None
     if s == "epochs":
         if args.batch_size is None or args.dataset_size is None:
-            raise DomainError("solve", "epochs", "a training run: --batch-size and --dataset-size")
+            raise UserInputError("solve", "epochs", "a training run: --batch-size and --dataset-size")
         n, b = args.dataset_size, args.batch_size
         make = lambda t: A.build_events(args, steps=int(t))     # noqa: E731
         make(1)
         return make, 1, int(A.MAX_STEPS), True, False, "steps", (lambda t: t * b / n)
-    raise DomainError("solve", solve, "sigma, scale, rr-epsilon, steps or epochs")
+    raise UserInputError("solve", solve, "sigma, scale, rr-epsilon, steps or epochs")
 
 
 def _calibrate(args, solve) -> int:
     from numeric import risk as R
     if (args.target_tpr is None) == (args.target_advantage is None):
-        raise DomainError("target_tpr", args.target_tpr, "given alone with --at-fpr, or "
+        raise UserInputError("target_tpr", args.target_tpr, "given alone with --at-fpr, or "
                           "--target-advantage instead (exactly one target)")
     at = None
     if args.target_tpr is not None:
         at = _fpr_list(args.at_fpr if args.at_fpr is not None else "0.01")
         if len(at) != 1:
-            raise DomainError("at_fpr", args.at_fpr, "one FPR in [0, 1] with --target-tpr")
+            raise UserInputError("at_fpr", args.at_fpr, "one FPR in [0, 1] with --target-tpr")
         at = at[0]
         _unit_open("target_tpr", args.target_tpr)
         if not args.target_tpr > at:
-            raise DomainError("target_tpr", args.target_tpr, f"(at_fpr = {at:g}, 1] (no test does "
+            raise UserInputError("target_tpr", args.target_tpr, f"(at_fpr = {at:g}, 1] (no test does "
                               "worse than chance)")
     else:
         _unit_open("target_advantage", args.target_advantage)
@@ -121,12 +121,12 @@ def cmd_risk(args) -> int:
     if args.calibrate:
         return _calibrate(args, args.calibrate)
     if args.target_tpr is not None or args.target_advantage is not None:
-        raise DomainError("target_tpr" if args.target_tpr is not None else "target_advantage",
+        raise UserInputError("target_tpr" if args.target_tpr is not None else "target_advantage",
                           args.target_tpr if args.target_tpr is not None else args.target_advantage,
                           "only with --calibrate sigma|scale|steps|epochs")
     at = _fpr_list(args.at_fpr if args.at_fpr is not None else "0.01")
     if not (0 <= args.points <= 100000):
-        raise DomainError("points", args.points, "[0, 100000]")
+        raise UserInputError("points", args.points, "[0, 100000]")
     events = A.build_events(args)
     nb = A._neighbouring(args, events)
     pts = args.points or (201 if args.plot else 0)
@@ -237,17 +237,17 @@ def _extend_calibrate(subparsers) -> None:
                 if getattr(args, a.dest) is not None:
                     A._conflict(a.dest, "target_tpr" if args.target_tpr is not None else "target_advantage")
             if args.solve == "batch-size":
-                raise DomainError("solve", args.solve, "sigma, scale, rr-epsilon, steps or epochs "
+                raise UserInputError("solve", args.solve, "sigma, scale, rr-epsilon, steps or epochs "
                                   "with a risk target")
             if args.spec is not None:
-                raise DomainError("spec", args.spec, "absent for calibrate (it solves for a flag)")
+                raise UserInputError("spec", args.spec, "absent for calibrate (it solves for a flag)")
             solve = args.solve or A.NOISE_PARAM[args.mechanism or "gaussian"]
             return _calibrate(args, solve)
         if args.at_fpr is not None:
-            raise DomainError("at_fpr", args.at_fpr, "only with --target-tpr")
+            raise UserInputError("at_fpr", args.at_fpr, "only with --target-tpr")
         for a in need:
             if getattr(args, a.dest) is None:
-                raise DomainError(a.dest, None, "required (or a risk target: --target-tpr with "
+                raise UserInputError(a.dest, None, "required (or a risk target: --target-tpr with "
                                   "--at-fpr, or --target-advantage)")
         return inner(args)
 

@@ -241,6 +241,10 @@ NOT_A_FORMULA = {
     "tv.Profile": _CONT, "tv.TVComposition": "geometry: curve from a listed profile kernel",
     "tv.KairouzComposition": "geometry: curve from a listed profile kernel", "tv.DPSGDResult": _CONT,
     "tv.dpsgd_regions": _ACCT,
+    "errors.UserInputError": "exception type", "errors.SearchLimitError": "exception type",
+    "errors.user_input": "input boundary: re-raises a DomainError on the user's values as UserInputError",
+    "risk.Risk": _CONT, "risk.risk": _ACCT, "risk.curves": _ACCT, "risk.calibrate_risk": _SOLVER,
+    "stateful.Answer": _CONT, "stateful.StatefulAccountant": _ACCT,
 }
 
 

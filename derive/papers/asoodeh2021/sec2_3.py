@@ -205,7 +205,7 @@ def _eq18_upper_check():
 P.claim("sec3.eq18_upper", "(18)", "identity",
         "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "
         "delta_alpha^eps(gamma) = 1 - e^(eps - gamma), which is concave in gamma (the part of (18) that holds)",
-        latex=r"\delta_\alpha^\varepsilon(\gamma) = 1 - e^{\varepsilon-\gamma}, \quad \delta \ge \tfrac{1}{\alpha}",
+        latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
         section=III, check=_eq18_upper_check,
         why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
                    "delta >= 1/alpha")

@@ -541,6 +541,6 @@ def _footnote2_approx_check():
 P.claim("footnote2.approximates", "(3.7) fn. 2", "asymptotic",
         "footnote 2: F~_EW(h) is a numerical approximation to F_n(h) with improved error bounds compared to the "
         "CLT (O(n^{-3/2}), Sec. 3.2)",
-        latex=r"\widetilde{F}_{\mathtt{EW}}(h)\ 	ext{is a numerical approximation to}\ F_{n}(h)", section=S31,
+        latex=r"\widetilde{F}_{\mathtt{EW}}(h)", section=S31,
         formulas=("eq3_7",), check=_footnote2_approx_check,
         why_custom="an error order along n on an exact pair where F_n and F~_n differ (the Exp pair has F_n = F~_n)")
