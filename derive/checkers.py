@@ -303,7 +303,8 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
     """A violating point with moderate coordinates, as a referee would quote one: the middle of the
     search box (coordinates u in [-0.6, 0.6]) on a grid of values with two significant digits; among
     those that violate by at least half the largest (relative) violation there, the one nearest to
-    magnitude 1; None when none violates."""
+    magnitude 1 (None when none violates), and the extent of the violation among the grid points
+    evaluated (``extent_of``)."""
     import itertools
     import random as _random
     grid = (-0.6, -0.3, 0.0, 0.3, 0.6)
@@ -336,17 +337,14 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
             evaluated += 1
         if val is not None and val > tol:
             found.append((pt, val))
-    _moderate.last_extent = (len(found), evaluated)
+    extent = extent_of(len(found), evaluated)
     if not found:
-        return None
+        return None, extent
     # of the points that violate at least half as much as the worst of them, the one whose
     # coordinates are nearest to magnitude 1
     top = max(v for _, v in found)
     return min((p for p, v in found if v >= top / 2),
-               key=lambda p: sum(abs(mp.log10(abs(x))) if x != 0 else 0 for x in p.values()))
-
-
-_moderate.last_extent = (0, 0)
+               key=lambda p: sum(abs(mp.log10(abs(x))) if x != 0 else 0 for x in p.values())), extent
 
 
 def extent_of(bad: int, evaluated: int) -> str:
@@ -557,7 +555,7 @@ def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) ->
     def bad(pt):
         e = _confirm(relerr, pt)
         return e is not None and e > IDENTITY_RTOL
-    pt, cert = _certified_point(res.point, relerr, dom, bad, lhs, rhs, equal=True)
+    pt, cert, extent = _certified_point(res.point, relerr, dom, bad, lhs, rhs, equal=True)
     if cert is None:
         return Verdict("holds_numerically", method, points=res.evaluations, worst_error=float(worst),
                        precision=CONFIRM_DPS, note=_NO_ENCLOSED_VIOLATION)
@@ -565,8 +563,8 @@ def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) ->
         a, b = fl(pt), fr(pt)
     ce = {"params": _params(pt), "lhs": mp.nstr(a, 15), "rhs": mp.nstr(b, 15),
           "relation": "lhs = rhs", "relative_error": mp.nstr(_rel(a, b), 3), "precision": CONFIRM_DPS}
-    if _certified_point.extent:
-        ce["extent"] = _certified_point.extent
+    if extent:
+        ce["extent"] = extent
     derived, note = None, ""
     if truth_side in ("lhs", "rhs"):
         truth, printed = (lhs, rhs) if truth_side == "lhs" else (rhs, lhs)
@@ -587,31 +585,27 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
     when there is one, else the worst point, each shrunk to few digits; the first whose violation
     ``small - big`` (or ``small != big``) is enclosed in ball arithmetic.  Where the sides have no
     enclosure, the confirmation at CONFIRM_DPS and 4x the digits stands (the record says so).
-    (point, certificate record), or (worst point, None) when the enclosure shows no violation."""
+    (point, certificate record, extent), the record None when the enclosure shows no violation (the
+    point is then the worst one); ``extent`` says on how much of the box the violation holds."""
     cands = []
-    _moderate.last_extent = (0, 0)
-    nice = _moderate(viol, dom, IDENTITY_RTOL, SEARCH_DPS)
-    _certified_point.extent = extent_of(*_moderate.last_extent)
+    nice, extent = _moderate(viol, dom, IDENTITY_RTOL, SEARCH_DPS)
     if nice is not None and bad(nice):
         cands.append(shrink(nice, dom.vars, bad))
     cands.append(shrink(worst_pt, dom.vars, bad))
     for pt in cands:
         cert = _certify(small, big, pt, strict=strict, equal=equal)
         if cert.status == "violated":
-            return pt, cert.record
+            return pt, cert.record, extent
         if cert.status == "undecided":
             continue            # balls blow up here (precision, not a missing enclosure): no verdict from it
         if cert.status == "unavailable":
             return pt, {"method": f"mpmath at {CONFIRM_DPS} and {4 * CONFIRM_DPS} digits (no ball enclosure)",
                         "reason": cert.record.get("reason", ""), "point": _params(pt),
-                        "budget_rule": "the violation agrees to 1e-3 at both precisions and exceeds 1e-25 relative"}
+                        "budget_rule": "the violation agrees to 1e-3 at both precisions and exceeds 1e-25 relative"}, extent
         if strict and _exact_equal(small, big, pt):
             return pt, {"method": "SymPy exact evaluation at the rational point", "point": _params(pt),
-                        "difference": "0 (equality is attained)"}
-    return cands[-1], None
-
-
-_certified_point.extent = ""
+                        "difference": "0 (equality is attained)"}, extent
+    return cands[-1], None, extent
 
 
 def _exact_equal(small, big, pt) -> bool:
@@ -694,7 +688,7 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
     def bad(pt):
         w = _confirm(viol, pt)
         return w is not None and w > tol
-    pt, cert = _certified_point(res.point, viol, dom, bad, small, big, strict=strict)
+    pt, cert, extent = _certified_point(res.point, viol, dom, bad, small, big, strict=strict)
     if cert is None:
         return Verdict("holds_numerically", method, points=res.evaluations, worst_error=float(max(worst, 0)),
                        precision=CONFIRM_DPS, note=_NO_ENCLOSED_VIOLATION)
@@ -704,8 +698,8 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
         else f"lhs {op} rhs is violated"
     ce = {"params": _params(pt), "lhs": mp.nstr(a, 15), "rhs": mp.nstr(b, 15), "relation": what,
           "precision": CONFIRM_DPS}
-    if _certified_point.extent:
-        ce["extent"] = _certified_point.extent
+    if extent:
+        ce["extent"] = extent
     return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(a - b)),
                    precision=CONFIRM_DPS, counterexample=ce, certificate=cert)
 
@@ -964,7 +958,7 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = Non
                        worst_error=0.0, precision=CONFIRM_DPS)
     def bad(p):
         return (_confirm(viol, p) or 0) > mp.mpf(10) ** -25
-    pt, cert = _certified_point(res.point, viol, dom, bad, sp.S.Zero, sign * d_s)
+    pt, cert, extent = _certified_point(res.point, viol, dom, bad, sp.S.Zero, sign * d_s)
     if cert is None:
         return Verdict("holds_numerically", method, points=res.evaluations, worst_error=0.0,
                        precision=CONFIRM_DPS, note=_NO_ENCLOSED_VIOLATION)
@@ -972,8 +966,8 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = Non
         dv = fd(pt)
     ce = {"params": _params(pt), f"d^{order}f/d{x}^{order}": mp.nstr(dv, 15),
           "relation": f"the {what} derivative has the wrong sign for '{kind}'", "precision": CONFIRM_DPS}
-    if _certified_point.extent:
-        ce["extent"] = _certified_point.extent
+    if extent:
+        ce["extent"] = extent
     return Verdict("fails", method, points=res.evaluations, worst_error=float(abs(dv)),
                    precision=CONFIRM_DPS, counterexample=ce, derived=d, certificate=cert)
 
@@ -1356,9 +1350,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         with mp.workdps(TRUTH_CONFIRM_DPS):
             return (viol(p) or 0) > rtol
     worst_pt = shrink(res.point, dom.vars, bad, max_digits=6)
-    _moderate.last_extent = (0, 0)
-    nice = _moderate(viol, dom, rtol, TRUTH_SEARCH_DPS, n=16)
-    extent = extent_of(*_moderate.last_extent)
+    nice, extent = _moderate(viol, dom, rtol, TRUTH_SEARCH_DPS, n=16)
     pt = shrink(nice, dom.vars, bad, max_digits=6) if nice is not None and bad(nice) else worst_pt
     cert = None
     for cand in ([pt, worst_pt] if pt is not worst_pt else [pt]):
