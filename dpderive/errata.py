@@ -156,6 +156,17 @@ def assemble(records: dict[str, list[dict]], findings: dict[str, list[dict]] | N
             "counts": _counts(errata)}
 
 
+def _sig(text, digits: int = 6) -> str:
+    """A recorded value to ``digits`` significant digits for a title (the entry's table keeps them all)."""
+    text = str(text)
+    if len(re.sub(r"[^0-9]", "", text.split("e")[0]).strip("0")) <= digits:
+        return text
+    try:
+        return f"{float(text):.{digits}g}"
+    except ValueError:
+        return text
+
+
 def generated_entry(r: dict) -> dict:
     """An erratum written from a failing claim's record alone (claim files, and seed claims no table
     groups): what is wrong in words and formulas, the printed form beside the true one where the
@@ -177,9 +188,13 @@ def generated_entry(r: dict) -> dict:
         what = {"bound >= truth is violated": "is not an upper bound on",
                 "bound <= truth is violated": "is not a lower bound on",
                 "bound = truth is violated": "is not equal to"}.get(ce.get("relation", ""), "fails against")
-        at = ", ".join(f"{k} = {v}" for k, v in (ce.get("params") or {}).items())
-        title = (f"the printed bound {what} {ce.get('quantity', 'the truth')}: at {at} it is {ce['bound']}, "
-                 f"the true value {ce['truth']}")
+        at = ", ".join(f"${param_tex(k) or k} = {v}$" for k, v in (ce.get("params") or {}).items())
+        from .report import truth_latex
+        tl = derived or truth_latex(r.get("method", ""))
+        truth = f"${tl}$" if tl else ce.get("quantity", "the truth")
+        bound = f"${printed}$ " if printed else ""
+        title = (f"the printed bound {bound}{what} {truth}: at {at} it is {_sig(ce['bound'])}, while the true "
+                 f"value is {_sig(ce['truth'])}")
     elif derived and printed:
         title = f"the printed form is wrong: the true value is ${derived}$"
     elif isinstance(ce, dict) and ce.get("relation"):
@@ -269,12 +284,16 @@ def _md_cell(s: str) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def markdown(rep: dict) -> str:
     errata = rep["errata"]
     L = ["# Errata found by dpderive", "",
-         f"{len(errata)} mistakes of the papers (each may appear at several locations), "
-         f"{len(rep['disagreements'])} reproduced numbers that disagree with the text"
-         + (f", and {len(rep['artifacts'])} transcription artifacts of the text dumps (not errata)."
+         f"{_count(len(errata), 'mistake')} of the papers (each may appear at several locations), "
+         f"{_count(len(rep['disagreements']), 'reproduced number')} that disagree with the text"
+         + (f", and {_count(len(rep['artifacts']), 'transcription artifact')} of the text dumps (not errata)."
             if rep["artifacts"] else "."),
          "Every counterexample lies inside the paper's stated domain; the values are reproducible from "
          "the entry alone (distributions and precision are named).", "",

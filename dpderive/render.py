@@ -173,14 +173,30 @@ def _ascii_math(tok: str) -> str | None:
     return s.replace("@L@", r"\{").replace("@R@", r"\}").strip()
 
 
+def _spaced_prose(text: str) -> str:
+    """``prose`` keeping the leading and trailing spaces (a piece between two math spans)."""
+    core = text.strip()
+    if not core:
+        return text
+    lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    return lead + prose(core) + trail
+
+
 def prose(text) -> str:
     """Plain text whose ASCII mathematics (``eps_alpha^delta(gamma)``, ``alpha > 1``, ``sqrt(4 rho T)``)
     is typeset as inline math; everything else is escaped as text.  A token is mathematical when it
     contains ``_ ^ = < > | { } / + * ~`` or a Greek letter's name; a single letter or number next to
-    a mathematical token joins it.  A token that cannot be converted safely stays text."""
+    a mathematical token joins it.  A token that cannot be converted safely stays text.  A ``$...$``
+    span is LaTeX already (a generated erratum's title) and passes through as it is."""
     if text is None:
         return ""
-    parts = re.split(r"(\s+)", str(text))
+    text = str(text)
+    if "$" in text:
+        pieces = re.split(r"(\$[^$]+\$)", text)
+        if len(pieces) > 1:
+            return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else _spaced_prose(p)
+                           for p in pieces)
+    parts = re.split(r"(\s+)", text)
     toks = [p for p in parts if p and not p.isspace()]
     math_flags = []
     for t in toks:

@@ -124,19 +124,26 @@ _TRUTH_METHOD = re.compile(r"^truth (.+?) from derive\.truths; ")
 _TRUTH_LOCALS = {n: sp.Symbol(n) for n in ("E", "I", "S", "N", "Q", "O", "beta", "gamma", "zeta", "C")}
 
 
+def truth_latex(method: str) -> str:
+    """The truth a check compared with (``truth X from derive.truths; ...`` in its method), typeset;
+    "" when the method names none or it is a description rather than SymPy text."""
+    m = _TRUTH_METHOD.match(method or "")
+    if not m:
+        return ""
+    try:
+        return paper_latex(parse_expr(m.group(1), local_dict=dict(_TRUTH_LOCALS)))
+    except Exception:           # not SymPy syntax (a description): keep the words
+        return ""
+
+
 def verdict_detail(v) -> tuple[str, str]:
     """(the verdict in words, the truth it was compared with as LaTeX or ""): the status word is
     the paragraph's heading, so the words do not repeat it; a zero worst error reads "0"; a
     truth of ``derive.truths`` is typeset (as a display) instead of quoted as SymPy text."""
-    method, truth = v.method or "", ""
-    m = _TRUTH_METHOD.match(method)
-    if m:
-        try:
-            truth = paper_latex(parse_expr(m.group(1), local_dict=dict(_TRUTH_LOCALS)))
-        except Exception:           # not SymPy syntax (a description): keep the words
-            truth = ""
-        if truth:
-            method = "the truth below, computed from its definition (derive.truths); " + method[m.end():]
+    method = v.method or ""
+    truth = truth_latex(method)
+    if truth:
+        method = "the truth below, computed from its definition (derive.truths); " + method[_TRUTH_METHOD.match(method).end():]
     if v.status == "proved":
         return method, truth
     if v.status == "holds_numerically":

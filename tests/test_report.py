@@ -129,3 +129,12 @@ def test_table_numbers_are_typeset_as_math():
     assert _sci_tex(41790.3) == r"4.179\times 10^{4}"
     assert _sci_tex(9999.7) == r"1.0\times 10^{4}"          # rounding carries into the exponent
     assert _sci_tex(0.08825) == "0.08825" and _sci_tex(1411.0) == "1411.0"
+
+
+def test_prose_keeps_latex_spans_and_typesets_the_rest():
+    """A generated erratum's title mixes LaTeX spans ($...$, passed through) with ASCII prose (typeset)."""
+    from dpderive.render import prose
+    out = prose(r"the printed bound $\frac{1}{\sigma}$ fails for alpha > 1: at $\delta = 0.1$ it is 2")
+    assert r"the printed bound $\frac{1}{\sigma}$ fails for " in out
+    assert r"$\alpha" in out and r"at $\delta = 0.1$ it is 2" in out
+    assert prose("costs 5 $ alone") == r"costs 5 \$ alone"
