@@ -144,9 +144,43 @@ def composed(pr, k):
     raise NoFloatPath("Composed of this pair")
 
 
+def staircase(e, g, D=1):
+    """The staircase pair (``derive.truths.staircase_pair``) reduced to its likelihood-ratio classes
+    in NumPy: the same periods, pieces and levels, all periods at once, truncated where the mass left
+    is below e^-40."""
+    import numpy as np
+    e, g, D = float(e), float(g), float(D)
+    if not (e > 0 and 0 <= g <= 1 and D > 0):
+        raise NoFloatPath("outside the staircase's domain")
+    n = int(math.ceil(40 / e)) + 2
+    if n > 200_000:
+        raise NoFloatPath("eps too small for the float reduction")
+    a = -math.expm1(-e) / (2 * D * (g + math.exp(-e) * (1 - g)))
+    k = np.arange(-n, n + 1)
+    cuts = sorted({0.0, g * D, (1 - g) * D, D})
+    classes: dict = {}
+    for c0, c1 in zip(cuts[:-1], cuts[1:]):
+        if not c1 > c0:
+            continue
+        fp, fn = (c0 + c1) / 2 < g * D, D - (c0 + c1) / 2 < g * D
+
+        def level(kk):
+            return np.where(kk >= 0, kk + (0 if fp else 1), (-kk - 1) + (0 if fn else 1))
+        jp, jq = level(k), level(k - 1)
+        keep = (jp <= n + 3) & (jq <= n + 3)
+        jp, jq = jp[keep], jq[keep]
+        for c in np.unique(jp - jq):
+            sel = (jp - jq) == c
+            u, v = classes.setdefault(int(c), ([], []))
+            u.append((c1 - c0) * np.exp(-e * jp[sel]).sum())
+            v.append((c1 - c0) * np.exp(-e * jq[sel]).sum())
+    cs = sorted(classes)
+    return Pmf([_log(a * math.fsum(classes[c][0])) for c in cs], [_log(a * math.fsum(classes[c][1])) for c in cs])
+
+
 PAIRS = {"Gaussian": gaussian, "Laplace": laplace, "RandomizedResponse": randomized_response,
          "Bernoulli": bernoulli, "EpsDeltaPair": eps_delta_pair, "Pmf": pmf, "Swapped": swapped,
-         "Composed": composed}
+         "Composed": composed, "Staircase": staircase}
 
 
 # ----------------------------------------------------------------------------- quantities
