@@ -97,6 +97,33 @@ class Var:
                 v = mp.floor(self.hi)
         return v
 
+    def value_float(self, u: float) -> float:
+        """``value`` in floats (the screen's points; mpmath re-derives the point it reports)."""
+        if self.search is not None:
+            a, b = (float(x) for x in self.search)
+            t = (u + 1) / 2
+            if a > 0 and b / a > 100:
+                v = math.exp(math.log(a) + (math.log(b) - math.log(a)) * t)
+            else:
+                v = a + (b - a) * t
+        elif self.lo is not None and self.hi is not None:
+            a, b = float(self.lo), float(self.hi)
+            k = 6 * u if abs(u) <= 1 else math.copysign(6 + 34 * (abs(u) - 1), u)
+            v = a + (b - a) / (1 + math.exp(-k))
+        elif self.lo is not None:
+            v = float(self.lo) + 10.0 ** (DECADES * u)
+        elif self.hi is not None:
+            v = float(self.hi) - 10.0 ** (DECADES * u)
+        else:
+            v = math.sinh(u * DECADES * math.log(10))
+        if self.integer:
+            v = float(round(v))
+            if self.lo is not None and v < self.lo:
+                v = float(math.ceil(self.lo))
+            if self.hi is not None and v > self.hi:
+                v = float(math.floor(self.hi))
+        return v
+
     def special_coordinates(self) -> list[float]:
         """Coordinates of the ends and the middle (of the search range, or of a bounded
         domain: then also within e^-40 of its ends)."""
@@ -209,12 +236,20 @@ def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, sto
         return all(v.contains(pt[v.name]) for v in vars_) and (where is None or _safe_bool(where, pt))
 
     def fev(us):                                  # floats: where to look
-        with mp.workdps(dps):
-            pt = _point(vars_, us)
-        if not in_domain(pt):
-            return "out"
         try:
-            v = screen({k: float(x) for k, x in pt.items()})
+            pt = {v.name: v.value_float(u) for v, u in zip(vars_, us)}
+        except (OverflowError, ValueError):
+            pt = None
+        if pt is None or not in_domain(pt):
+            # within a rounding of an open end (1 - e^-40 is 1.0 in floats): the mpmath point decides,
+            # and the screen sees its floats, as before
+            with mp.workdps(dps):
+                mpt = _point(vars_, us)
+            if not in_domain(mpt):
+                return "out"
+            pt = {k: float(x) for k, x in mpt.items()}
+        try:
+            v = screen(pt)
         except (ZeroDivisionError, ValueError, OverflowError, TypeError, ArithmeticError, AttributeError):
             return None
         if v is None:
