@@ -32,6 +32,7 @@ import numpy as np
 
 from derive.errors import DomainError
 
+from . import _kernels_generated as _G
 from . import gaussian as _gauss
 from .kernels import ndtr, ndtri      # arrays import scipy.special on first use
 from .solvers import round_up
@@ -395,7 +396,9 @@ class Gaussian(TradeOff):
         self.mu = v
 
     def _f(self, a):
-        return ndtr(-ndtri(a) - self.mu)      # Phi^{-1}(1 - a) = -Phi^{-1}(a), exact for tiny a
+        """GENERATED: the library quantity ``gauss_tradeoff`` (stable form Phi(-Phi^{-1}(a) - mu):
+        Phi^{-1}(1 - a) = -Phi^{-1}(a), exact for tiny a)."""
+        return _G.gauss_tradeoff(self.mu, a)
 
     def inverse(self):
         return self

@@ -1,7 +1,7 @@
 """Renyi-DP curves alpha -> gamma(alpha) as objects, and their composition.
 
-* ``Gaussian``: gamma(alpha) = alpha Delta^2 / (2 sigma^2) (002 eq. (28), compiled from the
-  registry formula ``asoodeh2021.eq28`` with sigma -> sigma/Delta).
+* ``Gaussian``: gamma(alpha) = alpha Delta^2 / (2 sigma^2) (002 eq. (28); the generated kernel of
+  the library quantity ``gaussian_rdp`` with sigma -> sigma/Delta).
 * ``DiscreteGaussian``: gamma(alpha) <= alpha Delta^2/(2 sigma^2) (Canonne, Kamath, Steinke
   2020, Prop. 5), an upper bound at every real alpha > 1.
 * ``LinearRDP``: gamma(alpha) = rho alpha (002 Sec. IV-A: rho = 1/(2 sigma^2)).
@@ -27,8 +27,9 @@ import warnings
 
 import numpy as np
 
+from . import _kernels_generated as _G
 from . import kernels as K
-from ._kernels_generated import eq28 as _eq28      # registry formula asoodeh2021.eq28, generated
+from ._kernels_generated import gaussian_rdp as _gaussian_rdp   # library quantity, generated
 
 __all__ = ["RDPCurve", "Gaussian", "DiscreteGaussian", "LinearRDP", "SubsampledGaussian",
            "AbadiApproxSubsampledGaussian", "Composition", "RDPValidityWarning",
@@ -92,7 +93,7 @@ class Gaussian(RDPCurve):
     def __init__(self, sigma: float, sensitivity: float = 1.0):
         self.sigma = float(K.check_positive(sigma, "sigma"))
         self.sensitivity = float(K.check_positive(sensitivity, "sensitivity"))
-        self._k = _eq28                             # [alpha, sigma] (numeric.codegen)
+        self._k = _gaussian_rdp                             # [alpha, sigma] (numeric.codegen)
 
     @property
     def rho(self) -> float:
@@ -134,7 +135,7 @@ class DiscreteGaussian(RDPCurve):
         return self.rho
 
     def _gamma(self, a):       # the continuous curve, 002 eq. (28) (generated kernel, as Gaussian)
-        return np.asarray(_eq28(a, self.sigma / self.sensitivity), dtype=float) * np.ones_like(a)
+        return np.asarray(_gaussian_rdp(a, self.sigma / self.sensitivity), dtype=float) * np.ones_like(a)
 
     def describe(self):
         return f"DiscreteGaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"
@@ -434,10 +435,8 @@ class Laplace(RDPCurve):
         self.eps_inf = self.sensitivity / self.scale       # pure-DP level (gamma at alpha = oo)
 
     def _gamma(self, a):
-        e = self.eps_inf
-        v = np.logaddexp(np.log(a / (2 * a - 1)) + (a - 1) * e,
-                         np.log((a - 1) / (2 * a - 1)) - a * e) / (a - 1)
-        return np.clip(v, 0.0, e)
+        """GENERATED: the library quantity ``laplace_rdp`` (log-sum-exp form, clipped to [0, eps])."""
+        return _G.laplace_rdp(a, self.eps_inf)
 
     def describe(self):
         return f"Laplace(scale={self.scale:g}, sensitivity={self.sensitivity:g})"
@@ -457,16 +456,9 @@ class RandomizedResponse(RDPCurve):
         """With t = (alpha-1) eps the sum is p e^t + (1-p) e^-t = 1 + p expm1(t)(1 - e^{-(t+eps)}),
         a sum of positive terms: log1p of it keeps full relative accuracy at small eps (the
         plain logaddexp of two nearly equal logs loses it, and can land below the truth);
-        for large t (no cancellation, expm1 would overflow) the logaddexp form."""
-        e = self.eps_inf
-        t = (a - 1.0) * e
-        p = 1.0 / (1.0 + np.exp(-e))
-        lp, l1p = -np.logaddexp(0.0, -e), -np.logaddexp(0.0, e)    # log p, log(1-p)
-        with np.errstate(over="ignore", invalid="ignore"):
-            small = np.log1p(p * np.expm1(np.minimum(t, 50.0)) * -np.expm1(-(t + e))) / (a - 1)
-            large = np.logaddexp(a * lp + (1 - a) * l1p, a * l1p + (1 - a) * lp) / (a - 1)
-        v = np.where(t < 50.0, small, large)
-        return np.clip(v, 0.0, e)
+        for large t (no cancellation, expm1 would overflow) the logaddexp form.
+        GENERATED: the library quantity ``rr_rdp`` in this stable form."""
+        return _G.rr_rdp(a, self.eps_inf)
 
     def describe(self):
         return f"RandomizedResponse(epsilon={self.eps_inf:g})"

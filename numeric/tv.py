@@ -36,6 +36,7 @@ from scipy.special import gammaln
 
 from derive.errors import DomainError
 
+from . import _kernels_generated as G
 from . import fdp
 from .gaussian import delta_upper
 from .solvers import round_up
@@ -82,14 +83,16 @@ def _k(k) -> int:
 
 
 def eta_max(eps, delta=0.0) -> float:
-    """The largest TV of an (eps, delta)-DP mechanism: delta + (1-delta) tanh(eps/2) (Cor. 1, Remark 1)."""
-    return float(delta + (1 - delta) * math.tanh(eps / 2))
+    """The largest TV of an (eps, delta)-DP mechanism: delta + (1-delta) tanh(eps/2) (Cor. 1, Remark 1);
+    GENERATED (library quantity ``tv_eta_max``)."""
+    return float(G.tv_eta_max(eps, delta))
 
 
 def alpha_of(eps, delta, eta) -> float:
-    """Theorem 2's alpha = 1 - (eta - delta)(1 + e^eps) / ((1 - delta)(e^eps - 1)), in [0, 1]."""
+    """Theorem 2's alpha = 1 - (eta - delta)(1 + e^eps) / ((1 - delta)(e^eps - 1)), in [0, 1];
+    GENERATED (library quantity ``tv_alpha``), clipped here."""
     e, d, n = _check(eps, delta, eta)
-    return float(min(max(1 - (n - d) / ((1 - d) * math.tanh(e / 2)), 0.0), 1.0))
+    return float(min(max(G.tv_alpha(e, d, n), 0.0), 1.0))
 
 
 # ----------------------------------------------------------------------------- Theorem 2
@@ -266,7 +269,7 @@ def subsample(eps, delta, eta, p) -> tuple[float, float, float]:
     e, d = _check(eps, delta)
     n = _real("eta", eta, "[0, 1]", lambda x: 0 <= x <= 1)
     pp = _real("p", p, "(0, 1]", lambda x: 0 < x <= 1)
-    return float(np.log1p(pp * np.expm1(e))), pp * d, pp * n
+    return float(G.subsampled_eps(e, pp)), pp * d, pp * n
 
 
 # ----------------------------------------------------------------------------- the region
@@ -317,27 +320,26 @@ def dominating_pmfs(eps, delta, eta) -> tuple[np.ndarray, np.ndarray]:
 
 # ----------------------------------------------------------------------------- Sec. VI TVs
 def tv_laplace(eps, sensitivity=1.0) -> float:
-    """d_TV of the Laplace mechanism Lap(Delta/eps): 1 - e^(-eps/2) (Sec. VI-A, App. I)."""
+    """d_TV of the Laplace mechanism Lap(Delta/eps): 1 - e^(-eps/2) (Sec. VI-A, App. I); GENERATED
+    (library quantity ``tv_laplace``)."""
     e = _real("epsilon", eps, "(0, oo)", lambda x: x > 0)
     _real("sensitivity", sensitivity, "(0, oo)", lambda x: x > 0)
-    return float(-np.expm1(-e / 2))
+    return float(G.tv_laplace(e))
 
 
 def tv_gaussian(mu) -> float:
-    """d_TV of a mu-GDP Gaussian mechanism: 2 Phi(mu/2) - 1 (16)."""
+    """d_TV of a mu-GDP Gaussian mechanism: 2 Phi(mu/2) - 1 (16); GENERATED (library quantity
+    ``tv_gaussian``, stable form erf(mu/(2 sqrt 2)))."""
     m = _real("mu", mu, "[0, oo)", lambda x: x >= 0)
-    return float(math.erf(m / (2 * math.sqrt(2))))
+    return float(G.tv_gaussian(m))
 
 
 def tv_staircase(eps, gamma) -> float:
-    """d_TV of the staircase mechanism with parameter gamma (Sec. VI-C, App. K1; Delta = 1)."""
+    """d_TV of the staircase mechanism with parameter gamma (Sec. VI-C, App. K1; Delta = 1); GENERATED
+    (library quantity ``tv_staircase``)."""
     e = _real("epsilon", eps, "(0, oo)", lambda x: x > 0)
     g = _real("gamma", gamma, "[0, oo)", lambda x: x >= 0)
-    em = math.exp(-e)
-    den = 2 * (g + em * (1 - g))
-    if g < 0.5:
-        return float(-math.expm1(-e) * (2 * g * -math.expm1(-e) + em) / den)
-    return float(-math.expm1(-e) / den)
+    return float(G.tv_staircase(e, g))
 
 
 def gdp_delta(eps, mu) -> np.ndarray:
