@@ -5,11 +5,22 @@ for it).  Hand-written: each is tied to mpmath through the kernels' tests (tests
 tests/test_numeric_kernels.py)."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy
 
 _QUIET = dict(divide="ignore", invalid="ignore", over="ignore")
+
+
+def _float_kernel(fn):
+    """A generated library kernel: its arguments as float arrays, evaluated with NumPy's
+    floating-point warnings silenced (a printed ``where`` evaluates both branches)."""
+    @functools.wraps(fn)
+    def kernel(*args):
+        with numpy.errstate(**_QUIET):
+            return fn(*[numpy.asarray(a, dtype=float) for a in args])
+    return kernel
 
 
 class _LazySpecial:

@@ -8,146 +8,107 @@ import math  # noqa: F401  (the scalar kernels)
 
 import numpy
 
-from ._kernel_support import _QUIET, _log1mexp, _log1mexp_s, _log_expm1, _logaddexp_s, _special  # noqa: F401
+from ._kernel_support import _float_kernel, _log1mexp, _log1mexp_s, _log_expm1, _logaddexp_s, _special  # noqa: F401
 
 
+@_float_kernel
 def binary_kl(a0, a1):
     """binary_kl(tau, q): d(tau||q) = KL(Bern(tau) || Bern(q)) with 0 log 0 = 0 [Kullback and Leibler 1951]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return numpy.where(numpy.greater(a0, 0), a0*(numpy.log(a0) - numpy.log(a1)), 0) + numpy.where(numpy.less(a0, 1), (1 - a0)*(numpy.log1p(-a0) - numpy.log1p(-a1)), 0)
+    return numpy.where(numpy.greater(a0, 0), a0*(numpy.log(a0) - numpy.log(a1)), 0) + numpy.where(numpy.less(a0, 1), (1 - a0)*(numpy.log1p(-a0) - numpy.log1p(-a1)), 0)
 
 
+@_float_kernel
 def binary_renyi(a0, a1, a2):
     """binary_renyi(p, q, alpha): d_alpha(p||q) = D_alpha(Bern(p) || Bern(q)) [Renyi 1961 (two Bernoullis)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a2 - 1
-        t1 = numpy.log(a0)
-        t2 = numpy.log(a1)
-        t3 = numpy.log1p(-a0)
-        t4 = numpy.log1p(-a1)
-        t5 = a1*numpy.expm1(a2*(t1 - t2)) + (1 - a1)*numpy.expm1(a2*(t3 - t4))
-        t6 = -t0
-        return numpy.where(numpy.less(abs(t5), 1/2), numpy.log1p(t5), numpy.logaddexp(a2*t1 + t2*t6, a2*t3 + t4*t6))/t0
+    t0 = a2 - 1
+    t1 = numpy.log(a0)
+    t2 = numpy.log(a1)
+    t3 = numpy.log1p(-a0)
+    t4 = numpy.log1p(-a1)
+    t5 = a1*numpy.expm1(a2*(t1 - t2)) + (1 - a1)*numpy.expm1(a2*(t3 - t4))
+    t6 = -t0
+    return numpy.where(numpy.less(abs(t5), 1/2), numpy.log1p(t5), numpy.logaddexp(a2*t1 + t2*t6, a2*t3 + t4*t6))/t0
 
 
+@_float_kernel
 def clt_sgd_mu(a0, a1, a2):
     """clt_sgd_mu(sigma, p, T): mu = p sqrt(T (e^{1/sigma^2} - 1)) of the Gaussian approximation to T steps of p-subsampled SGD [Bu, Dong, Long, Su 2020 (the CLT for noisy SGD)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return a1*numpy.sqrt(a2)*numpy.sqrt(numpy.expm1(a0**(-2.0)))
+    return a1*numpy.sqrt(a2)*numpy.sqrt(numpy.expm1(a0**(-2.0)))
 
 
+@_float_kernel
 def conversion_objective(a0, a1, a2, a3):
     """conversion_objective(alpha, varepsilon, delta, p): the objective whose minimum over p in (delta, 1) gives the optimal conversion: gamma = eps + log(min_p objective)/(alpha - 1) [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Thm. 3]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    a3 = numpy.asarray(a3, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a2 - a3
-        t1 = a0 - 1
-        return a3**a0*(-t0)**(-t1) + (1 - a3)**a0*(t0 + numpy.exp(a1))**(-t1)
+    t0 = a2 - a3
+    t1 = a0 - 1
+    return a3**a0*(-t0)**(-t1) + (1 - a3)**a0*(t0 + numpy.exp(a1))**(-t1)
 
 
+@_float_kernel
 def cornish_fisher(a0, a1, a2, a3):
     """cornish_fisher(z, kappa_2, kappa_3, kappa_4): the Cornish-Fisher expansion of the quantile: z + s^-3 k3 He_2(z)/6 + s^-4 k4 He_3(z)/24 - s^-6 k3^2 (2 He_3(z) + z)/36 [Edgeworth expansion (Hall 1992, Sec. 2.2); Zheng, Dong, Long, Su 2020, eqs. (3.7)-(3.9)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    a3 = numpy.asarray(a3, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0**3
-        return a0 + (1/24)*a3*(-3*a0 + t0)/a1**2 - 1/36*a2**2*(-5*a0 + 2*t0)/a1**3 + (1/6)*a2*(a0**2 - 1)/a1**(3/2)
+    t0 = a0**3
+    return a0 + (1/24)*a3*(-3*a0 + t0)/a1**2 - 1/36*a2**2*(-5*a0 + 2*t0)/a1**3 + (1/6)*a2*(a0**2 - 1)/a1**(3/2)
 
 
+@_float_kernel
 def edgeworth_c2(a0, a1):
     """edgeworth_c2(kappa_2, kappa_3): the coefficient k3/(6 s^3) of He_2 phi (s^2 = k2) [Edgeworth expansion (Hall 1992, Sec. 2.2); Zheng, Dong, Long, Su 2020, eqs. (3.7)-(3.9)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return (1/6)*a1/a0**(3/2)
+    return (1/6)*a1/a0**(3/2)
 
 
+@_float_kernel
 def edgeworth_c3(a0, a1):
     """edgeworth_c3(kappa_2, kappa_4): the coefficient k4/(24 s^4) of He_3 phi [Edgeworth expansion (Hall 1992, Sec. 2.2); Zheng, Dong, Long, Su 2020, eqs. (3.7)-(3.9)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return (1/24)*a1/a0**2
+    return (1/24)*a1/a0**2
 
 
+@_float_kernel
 def edgeworth_c5(a0, a1):
     """edgeworth_c5(kappa_2, kappa_3): the coefficient k3^2/(72 s^6) of He_5 phi [Edgeworth expansion (Hall 1992, Sec. 2.2); Zheng, Dong, Long, Su 2020, eqs. (3.7)-(3.9)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return (1/72)*a1**2/a0**3
+    return (1/72)*a1**2/a0**3
 
 
+@_float_kernel
 def edgeworth_cdf(a0, a1, a2, a3):
     """edgeworth_cdf(h, kappa_2, kappa_3, kappa_4): the degree-2 Edgeworth approximation of the CDF of a standardised sum with cumulants k2, k3, k4 [Edgeworth expansion (Hall 1992, Sec. 2.2); Zheng, Dong, Long, Su 2020, eqs. (3.7)-(3.9)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    a3 = numpy.asarray(a3, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0**2
-        t1 = a0**3
-        return -1/2*numpy.sqrt(2)*((1/24)*a3*(-3*a0 + t1)/a1**2 + (1/72)*a2**2*(a0**5 + 15*a0 - 10*t1)/a1**3 + (1/6)*a2*(t0 - 1)/a1**(3/2))*numpy.exp(-1/2*t0)/numpy.sqrt(numpy.pi) + _special.ndtr(a0)
+    t0 = a0**2
+    t1 = a0**3
+    return -1/2*numpy.sqrt(2)*((1/24)*a3*(-3*a0 + t1)/a1**2 + (1/72)*a2**2*(a0**5 + 15*a0 - 10*t1)/a1**3 + (1/6)*a2*(t0 - 1)/a1**(3/2))*numpy.exp(-1/2*t0)/numpy.sqrt(numpy.pi) + _special.ndtr(a0)
 
 
+@_float_kernel
 def edgeworth_pdf(a0, a1, a2, a3):
     """edgeworth_pdf(h, kappa_2, kappa_3, kappa_4): the derivative in h of the degree-2 Edgeworth CDF (sympy.diff of its definition) [Edgeworth expansion (Hall 1992, Sec. 2.2); Zheng, Dong, Long, Su 2020, eqs. (3.7)-(3.9)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    a3 = numpy.asarray(a3, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0**2
-        t1 = (1/2)*numpy.sqrt(2)*numpy.exp(-1/2*t0)/numpy.sqrt(numpy.pi)
-        t2 = a2/a1**(3/2)
-        t3 = (1/24)*a3/a1**2
-        t4 = (1/72)*a2**2/a1**3
-        t5 = a0**3
-        return a0*t1*((1/6)*t2*(t0 - 1) + t3*(-3*a0 + t5) + t4*(a0**5 + 15*a0 - 10*t5)) - t1*((1/3)*a0*t2 + t3*(3*t0 - 3) + t4*(5*a0**4 - 30*t0 + 15)) + t1
+    t0 = a0**2
+    t1 = (1/2)*numpy.sqrt(2)*numpy.exp(-1/2*t0)/numpy.sqrt(numpy.pi)
+    t2 = a2/a1**(3/2)
+    t3 = (1/24)*a3/a1**2
+    t4 = (1/72)*a2**2/a1**3
+    t5 = a0**3
+    return a0*t1*((1/6)*t2*(t0 - 1) + t3*(-3*a0 + t5) + t4*(a0**5 + 15*a0 - 10*t5)) - t1*((1/3)*a0*t2 + t3*(3*t0 - 3) + t4*(5*a0**4 - 30*t0 + 15)) + t1
 
 
+@_float_kernel
 def eps_balle(a0, a1, a2):
     """eps_balle(alpha, gamma, delta): eps = gamma - log(delta/zeta_alpha)/(alpha-1) of (alpha, gamma)-RDP [Balle, Barthe, Gaboardi, Hsu, Sato 2020, Thm. 21 (Canonne, Kamath, Steinke 2020 form)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0 - 1
-        t1 = numpy.log(a0)
-        return a1 - (-t0*numpy.where(numpy.less(a0, 2), -t1 + numpy.log(t0), numpy.log1p(-1/a0)) + t1 + numpy.log(a2))/t0
+    t0 = a0 - 1
+    t1 = numpy.log(a0)
+    return a1 - (-t0*numpy.where(numpy.less(a0, 2), -t1 + numpy.log(t0), numpy.log1p(-1/a0)) + t1 + numpy.log(a2))/t0
 
 
+@_float_kernel
 def eps_chi_bound(a0, a1, a2):
     """eps_chi_bound(alpha, gamma, delta): the chi-divergence bound eps = log((e^{(alpha-1)gamma} - 1)/(alpha delta) + 1)/(alpha-1) of (alpha, gamma)-RDP [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0 - 1
-        t1 = a1*t0
-        return numpy.where(numpy.greater(t1, 0), numpy.logaddexp(0, -numpy.log(a0) - numpy.log(a2) + _log_expm1(t1))/t0, 0)
+    t0 = a0 - 1
+    t1 = a1*t0
+    return numpy.where(numpy.greater(t1, 0), numpy.logaddexp(0, -numpy.log(a0) - numpy.log(a2) + _log_expm1(t1))/t0, 0)
 
 
+@_float_kernel
 def eps_large_delta(a0, a1, a2):
     """eps_large_delta(alpha, gamma, delta): eps = (gamma + log(1 - delta))_+ of (alpha, gamma)-RDP when alpha delta >= 1 (exact) [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return numpy.maximum(0, a1 + numpy.log1p(-a2))
+    return numpy.maximum(0, a1 + numpy.log1p(-a2))
 
 
 def eps_large_delta_scalar(a0, a1, a2):
@@ -155,22 +116,16 @@ def eps_large_delta_scalar(a0, a1, a2):
     return max(0.0, a1 + math.log1p(-a2))
 
 
+@_float_kernel
 def eps_lemma1(a0, a1, a2):
     """eps_lemma1(alpha, gamma, delta): the closed-form eps of (alpha, gamma)-RDP: exact where alpha delta >= 1, the small-delta bound else [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return numpy.where(numpy.greater_equal(a0*a2, 1), eps_large_delta(a0, a1, a2), eps_lemma1_small_delta(a0, a1, a2))
+    return numpy.where(numpy.greater_equal(a0*a2, 1), eps_large_delta(a0, a1, a2), eps_lemma1_small_delta(a0, a1, a2))
 
 
+@_float_kernel
 def eps_lemma1_small_delta(a0, a1, a2):
     """eps_lemma1_small_delta(alpha, gamma, delta): the upper bound min{(eps_balle)_+, eps_chi_bound} on eps of (alpha, gamma)-RDP for alpha delta < 1 [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return numpy.minimum(eps_chi_bound(a0, a1, a2), numpy.maximum(0, eps_balle(a0, a1, a2)))
+    return numpy.minimum(eps_chi_bound(a0, a1, a2), numpy.maximum(0, eps_balle(a0, a1, a2)))
 
 
 def eps_lemma1_small_delta_scalar(a0, a1, a2):
@@ -178,70 +133,52 @@ def eps_lemma1_small_delta_scalar(a0, a1, a2):
     return min(((_logaddexp_s(0.0, -math.log(a0) - math.log(a2) + ((a1*(a0 - 1.0)) + _log1mexp_s(a1*(a0 - 1.0))))/(a0 - 1.0)) if (a1*(a0 - 1.0) > 0.0) else (0.0)), max(0.0, a1 - (-(a0 - 1.0)*((-math.log(a0) + math.log(a0 - 1.0)) if (a0 < 2.0) else (math.log1p(-1.0/a0))) + math.log(a0) + math.log(a2))/(a0 - 1.0)))
 
 
+@_float_kernel
 def gamma_large_delta(a0, a1, a2):
     """gamma_large_delta(alpha, varepsilon, delta): the exact RDP level gamma of an (eps, delta)-DP mechanism when alpha delta >= 1: eps - log(1-delta) [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Thm. 4]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return a1 - numpy.log1p(-a2)
+    return a1 - numpy.log1p(-a2)
 
 
+@_float_kernel
 def gamma_lower(a0, a1, a2):
     """gamma_lower(alpha, varepsilon, delta): the lower bound g = eps - log(zeta_alpha/delta)/(alpha-1) on the RDP level of (eps, delta)-DP [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Thm. 4]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0 - 1
-        t1 = numpy.log(a0)
-        return a1 - (t0*numpy.where(numpy.less(a0, 2), -t1 + numpy.log(t0), numpy.log1p(-1/a0)) - t1 - numpy.log(a2))/t0
+    t0 = a0 - 1
+    t1 = numpy.log(a0)
+    return a1 - (t0*numpy.where(numpy.less(a0, 2), -t1 + numpy.log(t0), numpy.log1p(-1/a0)) - t1 - numpy.log(a2))/t0
 
 
+@_float_kernel
 def gamma_upper(a0, a1, a2):
     """gamma_upper(alpha, varepsilon, delta): the upper bound f on the RDP level of (eps, delta)-DP for alpha delta < 1 [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Thm. 4]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a2*numpy.exp(-a1)
-        return a1 + numpy.logaddexp(numpy.log(a0) + numpy.log(a2), a0*(-a1 + numpy.log1p(-a2) - numpy.log1p(-t0)) + a1 + numpy.log1p(-a0*t0))/(a0 - 1)
+    t0 = a2*numpy.exp(-a1)
+    return a1 + numpy.logaddexp(numpy.log(a0) + numpy.log(a2), a0*(-a1 + numpy.log1p(-a2) - numpy.log1p(-t0)) + a1 + numpy.log1p(-a0*t0))/(a0 - 1)
 
 
+@_float_kernel
 def gauss_delta(a0, a1):
     """gauss_delta(varepsilon, mu): delta(eps) of mu-GDP (the hockey-stick divergence of N(mu, 1) and N(0, 1) at e^eps) [Balle and Wang 2018, Thm. 8; Dong, Roth, Su 2022, Cor. 2.13]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return numpy.exp(gauss_log_delta(a0, a1))
+    return numpy.exp(gauss_log_delta(a0, a1))
 
 
+@_float_kernel
 def gauss_log_delta(a0, a1):
     """gauss_log_delta(varepsilon, mu): log delta(eps) of mu-GDP, log(Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)) [Balle and Wang 2018, Thm. 8; Dong, Roth, Su 2022, Cor. 2.13]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = (1/2)*a1
-        t1 = a0/a1
-        t2 = _special.log_ndtr(t0 - t1)
-        return t2 + _log1mexp(-numpy.minimum(-1.0e-300, a0 - t2 + _special.log_ndtr(-t0 - t1)))
+    t0 = (1/2)*a1
+    t1 = a0/a1
+    t2 = _special.log_ndtr(t0 - t1)
+    return t2 + _log1mexp(-numpy.minimum(-1.0e-300, a0 - t2 + _special.log_ndtr(-t0 - t1)))
 
 
+@_float_kernel
 def gauss_mu(a0, a1, a2):
     """gauss_mu(sigma, T, Delta): mu = sqrt(T) Delta/sigma of the T-fold Gaussian mechanism (mu-GDP) [Dong, Roth, Su 2022, Cor. 3.3]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return numpy.sqrt(a1)*a2/a0
+    return numpy.sqrt(a1)*a2/a0
 
 
+@_float_kernel
 def gauss_tradeoff(a0, a1):
     """gauss_tradeoff(mu, tau): G_mu(tau) = Phi(Phi^{-1}(1 - tau) - mu), the trade-off function of N(0,1) vs N(mu,1) [Dong, Roth, Su 2022, Def. 2.2]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return _special.ndtr(-a0 - _special.ndtri(a1))
+    return _special.ndtr(-a0 - _special.ndtri(a1))
 
 
 def gaussian_rdp(a0, a1):
@@ -249,138 +186,120 @@ def gaussian_rdp(a0, a1):
     return (1/2)*a0/a1**2
 
 
+@_float_kernel
 def laplace_rdp(a0, a1):
     """laplace_rdp(alpha, varepsilon): the RDP curve of the Laplace mechanism at eps = Delta/b (its pure-DP level) [Mironov 2017 (Renyi differential privacy), Prop. 6]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0 - 1
-        t1 = (2*a0 - 1)**(-1.0)
-        return numpy.minimum(a1, numpy.maximum(0, numpy.logaddexp(-a0*a1 + numpy.log(t0*t1), a1*t0 + numpy.log(a0*t1))/t0))
+    t0 = a0 - 1
+    t1 = (2*a0 - 1)**(-1.0)
+    return numpy.minimum(a1, numpy.maximum(0, numpy.logaddexp(-a0*a1 + numpy.log(t0*t1), a1*t0 + numpy.log(a0*t1))/t0))
 
 
+def linear_rdp(a0, a1):
+    """linear_rdp(alpha, rho): an RDP curve linear in alpha, rho alpha (the Gaussian's with rho = Delta^2/(2 sigma^2)) [Mironov 2017 (Renyi differential privacy), Prop. 7 (the Gaussian's shape)]"""
+    return a0*a1
+
+
+@_float_kernel
 def log_zeta(a0):
     """log_zeta(alpha): log zeta_alpha, zeta_alpha = (1/alpha)(1 - 1/alpha)^(alpha-1) [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Thm. 4]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = numpy.log(a0)
-        t1 = a0 - 1
-        return -t0 + t1*numpy.where(numpy.less(a0, 2), -t0 + numpy.log(t1), numpy.log1p(-1/a0))
+    t0 = numpy.log(a0)
+    t1 = a0 - 1
+    return -t0 + t1*numpy.where(numpy.less(a0, 2), -t0 + numpy.log(t1), numpy.log1p(-1/a0))
 
 
+@_float_kernel
 def ma_epsilon(a0, a1, a2):
     """ma_epsilon(rho, T, delta): the moments accountant's eps = inf_alpha rho alpha T - log(delta)/(alpha-1) = rho T + sqrt(4 rho T log(1/delta)) [Abadi et al. 2016 (moments accountant), for gamma(alpha) = rho alpha]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return 2*numpy.sqrt(a0)*numpy.sqrt(a1)*numpy.sqrt(numpy.log(a2**(-1.0))) + a0*a1
+    return 2*numpy.sqrt(a0)*numpy.sqrt(a1)*numpy.sqrt(numpy.log(a2**(-1.0))) + a0*a1
 
 
+@_float_kernel
 def ma_sigma2(a0, a1, a2):
     """ma_sigma2(varepsilon, delta, T): the variance sigma^2 = T/(2x), x = eps - 2 log delta - 2 sqrt((eps - log delta) log(1/delta)), at which the moments accountant gives eps [Abadi et al. 2016 (moments accountant), inverted for sigma^2]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = numpy.log(a1**(-1.0))
-        return (1/2)*a2*(numpy.sqrt(t0) + numpy.sqrt(a0 + t0))**2/a0**2
+    t0 = numpy.log(a1**(-1.0))
+    return (1/2)*a2*(numpy.sqrt(t0) + numpy.sqrt(a0 + t0))**2/a0**2
 
 
+@_float_kernel
 def mironov_delta(a0, a1, a2):
     """mironov_delta(alpha, varepsilon, gamma): delta = e^{-(alpha-1)(eps-gamma)} of the classical RDP-to-DP conversion, capped at 1 [Mironov 2017 (Renyi differential privacy), Prop. 3]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return numpy.exp(numpy.minimum(0, (1 - a0)*(a1 - a2)))
+    return numpy.exp(numpy.minimum(0, (1 - a0)*(a1 - a2)))
 
 
+@_float_kernel
 def rr_rdp(a0, a1):
     """rr_rdp(alpha, varepsilon): the RDP curve of binary randomized response with p = e^eps/(1+e^eps) [Mironov 2017 (Renyi differential privacy), Prop. 5]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0 - 1
-        t1 = t0**(-1.0)
-        t2 = -a1
-        t3 = a1*t0
-        t4 = numpy.logaddexp(0, t2)
-        t5 = numpy.logaddexp(0, a1)
-        t6 = -t0
-        return numpy.minimum(a1, numpy.maximum(0, numpy.where(numpy.less(t3, 50), t1*numpy.log1p(-numpy.expm1(-a1 - t3)*numpy.expm1(numpy.minimum(50, t3))/(numpy.exp(t2) + 1)), t1*numpy.logaddexp(-a0*t4 - t5*t6, -a0*t5 - t4*t6))))
+    t0 = a0 - 1
+    t1 = t0**(-1.0)
+    t2 = -a1
+    t3 = a1*t0
+    t4 = numpy.logaddexp(0, t2)
+    t5 = numpy.logaddexp(0, a1)
+    t6 = -t0
+    return numpy.minimum(a1, numpy.maximum(0, numpy.where(numpy.less(t3, 50), t1*numpy.log1p(-numpy.expm1(-a1 - t3)*numpy.expm1(numpy.minimum(50, t3))/(numpy.exp(t2) + 1)), t1*numpy.logaddexp(-a0*t4 - t5*t6, -a0*t5 - t4*t6))))
 
 
+@_float_kernel
 def sigma2_sufficient(a0, a1, a2):
     """sigma2_sufficient(varepsilon, delta, T): the sufficient Gaussian variance for T-fold (eps, delta)-DP without its O(.) remainder [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Thm. 5]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = 2*numpy.log(a1**(-1.0))
-        t1 = a2/a0**2
-        return t0*t1 - 2*t1*(-numpy.log(a0) + numpy.log(t0) + 1) + a2/a0
+    t0 = 2*numpy.log(a1**(-1.0))
+    t1 = a2/a0**2
+    return t0*t1 - 2*t1*(-numpy.log(a0) + numpy.log(t0) + 1) + a2/a0
 
 
+@_float_kernel
 def subsampled_eps(a0, a1):
     """subsampled_eps(varepsilon, p): the eps of an eps-DP mechanism run on a p-subsample: log(1 + p(e^eps - 1)) [Balle, Barthe, Gaboardi 2018, Thm. 9]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return numpy.log1p(a1*numpy.expm1(a0))
+    return numpy.log1p(a1*numpy.expm1(a0))
 
 
+@_float_kernel
+def subsampled_gaussian_rho(a0, a1):
+    """subsampled_gaussian_rho(q, sigma): rho_q = q^2/((1-q) sigma^2) of the approximate RDP curve alpha rho_q of the q-subsampled Gaussian (drops an O(q^3 lambda^3/sigma^3) term: not a certified bound) [Abadi et al. 2016, Lemma 3]"""
+    return a0**2/(a1**2*(1 - a0))
+
+
+@_float_kernel
 def tv_alpha(a0, a1, a2):
     """tv_alpha(varepsilon, delta, eta): alpha = 1 - (eta - delta)/((1 - delta) tanh(eps/2)) of the dominating pair of an (eps, delta)-DP, eta-TV mechanism (unclipped) [Ghazi and Issa 2023, Thm. 2]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    a2 = numpy.asarray(a2, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return 1 - (-a1 + a2)/((1 - a1)*numpy.tanh((1/2)*a0))
+    return 1 - (-a1 + a2)/((1 - a1)*numpy.tanh((1/2)*a0))
 
 
+@_float_kernel
 def tv_eta_max(a0, a1):
     """tv_eta_max(varepsilon, delta): the largest total variation of an (eps, delta)-DP mechanism: delta + (1 - delta) tanh(eps/2) [Ghazi and Issa 2023, Cor. 1]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return a1 + (1 - a1)*numpy.tanh((1/2)*a0)
+    return a1 + (1 - a1)*numpy.tanh((1/2)*a0)
 
 
+@_float_kernel
 def tv_gaussian(a0):
     """tv_gaussian(mu): the total variation of mu-GDP: 2 Phi(mu/2) - 1 [Ghazi and Issa 2023, eq. (16)]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return _special.erf((1/4)*numpy.sqrt(2)*a0)
+    return _special.erf((1/4)*numpy.sqrt(2)*a0)
 
 
+@_float_kernel
 def tv_laplace(a0):
     """tv_laplace(varepsilon): the total variation of the Laplace mechanism Lap(Delta/eps): 1 - e^{-eps/2} [Ghazi and Issa 2023, Sec. VI-A]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    with numpy.errstate(**_QUIET):
-        return -numpy.expm1(-1/2*a0)
+    return -numpy.expm1(-1/2*a0)
 
 
+@_float_kernel
 def tv_staircase(a0, a1):
     """tv_staircase(varepsilon, gamma): the total variation of the staircase mechanism (Delta = 1) [Ghazi and Issa 2023, Sec. VI-C]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    a1 = numpy.asarray(a1, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = -a0
-        t1 = numpy.exp(t0)
-        t2 = numpy.expm1(t0)
-        t3 = 2*a1
-        t4 = t2/(2*t1*(1 - a1) + t3)
-        return numpy.where(numpy.less(a1, 1/2), -t4*(t1 - t2*t3), -t4)
+    t0 = -a0
+    t1 = numpy.exp(t0)
+    t2 = numpy.expm1(t0)
+    t3 = 2*a1
+    t4 = t2/(2*t1*(1 - a1) + t3)
+    return numpy.where(numpy.less(a1, 1/2), -t4*(t1 - t2*t3), -t4)
 
 
+@_float_kernel
 def zeta(a0):
     """zeta(alpha): zeta_alpha = (1/alpha)(1 - 1/alpha)^(alpha-1) [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Thm. 4]"""
-    a0 = numpy.asarray(a0, dtype=float)
-    with numpy.errstate(**_QUIET):
-        t0 = a0**(-1.0)
-        t1 = a0 - 1
-        return t0*numpy.exp(t1*numpy.where(numpy.less(a0, 2), -numpy.log(a0) + numpy.log(t1), numpy.log1p(-t0)))
+    t0 = a0**(-1.0)
+    t1 = a0 - 1
+    return t0*numpy.exp(t1*numpy.where(numpy.less(a0, 2), -numpy.log(a0) + numpy.log(t1), numpy.log1p(-t0)))
 
 
 def objective_LA(a0, a1, a2, a3):
@@ -440,5 +359,5 @@ def objective_dB_deps(a0, a1, a2, a3):
     return (a0 - 1)/(a1*a3 - 1)
 
 
-QUANTITY_NAMES = ('binary_kl', 'binary_renyi', 'clt_sgd_mu', 'conversion_objective', 'cornish_fisher', 'edgeworth_c2', 'edgeworth_c3', 'edgeworth_c5', 'edgeworth_cdf', 'edgeworth_pdf', 'eps_balle', 'eps_chi_bound', 'eps_large_delta', 'eps_lemma1', 'eps_lemma1_small_delta', 'gamma_large_delta', 'gamma_lower', 'gamma_upper', 'gauss_delta', 'gauss_log_delta', 'gauss_mu', 'gauss_tradeoff', 'gaussian_rdp', 'laplace_rdp', 'log_zeta', 'ma_epsilon', 'ma_sigma2', 'mironov_delta', 'rr_rdp', 'sigma2_sufficient', 'subsampled_eps', 'tv_alpha', 'tv_eta_max', 'tv_gaussian', 'tv_laplace', 'tv_staircase', 'zeta')
+QUANTITY_NAMES = ('binary_kl', 'binary_renyi', 'clt_sgd_mu', 'conversion_objective', 'cornish_fisher', 'edgeworth_c2', 'edgeworth_c3', 'edgeworth_c5', 'edgeworth_cdf', 'edgeworth_pdf', 'eps_balle', 'eps_chi_bound', 'eps_large_delta', 'eps_lemma1', 'eps_lemma1_small_delta', 'gamma_large_delta', 'gamma_lower', 'gamma_upper', 'gauss_delta', 'gauss_log_delta', 'gauss_mu', 'gauss_tradeoff', 'gaussian_rdp', 'laplace_rdp', 'linear_rdp', 'log_zeta', 'ma_epsilon', 'ma_sigma2', 'mironov_delta', 'rr_rdp', 'sigma2_sufficient', 'subsampled_eps', 'subsampled_gaussian_rho', 'tv_alpha', 'tv_eta_max', 'tv_gaussian', 'tv_laplace', 'tv_staircase', 'zeta')
 OBJECTIVE_NAMES = ('LA', 'LB', 'd2A', 'd2B', 'dA', 'dA_ddelta', 'dB', 'dB_ddelta', 'dB_deps')

@@ -13,8 +13,10 @@ Each is printed with common-subexpression elimination by SymPy's SciPy printer (
 ``lambdify(..., modules=["scipy", "numpy"], cse=True)`` produces), with three changes: a
 two-argument Min/Max prints as ``numpy.minimum``/``numpy.maximum``, a Piecewise as nested
 ``numpy.where``, and ``scipy.special`` is imported on a kernel's first call (the accountant's
-start-up does not pay for it); the helpers they call live in ``numeric/_kernel_support.py``.  The library kernels convert their arguments to float arrays and
-evaluate with NumPy's floating-point warnings silenced (a ``where`` evaluates both branches).
+start-up does not pay for it); the helpers they call live in ``numeric/_kernel_support.py``.
+The library kernels convert their arguments to float arrays and evaluate with NumPy's
+floating-point warnings silenced (a ``where`` evaluates both branches): the decorator
+``_kernel_support._float_kernel``.
 Regenerate with ``python3 -m numeric.codegen``; ``tests/test_numeric_codegen.py`` fails when the
 committed file differs from what the definitions generate now.
 """
@@ -27,7 +29,7 @@ TARGET = Path(__file__).resolve().parent / "_kernels_generated.py"
 
 # kernels evaluated in the accountant's innermost loops on arrays it built itself: printed bare
 # (no float conversion, no errstate), as before the library move
-_BARE = ("gaussian_rdp",)
+_BARE = ("gaussian_rdp", "linear_rdp")
 # quantities also printed as ``<name>_scalar`` for one float with the ``math`` module (the
 # per-query path of numeric.fastconv: a NumPy call costs more than the whole formula there);
 # a Piecewise evaluates only its taken branch, so math's domain errors never fire
@@ -43,7 +45,7 @@ import math  # noqa: F401  (the scalar kernels)
 
 import numpy
 
-from ._kernel_support import _QUIET, _log1mexp, _log1mexp_s, _log_expm1, _logaddexp_s, _special  # noqa: F401
+from ._kernel_support import _float_kernel, _log1mexp, _log1mexp_s, _log_expm1, _logaddexp_s, _special  # noqa: F401
 '''
 
 
@@ -142,12 +144,8 @@ def _function(name, expr, args, doc: str = "", bare: bool = True) -> str:
     e, safe = _safe(expr, args)
     reps, (red,) = sp.cse([e], symbols=sp.numbered_symbols("t"))
     pr = _printer()
-    lines = _lines(name, args, doc, safe)
+    lines = ([] if bare else ["@_float_kernel"]) + _lines(name, args, doc, safe)
     ind = "    "
-    if not bare:
-        lines += [f"    {s} = numpy.asarray({s}, dtype=float)" for s in safe]
-        lines.append("    with numpy.errstate(**_QUIET):")
-        ind = "        "
     for s_, v in reps:
         lines.append(f"{ind}{s_} = {pr.doprint(v)}")
     lines.append(f"{ind}return {pr.doprint(red)}")

@@ -151,7 +151,8 @@ class LinearRDP(RDPCurve):
         self.linear_rho = self.rho
 
     def _gamma(self, a):
-        return self.rho * a
+        """GENERATED: the library quantity ``linear_rdp``."""
+        return _G.linear_rdp(a, self.rho)
 
     def describe(self):
         return f"LinearRDP(rho={self.rho:g})"
@@ -366,7 +367,7 @@ class AbadiApproxSubsampledGaussian(RDPCurve):
             raise K.DomainError("sampling_rate", q, "(0, 1)")
         self.q = qq
         self.sigma = float(K.check_positive(sigma, "sigma"))
-        self.rho = qq ** 2 / ((1 - qq) * self.sigma ** 2)
+        self.rho = float(_G.subsampled_gaussian_rho(qq, self.sigma))   # GENERATED: library rho_q
         self.warn = warn
         self.conditions_hold = (qq < 1 / (16 * self.sigma)) and (self.sigma >= 1)
         self.alpha_valid_max = (1 + self.sigma ** 2 * np.log(1 / (qq * self.sigma))
@@ -381,7 +382,7 @@ class AbadiApproxSubsampledGaussian(RDPCurve):
             warnings.warn(f"rho_q approximation evaluated at alpha={float(np.max(a)):g} > "
                           f"1 + sigma^2 log(1/(q sigma)) = {self.alpha_valid_max:g} "
                           "(outside Abadi et al. 2016 Lemma 3)", RDPValidityWarning, stacklevel=3)
-        return self.rho * a
+        return _G.linear_rdp(a, self.rho)
 
     def describe(self):
         return f"AbadiApprox(q={self.q:g}, sigma={self.sigma:g}; rho_q={self.rho:.4g})"

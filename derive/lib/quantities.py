@@ -75,6 +75,12 @@ OPTCONV = "Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversi
 _q("gaussian_rdp", (alpha, sigma), alpha / (2 * sigma ** 2), f"{MIRONOV}, Prop. 7",
    "the RDP curve of the Gaussian mechanism N(0, sigma^2), unit L2 sensitivity")
 
+_q("linear_rdp", (alpha, rho), rho * alpha, f"{MIRONOV}, Prop. 7 (the Gaussian's shape)",
+   "an RDP curve linear in alpha, rho alpha (the Gaussian's with rho = Delta^2/(2 sigma^2))")
+_q("subsampled_gaussian_rho", (q, sigma), q ** 2 / ((1 - q) * sigma ** 2), "Abadi et al. 2016, Lemma 3",
+   "rho_q = q^2/((1-q) sigma^2) of the approximate RDP curve alpha rho_q of the q-subsampled Gaussian "
+   "(drops an O(q^3 lambda^3/sigma^3) term: not a certified bound)")
+
 _lap = (sp.log(alpha / (2 * alpha - 1) * sp.exp((alpha - 1) * eps) + (alpha - 1) / (2 * alpha - 1)
                * sp.exp(-alpha * eps)) / (alpha - 1))
 _q("laplace_rdp", (alpha, eps), _lap, f"{MIRONOV}, Prop. 6",
