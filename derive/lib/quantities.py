@@ -72,7 +72,9 @@ MIRONOV = "Mironov 2017 (Renyi differential privacy)"
 OPTCONV = "Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion)"
 
 # ============================================================================ RDP curves of mechanisms
-_q("gaussian_rdp", (alpha, sigma), alpha / (2 * sigma ** 2), f"{MIRONOV}, Prop. 7",
+from .. import mechanisms as _M   # the mechanisms' definitions (one each), in the same symbols
+
+_q("gaussian_rdp", (alpha, sigma), _M.gaussian_rdp, f"{MIRONOV}, Prop. 7",
    "the RDP curve of the Gaussian mechanism N(0, sigma^2), unit L2 sensitivity")
 
 _q("linear_rdp", (alpha, rho), rho * alpha, f"{MIRONOV}, Prop. 7 (the Gaussian's shape)",
@@ -81,8 +83,7 @@ _q("subsampled_gaussian_rho", (q, sigma), q ** 2 / ((1 - q) * sigma ** 2), "Abad
    "rho_q = q^2/((1-q) sigma^2) of the approximate RDP curve alpha rho_q of the q-subsampled Gaussian "
    "(drops an O(q^3 lambda^3/sigma^3) term: not a certified bound)")
 
-_lap = (sp.log(alpha / (2 * alpha - 1) * sp.exp((alpha - 1) * eps) + (alpha - 1) / (2 * alpha - 1)
-               * sp.exp(-alpha * eps)) / (alpha - 1))
+_lap = _M.laplace_rdp.subs(b, 1 / eps)            # scale b = Delta/eps at unit sensitivity
 _q("laplace_rdp", (alpha, eps), _lap, f"{MIRONOV}, Prop. 6",
    "the RDP curve of the Laplace mechanism at eps = Delta/b (its pure-DP level); the stable form "
    "is the log-sum-exp of the two terms, clipped to [0, eps] (the curve's range)",
@@ -90,13 +91,11 @@ _q("laplace_rdp", (alpha, eps), _lap, f"{MIRONOV}, Prop. 6",
                                   sp.log((alpha - 1) / (2 * alpha - 1)) - alpha * eps) / (alpha - 1), 0), eps),
    alpha=(1.001, 200), varepsilon=(1e-3, 20))
 
-_p_rr = sp.exp(eps) / (1 + sp.exp(eps))
 _t_rr = (alpha - 1) * eps
 _lp, _l1p = -logaddexp(0, -eps), -logaddexp(0, eps)
 _rr_small = log1p(1 / (1 + sp.exp(-eps)) * expm1(sp.Min(_t_rr, 50)) * -expm1(-(_t_rr + eps))) / (alpha - 1)
 _rr_large = logaddexp(alpha * _lp + (1 - alpha) * _l1p, alpha * _l1p + (1 - alpha) * _lp) / (alpha - 1)
-_q("rr_rdp", (alpha, eps),
-   sp.log(_p_rr ** alpha * (1 - _p_rr) ** (1 - alpha) + (1 - _p_rr) ** alpha * _p_rr ** (1 - alpha)) / (alpha - 1),
+_q("rr_rdp", (alpha, eps), _M.rr_rdp,
    f"{MIRONOV}, Prop. 5",
    "the RDP curve of binary randomized response with p = e^eps/(1+e^eps); stable: 1 + p expm1(t)(1 - "
    "e^{-(t+eps)}) with t = (alpha-1) eps through log1p (no cancellation at small eps), the log-sum-exp "
