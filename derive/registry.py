@@ -65,20 +65,20 @@ def add_claim(c: "Claim") -> "Claim":
     return c
 
 
-def formula(name: str) -> "Formula":
+def _lookup(table: dict, name: str, what: str):
     load_paper(name.split(".", 1)[0])
     try:
-        return FORMULAS[name]
+        return table[name]
     except KeyError:
-        raise KeyError(f"no formula named {name!r}; `dpderive list` shows them") from None
+        raise KeyError(f"no {what} named {name!r}; `dpderive list` shows them") from None
+
+
+def formula(name: str) -> "Formula":
+    return _lookup(FORMULAS, name, "formula")
 
 
 def claim(cid: str) -> "Claim":
-    load_paper(cid.split(".", 1)[0])
-    try:
-        return CLAIMS[cid]
-    except KeyError:
-        raise KeyError(f"no claim named {cid!r}; `dpderive list` shows them") from None
+    return _lookup(CLAIMS, cid, "claim")
 
 
 def formulas(paper: str | None = None) -> list[Formula]:

@@ -34,6 +34,7 @@ from derive.errors import DomainError
 
 from . import _kernels_generated as _G
 from . import gaussian as _gauss
+from . import kernels as _K
 from .kernels import ndtr, ndtri      # arrays import scipy.special on first use
 from .solvers import round_up
 
@@ -46,28 +47,17 @@ _BISECT = 80         # bisection steps of a general inverse (2^-80 < 1e-24)
 
 
 # ----------------------------------------------------------------------------- input checks
+# the shared range validator (numeric.kernels.check_interval), as float arrays
 def _unit(x, name: str) -> np.ndarray:
-    v = np.asarray(x, dtype=float)
-    ok = np.isfinite(v) & (v >= 0) & (v <= 1)
-    if not ok.all():
-        raise DomainError(name, float(v[~ok].flat[0]), "[0, 1]")
-    return v
+    return np.asarray(_K.check_interval(x, name, 0.0, 1.0, False, False))
 
 
 def _eps(x) -> np.ndarray:
-    v = np.asarray(x, dtype=float)
-    ok = np.isfinite(v) & (v >= 0)
-    if not ok.all():
-        raise DomainError("epsilon", float(v[~ok].flat[0]), "[0, oo)")
-    return v
+    return np.asarray(_K.check_nonneg(x, "epsilon"))
 
 
 def _delta(x) -> np.ndarray:
-    v = np.asarray(x, dtype=float)
-    ok = np.isfinite(v) & (v >= 0) & (v < 1)
-    if not ok.all():
-        raise DomainError("delta", float(v[~ok].flat[0]), "[0, 1)")
-    return v
+    return np.asarray(_K.check_interval(x, "delta", 0.0, 1.0, False, True))
 
 
 def alpha_grid(n: int = GRID) -> np.ndarray:

@@ -105,8 +105,7 @@ TIED = {
     # 003 (Ghazi-Issa) Secs. III and VI
     "tv.theorem2_deltas": ("ghazi_issa.thm2.eq5", f"{HERE}::test_theorem2_deltas_equal_eq5"),
     "tv.kairouz_deltas": ("ghazi_issa.eq6", f"{HERE}::test_kairouz_deltas_equal_eq6"),
-    # 002 Sec. IV-B / V
-    # 002 conversions (kernels.py)
+    # 002 conversions
     "conversion.log_objective_terms": ("asoodeh2021.thm3.objective",
                                        "tests/test_numeric_conversion.py::test_stable_log_terms_equal_compiled"),
     # 004 (Zheng et al.)
@@ -114,7 +113,6 @@ TIED = {
     "fdp.EpsDelta": ("zheng2020.prop2_4.f_eps_delta", f"{HERE}::test_fdp_eps_delta_equals_prop2_4"),
     "fdp.Identity": ("zheng2020.def_id", f"{HERE}::test_fdp_identity_equals_def_id"),
     "fdp.Subsampled": ("zheng2020.subsample.f_p", f"{HERE}::test_fdp_subsampled_equals_f_p"),
-    # binary divergences (002 Sec. V)
     # privacy-loss cumulants (issue 13 item 3)
     "cumulants.laplace_cumulants": ("derive.cumulants.laplace_llr_cumulants",
                                     "tests/test_cumulants_tie.py::test_laplace_numeric_equals_symbolic"),

@@ -145,3 +145,19 @@ def test_stable_form_equals_definition(name):
 def test_printed_formulas_that_drive_kernels_are_the_library_quantities(cid):
     from derive import registry
     assert registry.claim(cid).check().status == "proved"
+
+
+@pytest.mark.parametrize("name", sorted(lib.QUANTITIES))
+def test_each_quantity_is_a_sympy_function(name):
+    """``Quantity.function``: a SymPy Function node whose doit is the definition, whose LaTeX is the
+    quantity's name, and whose NumPy printing (lambdify) is the stable form the generated kernel
+    computes."""
+    from numeric import _kernels_generated as G
+    q = lib.quantity(name)
+    node = q.function(*q.args)
+    assert node.doit() == q.expr
+    assert r"\operatorname{" in sp.latex(node)
+    pt = _points(q, 1, np.random.default_rng(zlib.crc32(name.encode())))[0]
+    f = sp.lambdify(q.args, node, modules=["scipy", "numpy"])
+    with np.errstate(all="ignore"):
+        assert float(f(*pt)) == pytest.approx(float(getattr(G, name)(*pt)), rel=1e-12, nan_ok=True)

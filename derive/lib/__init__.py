@@ -11,6 +11,10 @@ stable form (or the definition) of every quantity into ``numeric/_kernels_genera
 ``tests/test_library.py`` holds the two forms equal and checks that nothing in the library or
 in ``numeric/`` imports ``derive.papers`` or names a paper.
 
+Each quantity is also a SymPy ``Function`` node (``quantity(name).function``): unevaluated in
+expressions, ``doit`` gives the definition, ``diff`` differentiates it, its LaTeX is its name,
+and lambdify prints its stable form.
+
 A paper's printed formula is a *claim* about a library quantity ("printed = library"), checked
 like any claim; the library never names the paper.
 

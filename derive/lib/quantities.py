@@ -19,7 +19,7 @@ import sympy as sp
 from sympy.codegen.cfunctions import expm1, log1p
 from sympy.codegen.numpy_nodes import logaddexp
 
-from ..functions import GaussHockey, GaussTradeoff, Log1mExp, LogExpm1, LogPhi, Phi, PhiInv, ZetaAlpha
+from ..functions import _Named, GaussHockey, GaussTradeoff, Log1mExp, LogExpm1, LogPhi, Phi, PhiInv, ZetaAlpha
 from ..symbols import (T, W, alpha, b, delta, eps, eta, gamma, h, kappa2, kappa3, kappa4, mu, p, q, rho,
                        sigma, tau, u, z)
 
@@ -49,6 +49,14 @@ class Quantity:
         """The definition at ``vals`` (SymPy numbers or expressions), by substitution."""
         return self.expr.subs(dict(zip(self.args, vals)), simultaneous=True)
 
+    @property
+    def function(self) -> type:
+        """The quantity as a SymPy ``Function`` node (the ``sympy.codegen`` pattern of
+        ``derive.functions``): ``F(x, y)`` stays unevaluated in expressions; ``doit`` gives the
+        definition, ``diff`` differentiates it, ``evalf`` evaluates it, the LaTeX printer writes
+        the quantity's name, and the NumPy/SciPy printer prints the stable form."""
+        return _function_node(self.name)
+
 
 QUANTITIES: dict[str, Quantity] = {}
 
@@ -65,6 +73,30 @@ def quantity(name: str) -> Quantity:
         return QUANTITIES[name]
     except KeyError:
         raise KeyError(f"no library quantity {name!r}; known: {', '.join(sorted(QUANTITIES))}") from None
+
+
+@functools.lru_cache(maxsize=None)
+def _function_node(qname: str) -> type:
+    q = QUANTITIES[qname]
+
+    def _at(expr, args):
+        return expr.subs(dict(zip(q.args, args)), simultaneous=True)
+
+    def definition(self):
+        return _at(q.expr, self.args)
+
+    def _numpycode(self, printer):
+        return printer._print(_at(q.printed, self.args))
+
+    def _latex(self, printer, exp=None):
+        s = r"\operatorname{%s}\left(%s\right)" % (q.name.replace("_", r"\_"),
+                                                   ", ".join(printer._print(a) for a in self.args))
+        return self._wrap(s, exp)
+
+    name = "".join(w.capitalize() for w in q.name.split("_"))
+    return type(name, (_Named,), {"nargs": len(q.args), "definition": definition, "_numpycode": _numpycode,
+                                  "_scipycode": _numpycode, "_latex": _latex, "_dplatex": _latex,
+                                  "__doc__": f"{q.doc} [{q.cite}]", "__module__": __name__})
 
 
 H = sp.Rational(1, 2)
