@@ -198,6 +198,7 @@ NOT_A_FORMULA = {
     "kernels.is_number": "input check: a plain Python number (the scalar fast path of the domain checks)",
     "account.profile": _ACCT, "account.epsilon": _ACCT, "account.delta": _ACCT,
     "account.table": "I/O: tabulates routes for the CLI", "account.calibrate": _SOLVER,
+    "account.integer_bisect": _SOLVER,
     "accountant.AccountingResult": _CONT, "accountant.eps_conversion": "dispatch to a conversion kernel by name",
     "accountant.delta_conversion": "dispatch to a conversion kernel by name",
     "accountant.epsilon_many": _ACCT, "accountant.epsilon": _ACCT, "accountant.delta": _ACCT,
