@@ -103,7 +103,8 @@ def _log_sum_shifted(a, e, d, u):
 
 
 def log_objective_terms(alpha, eps, delta, u):
-    """(L_A, L_B): the two log-terms of the objective of 002 eq. (20) at p = delta + u."""
+    """(L_A, L_B): the two log-terms of the objective of 002 eq. (20) at p = delta + u.
+    HAND (tests/test_kernel_ties.py): log-domain trick: the excess forms shift by (alpha-1) eps with log1p/expm1 split by the size of u (a branch a printer would evaluate both ways)."""
     la, lb = _log_terms_shifted(alpha, eps, delta, u)
     s = (np.asarray(alpha) - 1.0) * np.asarray(eps)
     return la - s, lb - s

@@ -51,7 +51,8 @@ _GRID = np.linspace(-H_MAX, H_MAX, 2401)
 
 
 def hermite(k: int):
-    """He_k as a coefficient vector for ``numpy.polynomial.hermite_e.hermeval``."""
+    """He_k as a coefficient vector for ``numpy.polynomial.hermite_e.hermeval``.
+    HAND (tests/test_kernel_ties.py): a coefficient vector for numpy's hermeval (data, not a formula evaluation)."""
     c = np.zeros(k + 1)
     c[k] = 1.0
     return c
@@ -211,7 +212,8 @@ def gaussian(mu, steps, degree: int = 2) -> Edgeworth:
 def interpreter(f: fdp.TradeOff, n_quad: int = 2001) -> dict:
     """Section 4's two parameters of a (symmetric) curve: the fixed point alpha* with
     f(alpha*) = alpha*, mu* = Phi^{-1}(1 - alpha*) - Phi^{-1}(alpha*), and the area under
-    the curve gamma = int_0^1 f (Gauss-Legendre on [0, alpha*] and [alpha*, 1])."""
+    the curve gamma = int_0^1 f (Gauss-Legendre on [0, alpha*] and [alpha*, 1]).
+    HAND (tests/test_kernel_ties.py): root finding (the fixed point alpha*) and quadrature."""
     lo, hi = np.array([0.0]), np.array([0.5])
     for _ in range(60):                      # alpha - f(alpha) increases from -f(0) to 1/2 - f(1/2) >= 0
         mid = 0.5 * (lo + hi)

@@ -135,7 +135,8 @@ def _minimiser(a: float, e: float, d: float, t0: float | None):
 
 
 def gamma_exact_scalar(a: float, e: float, d: float) -> float | None:
-    """gamma_alpha^eps(delta) of 002 eq. (20) for 0 < alpha*delta < 1 (None if unsolved)."""
+    """gamma_alpha^eps(delta) of 002 eq. (20) for 0 < alpha*delta < 1 (None if unsolved).
+    HAND (tests/test_kernel_ties.py): root finding for one float in math (the minimiser of the objective)."""
     st = _minimiser(a, e, d, None)
     return None if st is None else st[2] / (a - 1.0)
 
@@ -161,7 +162,8 @@ def eps_exact_scalar(a: float, g: float, d: float) -> float:
     """eps_alpha^delta(gamma) (002 eq. (14)) for one point, rounded up.
 
     Closed case alpha*delta >= 1: eq. (24).  Falls back to the vectorised solver
-    (``numeric.conversion.eps_exact``, which raises on failure) when Newton stalls."""
+    (``numeric.conversion.eps_exact``, which raises on failure) when Newton stalls.
+    HAND (tests/test_kernel_ties.py): root finding for one float in math (Newton in t = log u; ~30 us a query)."""
     return eps_solve(a, g, d)[0]
 
 
@@ -169,7 +171,8 @@ def eps_solve(a: float, g: float, d: float, warm: tuple | None = None):
     """(eps rounded up, warm, dH/dalpha, dH/deps) for eps_alpha^delta(gamma), where
     H(alpha, eps) = (alpha-1) gamma_alpha^eps(delta) (002 eq. (20)) at the root, its partial
     derivatives by the envelope theorem (None in the closed cases), and ``warm`` = (eps, t)
-    at the root: pass it back to start a solve at a nearby alpha."""
+    at the root: pass it back to start a solve at a nearby alpha.
+    HAND (tests/test_kernel_ties.py): root finding for one float in math (the per-query path; NumPy calls cost more)."""
     if not (a > 1.0 and g >= 0.0 and 0.0 < d < 1.0):
         from . import conversion as C
         return float(C.eps_exact(a, g, d)), None, None, None   # raises the DomainError

@@ -283,7 +283,8 @@ class PiecewiseLinear(TradeOff):
 
 
 class Identity(PiecewiseLinear):
-    """Id(alpha) = 1 - alpha: perfect privacy."""
+    """Id(alpha) = 1 - alpha: perfect privacy.
+    HAND (tests/test_kernel_ties.py): piecewise-linear geometry (vertices of the curve)."""
 
     name = "identity"
 
@@ -298,7 +299,8 @@ class Identity(PiecewiseLinear):
 
 
 class EpsDelta(PiecewiseLinear):
-    """f_{eps,delta}(alpha) = max(0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha))."""
+    """f_{eps,delta}(alpha) = max(0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha)).
+    HAND (tests/test_kernel_ties.py): piecewise-linear geometry (vertices of the curve)."""
 
     name = "eps-delta"
 
@@ -466,7 +468,8 @@ class Supremum(TradeOff):
 
 class Subsampled(TradeOff):
     """p f + (1 - p) Id (004 Sec. 5 / Dong et al.'s subsampling before symmetrisation):
-    not symmetric; ``.symmetrised()`` gives the curve C_p(f) = min{f_p, f_p^{-1}}**."""
+    not symmetric; ``.symmetrised()`` gives the curve C_p(f) = min{f_p, f_p^{-1}}**.
+    HAND (tests/test_kernel_ties.py): geometry: the subsampling operator's convex combination and symmetrised hull."""
 
     name = "subsampled"
 

@@ -49,7 +49,8 @@ def log_delta_float(eps: float, mu: float) -> float:
     """``log_delta_exact`` for floats without SciPy (``kernels.log_ndtr_scalar``, 2e-14
     relative): for search starts (the calibration's first guess), not for guarantees;
     -inf where the difference cancels below 1e-15 relative.  HAND: the same formula in
-    ``math`` for the SciPy-free start-up path (a printer targets NumPy/SciPy)."""
+    ``math`` for the SciPy-free start-up path (a printer targets NumPy/SciPy).
+    HAND (tests/test_kernel_ties.py): SciPy-free scalar copy for the start-up path (math, log_ndtr_scalar)."""
     la = K.log_ndtr_scalar(-eps / mu + mu / 2)
     r = eps + K.log_ndtr_scalar(-eps / mu - mu / 2) - la
     return la + math.log(-math.expm1(r)) if r < -1e-15 else -math.inf
@@ -63,7 +64,8 @@ def delta_exact(eps, sigma, steps=1, sensitivity=1.0):
 
 def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
     """The smallest eps >= 0 with delta(eps) <= delta for the T-fold Gaussian
-    (inverse of 002 eq. (40)); rounded up (never below the truth)."""
+    (inverse of 002 eq. (40)); rounded up (never below the truth).
+    HAND (tests/test_kernel_ties.py): root finding: bracketed Newton on the generated kernels, rounded up (a solver, not a formula)."""
     d = K.check_open01(delta, "delta")
     mu = mu_of(sigma, steps, sensitivity)
     d, mu = np.broadcast_arrays(d, mu)
@@ -96,7 +98,8 @@ def delta_upper(eps, mu):
     """delta(eps) of G_mu (002 eq. (40)) plus a bound on its float error: Phi(a) - e^eps Phi(b)
     cancels when mu is small (a - b = mu), so the computed value can fall ~u/mu below
     the truth; the allowance (8 + 4|log Phi(a)| + 4|eps + log Phi(b)|) u (Phi(a) + e^eps Phi(b))
-    covers the subtraction and log_ndtr's few-ulp error in the log.  An upper bound (never 0: delta(eps) > 0 always)."""
+    covers the subtraction and log_ndtr's few-ulp error in the log.  An upper bound (never 0: delta(eps) > 0 always).
+    HAND (tests/test_kernel_ties.py): float-error allowance added to the generated profile (outward rounding)."""
     e, m = np.asarray(eps, dtype=float), np.asarray(mu, dtype=float)
     la, lb = K.log_ndtr(-e / m + m / 2), K.log_ndtr(-e / m - m / 2)
     with np.errstate(over="ignore"):

@@ -169,6 +169,7 @@ def log_a_integer(alpha: np.ndarray, q: float, s: float) -> np.ndarray:
     even when A - 1 is 1e-8 (q = 0.001, where the plain sum loses 8 digits).
     The distinct orders are evaluated together, as rows of one (orders x k) array
     (in blocks of bounded size).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms).
     """
     a = np.asarray(alpha, dtype=float)
     vals, inv = np.unique(a.ravel(), return_inverse=True)
@@ -208,6 +209,7 @@ def log_a_fractional(alpha: np.ndarray, q: float, s: float, *, tail: float = -40
     e^tail times the running sum.  Raises when the signed sum cancels to <= 0.
     The result is rounded up by a bound on the float error of the sum (the
     curve is used as an upper bound on the Renyi divergence).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms).
     """
     a = np.asarray(alpha, dtype=float).ravel()
     if a.size <= 8 and np.all(a < 256):   # a few orders (the accountant's refinement): floats
@@ -305,6 +307,7 @@ class SubsampledGaussian(RDPCurve):
     ``fractional=True`` (default) evaluates every real alpha > 1 by the series;
     integer alpha always use the binomial expansion.  ``fractional=False``
     restricts the curve to integer orders (as in Abadi et al.'s accountant).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms).
     """
 
     citation = "Mironov, Talwar, Zhang 2019 (Renyi DP of the sampled Gaussian mechanism), Sec. 3.3"
@@ -503,7 +506,8 @@ class PoissonSubsampledRDP(_GenericSubsampled):
       eps'(alpha) <= log{ (1-g)^{alpha-1}(alpha g - g + 1) + C(alpha,2) g^2 (1-g)^{alpha-2} e^{eps(2)}
                         + 3 sum_{l=3}^alpha C(alpha,l) (1-g)^{alpha-l} g^l e^{(l-1) eps(l)} } / (alpha-1);
 
-    the smaller of this and eps(alpha) (subsampling never hurts) is reported."""
+    the smaller of this and eps(alpha) (subsampling never hurts) is reported.
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
 
     citation = "Zhu and Wang 2019 (Poisson subsampled RDP) Theorem 6"
 
@@ -533,7 +537,8 @@ class WithoutReplacementRDP(_GenericSubsampled):
     accountant", Theorem 9):
 
       eps'(alpha) <= log(1 + g^2 C(alpha,2) min{4(e^{eps(2)}-1), e^{eps(2)} min{2, (e^{eps(oo)}-1)^2}}
-                     + sum_{j=3}^alpha g^j C(alpha,j) e^{(j-1)eps(j)} min{2, (e^{eps(oo)}-1)^j}) / (alpha-1)."""
+                     + sum_{j=3}^alpha g^j C(alpha,j) e^{(j-1)eps(j)} min{2, (e^{eps(oo)}-1)^j}) / (alpha-1).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
 
     citation = ("Wang, Balle, Kasiviswanathan 2019 (Subsampled RDP and analytical moments "
                 "accountant) Theorem 9")

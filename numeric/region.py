@@ -240,7 +240,8 @@ class RDPRegion(_RegionBase):
     gamma(alpha))-RDP at every order in ``orders`` (T-fold composition: RDP adds up).
 
     ``prune=True`` keeps only the orders that are active somewhere on a 129-point tau grid (and
-    their neighbours): a subset of orders, so still a valid (at most slightly looser) bound."""
+    their neighbours): a subset of orders, so still a valid (at most slightly looser) bound.
+    HAND (tests/test_kernel_ties.py): root finding: the region's boundary by bracketed Newton on the generated binary divergences."""
 
     name = "rdp-region"
 
@@ -307,7 +308,8 @@ class RDPRegion(_RegionBase):
 
 class KLRegion(_RegionBase):
     """{(tau, beta): d(1-tau||beta) <= kl, d(1-beta||tau) <= kl}, d the binary KL divergence
-    (002 eqs. (49), (53)): the limit alpha -> 1 of (48)."""
+    (002 eqs. (49), (53)): the limit alpha -> 1 of (48).
+    HAND (tests/test_kernel_ties.py): root finding: the region's boundary by bracketed Newton on the generated binary divergences."""
 
     name = "kl-region"
 
@@ -334,7 +336,8 @@ class KLRegion(_RegionBase):
 
 def lemma3_region(curve: RDPCurve, steps=1, eps=None, orders=None) -> fdp.FromPrivacyProfile:
     """Lemma 3 (002 eq. (43)): the curve certified by (eps, min_alpha delta_alpha^eps(gamma(alpha)))
-    for eps in ``eps`` (default 0..~max, 97 points), exact conversion of Theorem 3."""
+    for eps in ``eps`` (default 0..~max, 97 points), exact conversion of Theorem 3.
+    HAND (tests/test_kernel_ties.py): envelope of conversions (an optimisation over orders)."""
     o = default_orders(curve) if orders is None else np.asarray(orders, float).ravel()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RDPValidityWarning)

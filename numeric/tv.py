@@ -148,7 +148,8 @@ def loss_distribution(k, eps, alpha, *, window: bool = True) -> np.ndarray:
     With ``window`` the sum over s is restricted to 9.5 Gaussian widths around its
     (log-concave) mode; a row whose window edges are not 40 nats below its maximum
     (or a true end of the range) is recomputed over the full range, so the omitted
-    mass is below ~e^-40 relative (the terms decay at least geometrically beyond)."""
+    mass is below ~e^-40 relative (the terms decay at least geometrically beyond).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
     k = _k(k)
     e = _real("epsilon", eps, "(0, oo)", lambda x: x > 0)
     a = _real("alpha", alpha, "[0, 1]", lambda x: 0 <= x <= 1)
@@ -253,13 +254,15 @@ def _profile(k, eps, delta, eta, alpha=None) -> Profile:
 
 
 def theorem2_deltas(k, eps, delta, eta) -> Profile:
-    """Theorem 2: the exact k-fold profile of (eps, delta)-DP, eta-TV mechanisms."""
+    """Theorem 2: the exact k-fold profile of (eps, delta)-DP, eta-TV mechanisms.
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
     return _profile(k, eps, delta, eta)
 
 
 def kairouz_deltas(k, eps, delta) -> Profile:
     """Kairouz et al. (6): Theorem 2 at alpha = 0 (eta maximal); the lines j = k - 2i
-    are (6) and the others are implied by them."""
+    are (6) and the others are implied by them.
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
     return _profile(k, eps, delta, None, alpha=0.0)
 
 
@@ -310,7 +313,8 @@ class KairouzComposition(TVComposition):
 
 
 def dominating_pmfs(eps, delta, eta) -> tuple[np.ndarray, np.ndarray]:
-    """P0, P1 of the dominating mechanism (43)-(44) (five outputs; (7) when delta = 0)."""
+    """P0, P1 of the dominating mechanism (43)-(44) (five outputs; (7) when delta = 0).
+    HAND (tests/test_kernel_ties.py): pmf assembly of the dominating pair (arrays, not one formula)."""
     e, d, n = _check(eps, delta, eta)
     a = alpha_of(e, d, n)
     hi, lo = (1 - d) * (1 - a) / (1 + np.exp(-e)), (1 - d) * (1 - a) / (1 + np.exp(e))
@@ -345,7 +349,8 @@ def tv_staircase(eps, gamma) -> float:
 def gdp_delta(eps, mu) -> np.ndarray:
     """Dong et al. Cor. 2.13: delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
     computed stably with its float-error allowance (numeric.gaussian.delta_upper): never below
-    the truth, also at small mu where the difference cancels."""
+    the truth, also at small mu where the difference cancels.
+    HAND (tests/test_kernel_ties.py): the certified gaussian.delta_upper (rounding allowance), capped at 1."""
     e = np.asarray(eps, dtype=float)
     m = _real("mu", mu, "(0, oo)", lambda x: x > 0)
     if np.any(~np.isfinite(e) | (e < 0)):
