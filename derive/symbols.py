@@ -42,9 +42,10 @@ z = sp.Symbol("z", real=True)                        # a normal quantile
 kappa2 = sp.Symbol("kappa_2", positive=True)         # cumulants of a privacy loss
 kappa3 = sp.Symbol("kappa_3", real=True)
 kappa4 = sp.Symbol("kappa_4", real=True)
+Delta = sp.Symbol("Delta", positive=True)            # a mechanism's sensitivity (L2 for the Gaussian)
 
 ALL = {s.name: s for s in (alpha, eps, delta, gamma, lam, p, q, sigma, rho, T, t, tau, mu, A, L,
-                           zeta_alpha, b, x, k, n, u, W, eta, h, z, kappa2, kappa3, kappa4)}
+                           zeta_alpha, b, x, k, n, u, W, eta, h, z, kappa2, kappa3, kappa4, Delta)}
 
 
 @dataclass(frozen=True)

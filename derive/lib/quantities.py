@@ -19,12 +19,10 @@ import sympy as sp
 from sympy.codegen.cfunctions import expm1, log1p
 from sympy.codegen.numpy_nodes import logaddexp
 
+from .. import mechanisms as _M   # the mechanisms' definitions (one each), in the same symbols
 from ..functions import _Named, GaussHockey, GaussTradeoff, Log1mExp, LogExpm1, LogPhi, Phi, PhiInv, ZetaAlpha
-from ..symbols import (T, W, alpha, b, delta, eps, eta, gamma, h, kappa2, kappa3, kappa4, mu, p, q, rho,
-                       sigma, tau, u, z)
-
-# the sensitivity of a mechanism (L2 for the Gaussian)
-Delta = sp.Symbol("Delta", positive=True)
+from ..symbols import (Delta, T, W, alpha, b, delta, eps, eta, gamma, h, kappa2, kappa3, kappa4, mu, p, q,
+                       rho, sigma, tau, u, z)
 
 
 @dataclass(frozen=True)
@@ -104,8 +102,6 @@ MIRONOV = "Mironov 2017 (Renyi differential privacy)"
 OPTCONV = "Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion)"
 
 # ============================================================================ RDP curves of mechanisms
-from .. import mechanisms as _M   # the mechanisms' definitions (one each), in the same symbols
-
 _q("gaussian_rdp", (alpha, sigma), _M.gaussian_rdp, f"{MIRONOV}, Prop. 7",
    "the RDP curve of the Gaussian mechanism N(0, sigma^2), unit L2 sensitivity")
 
@@ -349,5 +345,4 @@ def conversion_pieces():
     return exprs, args
 
 
-# the Laplace scale symbol is part of the table (mechanisms use it); re-exported for completeness
-__all__ = ["Quantity", "QUANTITIES", "quantity", "conversion_pieces", "Delta", "b"]
+__all__ = ["Quantity", "QUANTITIES", "quantity", "conversion_pieces"]
