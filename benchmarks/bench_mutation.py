@@ -49,6 +49,7 @@ from sympy.core.function import AppliedUndef
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import derive.papers  # noqa: E402,F401  (declares the seed papers to the registry)
 from derive import checkers, registry  # noqa: E402
 from derive.paperkit import param_var  # noqa: E402
 from derive.verify import sample_points, symbolic_zero  # noqa: E402

@@ -522,8 +522,7 @@ class ClaimFile:
                 raise self._err(line, "[paper]", f"missing {k!r} (a string)")
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p["key"]):
             raise self._err(line, "[paper]", f"key={p['key']!r} must be letters, digits and _ (starting with a letter)")
-        from .papers import PAPER_MODULES
-        if p["key"] in PAPER_MODULES:
+        if p["key"] in registry.source_keys():
             raise self._err(line, "[paper]", f"key={p['key']!r} is a built-in paper; choose another key")
         self.key = p["key"]
         self.title = p["title"]

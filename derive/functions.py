@@ -14,6 +14,8 @@ printing (the pattern of ``sympy.codegen.numpy_nodes.logaddexp``).
 * ``BinaryRenyi(alpha, p, q)``: d_alpha(p||q), the Renyi divergence of Bern(p) and Bern(q)
   (002 Lemma 4).
 * ``LogSubExp(x, y)``: log(e^x - e^y) for x > y (``sympy.codegen.numpy_nodes.logaddexp`` is the sum).
+* ``LogPhi(x)``, ``Log1mExp(x)`` = log(1 - e^{-x}), ``LogExpm1(x)`` = log(e^x - 1): the log-domain
+  helpers the generated kernels print in their stable forms.
 
 Apart from Phi and PhiInv, each is defined once by ``definition()``, its closed form in
 elementary functions and Phi: derivatives, evaluation and the mpmath/NumPy printers come from
@@ -280,9 +282,72 @@ class LogSubExp(_Named):
     _scipycode = _numpycode
 
 
+class LogPhi(_Named):
+    """log Phi(x), printed as ``scipy.special.log_ndtr`` (a few ulp everywhere, deep tails included)."""
+
+    nargs = 1
+
+    def definition(self):
+        return sp.log(Phi(self.args[0]))
+
+    def _latex(self, printer, exp=None):
+        return self._wrap(r"\log \Phi\left(%s\right)" % printer._print(self.args[0]), exp)
+
+    _dplatex = _latex
+
+    def _numpycode(self, printer):
+        return "%s(%s)" % (printer._module_format("scipy.special.log_ndtr"), printer._print(self.args[0]))
+
+    _scipycode = _numpycode
+
+
+class Log1mExp(_Named):
+    """log(1 - e^{-x}) for x > 0, printed in Maechler's (2012) two-branch form: log1p(-e^{-x})
+    above log 2, log(-expm1(-x)) below (full relative accuracy at both ends)."""
+
+    nargs = 1
+
+    def definition(self):
+        return sp.log(1 - sp.exp(-self.args[0]))
+
+    def _latex(self, printer, exp=None):
+        return self._wrap(r"\log\left(1 - e^{-%s}\right)" % printer._print(self.args[0]), exp)
+
+    _dplatex = _latex
+
+    def _numpycode(self, printer):
+        x = printer._print(self.args[0])
+        return "%s(%s > %r, %s(-%s(-(%s))), %s(-%s(-(%s))))" % (
+            printer._module_format("numpy.where"), x, 0.6931471805599453, printer._module_format("numpy.log1p"),
+            printer._module_format("numpy.exp"), x, printer._module_format("numpy.log"),
+            printer._module_format("numpy.expm1"), x)
+
+    _scipycode = _numpycode
+
+
+class LogExpm1(_Named):
+    """log(e^x - 1) for x > 0, printed as x + log(1 - e^{-x}) (``Log1mExp``): finite beyond x = 709."""
+
+    nargs = 1
+
+    def definition(self):
+        return sp.log(sp.exp(self.args[0]) - 1)
+
+    def _latex(self, printer, exp=None):
+        return self._wrap(r"\log\left(e^{%s} - 1\right)" % printer._print(self.args[0]), exp)
+
+    _dplatex = _latex
+
+    def _numpycode(self, printer):
+        x = self.args[0]
+        return "(%s + %s)" % (printer._print(x), printer._print(Log1mExp(x)))
+
+    _scipycode = _numpycode
+
+
 #: every named function, by class name
 NAMED = {c.__name__: c for c in (Phi, PhiInv, GaussTradeoff, GaussHockey, ZetaAlpha, Chi, ChiInv,
-                                 BinaryRenyi, LogSubExp)}
+                                 BinaryRenyi, LogSubExp, LogPhi, Log1mExp, LogExpm1)}
 
 
 #: LaTeX function names a parsed formula may use, mapped to SymPy

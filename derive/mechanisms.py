@@ -19,14 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-alpha = sp.Symbol("alpha", positive=True)
-sigma = sp.Symbol("sigma", positive=True)
-q = sp.Symbol("q", positive=True)
-b = sp.Symbol("b", positive=True)
-eps = sp.Symbol("varepsilon", positive=True)
-x = sp.Symbol("x", real=True)
-k = sp.Symbol("k", integer=True, nonnegative=True)
-n = sp.Symbol("n", integer=True, positive=True)
+from .symbols import alpha, b, eps, k, n, q, sigma, x   # the library's one symbol table
 
 #: Mironov 2017 Prop. 7 (002 eq. (28)), unit sensitivity
 gaussian_rdp = alpha / (2 * sigma ** 2)

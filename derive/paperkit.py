@@ -1,7 +1,7 @@
 """A small vocabulary for writing one paper's module: formulas and claims in
 the paper's order, each citing its seed file and location.
 
-    P = Paper("asoodeh2021", seed="002_681a0562af0ee53f.txt", ...)
+    P = Paper("smith2024", seed="smith2024.txt", ...)
     g = P.formula("thm4.g", "(23)", r"...verbatim LaTeX...", role="lower_bound",
                   quantity=r"\\gamma_\\alpha^\\varepsilon(\\delta)", params=(ALPHA, EPS, DELTA),
                   subs={zeta_alpha: zeta})
@@ -120,7 +120,7 @@ _DUMMY_INDEX = re.compile(r"dummy_index=(\d+)")
 def _stable(definition: str) -> str:
     """A definition's text with SymPy's Dummy indices (drawn at random in each process) numbered
     in order of appearance: the same claim has the same definition, hence the same verdict-cache
-    key, in every process (zheng2020.eqA_2.scaling's derivatives carry Dummies)."""
+    key, in every process (a claim over derivatives carries Dummies)."""
     seen: dict[str, int] = {}
     return _DUMMY_INDEX.sub(lambda m: f"dummy_index={seen.setdefault(m.group(1), len(seen))}", definition)
 

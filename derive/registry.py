@@ -1,47 +1,84 @@
-"""Look formulas and claims up by name and by paper."""
+"""Look formulas and claims up by name and by paper.
+
+The registry knows no paper by name.  A *source* is a paper key and the module that registers
+its formulas and claims on import; sources are added by ``add_source`` (the seed papers'
+package does so for each of its papers when the application imports it: ``import
+derive.papers``) or declared as entry points of the group ``dpderive.papers`` (``key =
+"package.module"``) by any installed distribution.  Modules load lazily, on the first lookup
+of one of their names.
+"""
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from .core import Claim, Formula
+if TYPE_CHECKING:                 # the registry itself imports no SymPy (the accountant CLI imports it)
+    from .core import Claim, Formula
 
 PAPERS: dict[str, dict] = {}
-FORMULAS: dict[str, Formula] = {}
-CLAIMS: dict[str, Claim] = {}
+FORMULAS: dict[str, "Formula"] = {}
+CLAIMS: dict[str, "Claim"] = {}
+SOURCES: dict[str, str] = {}      # paper key -> the module registering it on import
+ENTRY_POINT_GROUP = "dpderive.papers"
+_DISCOVERED = False
+
+
+def add_source(key: str, module: str) -> None:
+    """Declare that importing ``module`` registers paper ``key`` (loaded on first use)."""
+    if SOURCES.get(key, module) != module:
+        raise ValueError(f"paper key {key!r} is already provided by {SOURCES[key]!r}")
+    SOURCES[key] = module
+
+
+def _discover() -> None:
+    """Add the sources that installed distributions declare as ``dpderive.papers`` entry points."""
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    from importlib.metadata import entry_points
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        SOURCES.setdefault(ep.name, ep.value)
+
+
+def source_keys() -> tuple[str, ...]:
+    """The keys of every known source (built-in or installed), in the order they were added."""
+    _discover()
+    return tuple(SOURCES)
 
 
 def register_paper(key: str, *, title: str, seeds: tuple[str, ...], citation: str) -> None:
     PAPERS[key] = {"key": key, "title": title, "seeds": seeds, "citation": citation}
 
 
-def add_formula(f: Formula) -> Formula:
+def add_formula(f: "Formula") -> "Formula":
     if f.name in FORMULAS:
         raise ValueError(f"formula {f.name!r} registered twice")
     FORMULAS[f.name] = f
     return f
 
 
-def add_claim(c: Claim) -> Claim:
+def add_claim(c: "Claim") -> "Claim":
     if c.id in CLAIMS:
         raise ValueError(f"claim {c.id!r} registered twice")
     CLAIMS[c.id] = c
     return c
 
 
-def formula(name: str) -> Formula:
+def _lookup(table: dict, name: str, what: str):
     load_paper(name.split(".", 1)[0])
     try:
-        return FORMULAS[name]
+        return table[name]
     except KeyError:
-        raise KeyError(f"no formula named {name!r}; `dpderive list` shows them") from None
+        raise KeyError(f"no {what} named {name!r}; `dpderive list` shows them") from None
 
 
-def claim(cid: str) -> Claim:
-    load_paper(cid.split(".", 1)[0])
-    try:
-        return CLAIMS[cid]
-    except KeyError:
-        raise KeyError(f"no claim named {cid!r}; `dpderive list` shows them") from None
+def formula(name: str) -> "Formula":
+    return _lookup(FORMULAS, name, "formula")
+
+
+def claim(cid: str) -> "Claim":
+    return _lookup(CLAIMS, cid, "claim")
 
 
 def formulas(paper: str | None = None) -> list[Formula]:
@@ -57,14 +94,13 @@ def claims(paper: str | None = None) -> list[Claim]:
 
 
 def load_paper(key: str) -> None:
-    """Import one paper's module (registering its formulas and claims); papers load
+    """Import one source's module (registering its formulas and claims); sources load
     lazily so that a command needing one formula does not parse every paper."""
-    from .papers import PAPER_MODULES
-    if key in PAPER_MODULES:
-        importlib.import_module(f"derive.papers.{key}")
+    _discover()
+    if key in SOURCES:
+        importlib.import_module(SOURCES[key])
 
 
 def load_all() -> None:
-    from .papers import PAPER_MODULES
-    for key in PAPER_MODULES:
+    for key in source_keys():
         load_paper(key)

@@ -1,6 +1,8 @@
-"""Symbols with assumptions and the parameter domains they live on.
+"""Symbols with assumptions and the parameter domains they live on: the library's one
+symbol table.
 
-Every formula in ``derive.papers`` is written in these symbols, so that
+Every formula (the library's quantities, ``derive.lib``; the papers' printed formulas) is
+written in these symbols, so that
 assumptions (``alpha > 1`` is carried as ``alpha`` positive plus a domain) are
 shared, and the LaTeX printer can render them in the papers' notation.
 """
@@ -27,9 +29,23 @@ mu = sp.Symbol("mu", positive=True)
 A = sp.Symbol("A", positive=True)
 L = sp.Symbol("L", positive=True)  # shorthand for log(1/delta) in asymptotics
 zeta_alpha = sp.Symbol("zeta_alpha", positive=True)  # the name printed formulas use for zeta_alpha; substituted by thm4.zeta
+# the library's further variables (derive.lib, derive.mechanisms)
+b = sp.Symbol("b", positive=True)                    # a Laplace scale
+x = sp.Symbol("x", real=True)                        # an integration / evaluation point
+k = sp.Symbol("k", integer=True, nonnegative=True)   # a summation index
+n = sp.Symbol("n", integer=True, positive=True)      # an integer order or count
+u = sp.Symbol("u", positive=True)                    # p - delta in the optimal conversion's objective
+W = sp.Symbol("W", positive=True)                    # e^-eps in the same
+eta = sp.Symbol("eta", nonnegative=True)             # a total-variation bound
+h = sp.Symbol("h", real=True)                        # a standardised point of an Edgeworth CDF
+z = sp.Symbol("z", real=True)                        # a normal quantile
+kappa2 = sp.Symbol("kappa_2", positive=True)         # cumulants of a privacy loss
+kappa3 = sp.Symbol("kappa_3", real=True)
+kappa4 = sp.Symbol("kappa_4", real=True)
+Delta = sp.Symbol("Delta", positive=True)            # a mechanism's sensitivity (L2 for the Gaussian)
 
 ALL = {s.name: s for s in (alpha, eps, delta, gamma, lam, p, q, sigma, rho, T, t, tau, mu, A, L,
-                           zeta_alpha)}
+                           zeta_alpha, b, x, k, n, u, W, eta, h, z, kappa2, kappa3, kappa4, Delta)}
 
 
 @dataclass(frozen=True)

@@ -341,26 +341,33 @@ def _log_h1(p, a, d, e):
     return _logaddexp(t1, t2)
 
 
+def grid_golden(f, xs, iters, invphi):
+    """Minimise ``f``: the least of its values on the grid ``xs`` brackets the minimum with its two
+    neighbours, and golden section (ratio ``invphi`` = (sqrt 5 - 1)/2 in the caller's arithmetic:
+    floats here, mpmath in ``derive.verify.mp_minimize``) refines the bracket ``iters`` times.
+    Returns (a, b, the least value seen at the last two probes and on the grid)."""
+    vals = [f(x) for x in xs]
+    n = len(xs)
+    k = min(range(n), key=vals.__getitem__)
+    a, b = xs[max(k - 1, 0)], xs[min(k + 1, n - 1)]
+    c, d = b - invphi * (b - a), a + invphi * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(iters):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - invphi * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + invphi * (b - a)
+            fd = f(d)
+    return a, b, min(fc, fd, vals[k])
+
+
 def _golden_min(f, lo, hi, grid=64, iters=50):
     """min of a unimodal ``f`` on [lo, hi]: a grid, then golden sections on the best cell (0.618^50 of a
     cell, 1e-10: the minimum *value* is then exact to float precision, the error being quadratic)."""
-    xs = [lo + (hi - lo) * i / (grid - 1) for i in range(grid)]
-    vals = [f(x) for x in xs]
-    k = min(range(grid), key=vals.__getitem__)
-    a, b = xs[max(k - 1, 0)], xs[min(k + 1, grid - 1)]
-    g = (math.sqrt(5) - 1) / 2
-    c, dd = b - g * (b - a), a + g * (b - a)
-    fc, fd = f(c), f(dd)
-    for _ in range(iters):
-        if fc < fd:
-            b, dd, fd = dd, c, fc
-            c = b - g * (b - a)
-            fc = f(c)
-        else:
-            a, c, fc = c, dd, fd
-            dd = a + g * (b - a)
-            fd = f(dd)
-    return min(fc, fd, vals[k])
+    return grid_golden(f, [lo + (hi - lo) * i / (grid - 1) for i in range(grid)], iters, (math.sqrt(5) - 1) / 2)[2]
 
 
 def optimal_gamma(a, e, d):

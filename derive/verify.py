@@ -16,6 +16,7 @@ import sympy as sp
 from . import budget
 from .core import Verdict
 from .symbols import Param
+from .truths_float import grid_golden
 
 DPS = 50          # working precision for numeric checks (decimal digits)
 TOL_DIGITS = 30   # an identity "holds" when the relative error is below 10**-TOL_DIGITS
@@ -238,21 +239,7 @@ def mp_minimize(fn: Callable, lo, hi, *, grid: int = 240, iters: int = 220):
 
     span = mp.mpf(min(90, 2 * mp.mp.dps))  # stay where x_of(u) is distinct from the ends
     us = [-span + 2 * span * k / (grid - 1) for k in range(grid)]
-    vals = [g(u) for u in us]
-    k = min(range(grid), key=lambda i: vals[i])
-    a, b = us[max(k - 1, 0)], us[min(k + 1, grid - 1)]
-    invphi = (mp.sqrt(5) - 1) / 2
-    c, d = b - invphi * (b - a), a + invphi * (b - a)
-    fc, fd = g(c), g(d)
-    for _ in range(iters):
-        if fc < fd:
-            b, d, fd = d, c, fc
-            c = b - invphi * (b - a)
-            fc = g(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + invphi * (b - a)
-            fd = g(d)
+    a, b, _ = grid_golden(g, us, iters, (mp.sqrt(5) - 1) / 2)
     u = (a + b) / 2
     return x_of(u), g(u)
 

@@ -206,9 +206,9 @@ def load_source(source: str) -> None:
         from derive.claimfile import load_file  # written on another branch; imported lazily
         load_file(source)
         return
-    from derive.papers import PAPER_MODULES
-    if source not in PAPER_MODULES:
-        raise KeyError(f"source={source!r} is neither a paper key ({', '.join(PAPER_MODULES)}) "
+    keys = registry.source_keys()
+    if source not in keys:
+        raise KeyError(f"source={source!r} is neither a paper key ({', '.join(keys)}) "
                        "nor a .toml claim file")
     registry.load_paper(source)
 
@@ -217,11 +217,10 @@ def claim_source(claim) -> str | None:
     """What a worker loads to find ``claim``: its claim file (``registry.PAPERS[key]["file"]``,
     set by derive.claimfile), or its paper key; None when neither exists (checked in this process)."""
     from derive import registry
-    from derive.papers import PAPER_MODULES
     p = registry.PAPERS.get(claim.paper, {}).get("file")
     if p and str(p).endswith(".toml"):
         return str(p)
-    return claim.paper if claim.paper in PAPER_MODULES else None
+    return claim.paper if claim.paper in registry.source_keys() else None
 
 
 def check_claim(task: tuple[str, str]):

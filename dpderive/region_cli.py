@@ -108,26 +108,17 @@ def _cmd_region(args) -> int:
 
 
 def _plot(f, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
+    from .plotting import tradeoff_plot
     a = np.linspace(0, 1, 401)
-    fig, ax = plt.subplots(figsize=(3.6, 3.4))
-    ax.plot(a, f(a), label="RDP outer bound (48)")
-    ax.plot(a, 1 - a, color="0.6", lw=0.8)
-    ax.set_xlabel("type I error")
-    ax.set_ylabel("type II error")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    tradeoff_plot(path, [(a, f(a), dict(label="RDP outer bound (48)")), (a, 1 - a, dict(color="0.6", lw=0.8))],
+                  size=(3.6, 3.4))
 
 
 def add_commands(subparsers) -> None:
-    import re
+    from .accounting_cli import _NEGATIVE_NUMBER
     s = subparsers.add_parser("region", help="privacy-region outer bound (trade-off curve) from RDP")
-    s._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^-(inf|nan)$", re.I)
+    s._negative_number_matcher = _NEGATIVE_NUMBER     # "-1e-5" is a value (then a range error)
     s.add_argument("--sigma", type=float, help="noise multiplier of the Gaussian mechanism")
     s.add_argument("--sampling-rate", type=float, default=1.0, help="Poisson sampling rate q in (0, 1]")
     s.add_argument("--steps", type=float, default=1.0, help="number of compositions T >= 1")

@@ -83,22 +83,12 @@ def cmd_tradeoff(args) -> int:
 
 
 def _plot(path: str, a, b, info) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(4, 4))
-    ax.plot(a, 1 - a, color="0.6", lw=0.8, ls="--", label="no privacy (1 - alpha)")
-    ax.plot(a, b, lw=1.5, label=f"{info['method']}")
-    ax.set_xlabel("type I error alpha")
-    ax.set_ylabel("type II error beta")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
+    from .plotting import tradeoff_plot
     m = info["mechanism"]
-    ax.set_title(f"sigma={m['sigma']:g}, q={m['sampling_rate']:g}, T={m['steps']:g}", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    tradeoff_plot(path, [(a, 1 - a, dict(color="0.6", lw=0.8, ls="--", label="no privacy (1 - alpha)")),
+                         (a, b, dict(lw=1.5, label=f"{info['method']}"))],
+                  size=(4, 4), xlabel="type I error alpha", ylabel="type II error beta", unit_box=True,
+                  title=f"sigma={m['sigma']:g}, q={m['sampling_rate']:g}, T={m['steps']:g}", legend_size=8)
 
 
 def add_commands(subparsers) -> None:

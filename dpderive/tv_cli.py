@@ -86,30 +86,23 @@ def cmd_tv(args) -> int:
 
 
 def _plot(path, curve, kair, out):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
     from numeric import fdp
+    from .plotting import tradeoff_plot
     a = np.concatenate((np.geomspace(1e-8, 1e-2, 200), np.linspace(1e-2, 1, 400)))
-    fig, ax = plt.subplots(figsize=(4.2, 3.4))
-    ax.plot(a, kair(a), label="Kairouz et al. (no TV)")
-    ax.plot(a, curve(a), label="Theorem 2 (with TV)")
-    ax.plot(a, fdp.Identity()(a), color="0.6", lw=0.8, ls=":")
-    ax.set_xlabel(r"type I error $\beta_{\mathrm{I}}$")
-    ax.set_ylabel(r"type II error $\beta_{\mathrm{II}}$")
-    ax.set_title(f"k={out['k']}, eps={out['epsilon_step']:.3g}, eta={out['eta_step']:.3g}", fontsize=8)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    tradeoff_plot(path, [(a, kair(a), dict(label="Kairouz et al. (no TV)")),
+                         (a, curve(a), dict(label="Theorem 2 (with TV)")),
+                         (a, fdp.Identity()(a), dict(color="0.6", lw=0.8, ls=":"))],
+                  size=(4.2, 3.4), xlabel=r"type I error $\beta_{\mathrm{I}}$",
+                  ylabel=r"type II error $\beta_{\mathrm{II}}$", title_size=8,
+                  title=f"k={out['k']}, eps={out['epsilon_step']:.3g}, eta={out['eta_step']:.3g}")
 
 
 def add_commands(subparsers) -> None:
     """Add the ``tv`` subcommand."""
-    import re
+    from .accounting_cli import _NEGATIVE_NUMBER
     p = subparsers.add_parser("tv", help="total-variation-aware k-fold composition (Ghazi-Issa Theorem 2)")
-    p._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^-(inf|nan)$", re.I)
+    p._negative_number_matcher = _NEGATIVE_NUMBER     # "-1e-5" is a value (then a range error)
     p.add_argument("--epsilon", type=float, required=True, help="per-mechanism epsilon > 0")
     p.add_argument("--delta", type=float, default=0.0, help="per-mechanism delta in [0, 1) (default 0)")
     p.add_argument("--eta", type=float, default=None,

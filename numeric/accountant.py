@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import _kernels_generated as G
 from . import conversion as C
 from . import kernels as K
 from .fastconv import eps_exact_scalar, eps_solve
@@ -611,10 +612,12 @@ def _delta_optimal_refine(curve, T, e, a, v):
 
 # ----------------------------------------------------------------------------- the paper's MA
 def ma_epsilon(rho, T, delta_):
-    """Moments accountant epsilon = rho T + sqrt(4 rho T log(1/delta)) (002 eq. (29)),
-    compiled from the registry formula ``asoodeh2021.eq29`` [rho, T, delta]."""
-    return np.asarray(K.compile_numpy("asoodeh2021.eq29")(np.asarray(rho, float), np.asarray(T, float),
-                                                           np.asarray(delta_, float)), dtype=float)
+    """Moments accountant epsilon = rho T + sqrt(4 rho T log(1/delta)) (002 eq. (29)): the
+    generated kernel of the library quantity ``ma_epsilon`` [rho, T, delta], domains checked."""
+    r = K.check_positive(rho, "rho")
+    t = K.check_steps(T, "T")
+    d = K.check_open01(delta_, "delta")
+    return np.asarray(G.ma_epsilon(r, t, d), dtype=float)
 
 
 def improved_ma_epsilon(rho, T, delta_):
@@ -650,21 +653,17 @@ def lemma2_epsilon(rho, T, delta_):
 
 def theorem5_sigma2(eps, delta_, T):
     """Theorem 5's sufficient variance without its O(.) remainder (002 Thm. 5):
-    (2T/eps^2) log(1/delta) + T/eps - (2T/eps^2)(log(2 log(1/delta)) + 1 - log eps)."""
-    L = np.log(1.0 / np.asarray(delta_, float))
-    e = np.asarray(eps, float)
-    T = np.asarray(T, float)
-    return 2 * T / e ** 2 * L + T / e - 2 * T / e ** 2 * (np.log(2 * L) + 1 - np.log(e))
+    (2T/eps^2) log(1/delta) + T/eps - (2T/eps^2)(log(2 log(1/delta)) + 1 - log eps); the
+    generated kernel of the library quantity ``sigma2_sufficient``."""
+    return G.sigma2_sufficient(eps, delta_, T)
 
 
 def ma_sigma2(eps, delta_, T):
     """The moments-accountant variance: sigma^2 = T/(2 x), x = eps - 2 log delta -
-    2 sqrt((eps - log delta) log(1/delta)) (002 eqs. (34)-(35))."""
-    L = -np.log(np.asarray(delta_, float))
-    e = np.asarray(eps, float)
-    # x = (sqrt(eps + L) - sqrt(L))^2 written without the cancellation of the printed form
-    x = e ** 2 / (np.sqrt(e + L) + np.sqrt(L)) ** 2
-    return np.asarray(T, float) / (2 * x)
+    2 sqrt((eps - log delta) log(1/delta)) (002 eqs. (34)-(35)); the generated kernel of the
+    library quantity ``ma_sigma2`` (stable form x = (sqrt(eps + L) - sqrt(L))^2 without the
+    printed form's cancellation)."""
+    return G.ma_sigma2(eps, delta_, T)
 
 
 def min_sigma2(eps, delta_, T, conversion: str = "optimal") -> float:

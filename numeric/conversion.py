@@ -6,8 +6,8 @@ Theorem 3 (002 eq. (20)): for alpha > 1, eps >= 0, delta in (0, 1)
     M = min_{p in (delta, 1)} p^alpha (p-delta)^(1-alpha) + (1-p)^alpha (e^eps - p + delta)^(1-alpha).
 
 How it is computed.  Substituting p = delta + u (u in (0, 1-delta)) keeps
-p - delta = u exact down to delta = 1e-300.  The objective (from the registry,
-``asoodeh2021.thm3.objective``) is split into its two terms, each taken to log
+p - delta = u exact down to delta = 1e-300.  The objective (the library quantity
+``conversion_objective``, ``derive.lib``) is split into its two terms, each taken to log
 space with ``expand_log``: L_A(u) = alpha log(delta+u) + (1-alpha) log u and
 L_B(u) = alpha log(1-delta-u) + (1-alpha) log(e^eps - u).  SymPy differentiates
 them (``sympy.diff``; e^eps is rewritten through W = e^-eps so the kernels stay
@@ -52,48 +52,14 @@ _RTOL_OUT = 1e-14   # eps / log-delta inversion
 
 
 # ----------------------------------------------------------------------------- symbolic side
-@functools.lru_cache(maxsize=None)
 def derived_exprs():
-    """The SymPy-derived pieces of d/du log(objective) of 002 eq. (20).
-
-    Returns ``(exprs, args)``: ``exprs`` maps ``dA, d2A, dB, d2B`` (first/second
-    u-derivatives of the log-terms), ``dB_deps`` (d L_B / d eps at fixed u), ``dA_ddelta``,
-    ``dB_ddelta`` (functions of (alpha, W, delta, u) with W = e^-eps) and ``LA, LB`` (the
-    paper-form log terms, functions of (alpha, eps, delta, u)) to expressions; ``args``
-    maps each name to its argument symbols.  ``numeric.codegen`` writes them to
-    ``numeric/_kernels_generated.py`` (imported at run time, no SymPy needed).
-    """
-    import sympy as sp
-
-    from derive.symbols import alpha, delta, eps, p
-    expr, syms = K.formula_expr("asoodeh2021.thm3.objective")
-    u = sp.Symbol("u", positive=True)
-    W = sp.Symbol("W", positive=True)
-    obj_u = expr.subs(p, delta + u)
-    terms = sp.Add.make_args(sp.expand(obj_u, power_base=False, power_exp=False, mul=False,
-                                       multinomial=False, log=False))
-    if len(terms) != 2:
-        raise RuntimeError(f"thm3.objective: expected two terms, got {len(terms)}: {obj_u}")
-    logs = [sp.expand_log(sp.log(t_), force=True) for t_ in terms]
-    # L_B is the term carrying e^eps
-    if logs[0].has(sp.exp(eps)):
-        logs = logs[::-1]
-    LA, LB = logs
-    if LA.has(eps) or not LB.has(eps):
-        raise RuntimeError("thm3.objective: could not identify the two terms")
-
-    def stable(e):
-        """rewrite e^eps through W = e^-eps and cancel: finite as eps grows."""
-        return sp.factor(sp.cancel(sp.together(e.subs(sp.exp(eps), 1 / W))))
-
-    exprs = dict(
-        dA=sp.factor(sp.together(sp.diff(LA, u))), d2A=sp.factor(sp.together(sp.diff(LA, u, 2))),
-        dB=stable(sp.diff(LB, u)), d2B=stable(sp.diff(LB, u, 2)), dB_deps=stable(sp.diff(LB, eps)),
-        dA_ddelta=sp.together(sp.diff(LA, delta)), dB_ddelta=stable(sp.diff(LB, delta)),
-        LA=LA, LB=LB)
-    a4, e4 = (alpha, W, delta, u), (alpha, eps, delta, u)
-    args = {k: (e4 if k in ("LA", "LB") else a4) for k in exprs}
-    return exprs, args
+    """The SymPy-derived pieces of d/du log(objective) of 002 eq. (20): the library's
+    ``derive.lib.quantities.conversion_pieces`` (``dA, d2A, dB, d2B, dB_deps, dA_ddelta, dB_ddelta``
+    as functions of (alpha, W, delta, u), W = e^-eps; ``LA, LB`` of (alpha, eps, delta, u)).
+    ``numeric.codegen`` writes them to ``numeric/_kernels_generated.py`` (imported at run time,
+    no SymPy needed)."""
+    from derive.lib.quantities import conversion_pieces
+    return conversion_pieces()
 
 
 @functools.lru_cache(maxsize=None)
@@ -102,7 +68,7 @@ def derived_kernels():
     module ``numeric/_kernels_generated.py`` (``tests/test_numeric_codegen.py`` fails when it
     is out of date with the SymPy definitions)."""
     from . import _kernels_generated as G
-    return {k: getattr(G, "thm3_" + k) for k in G.THM3_NAMES}
+    return {k: getattr(G, "objective_" + k) for k in G.OBJECTIVE_NAMES}
 
 
 def _excess(a, e, d, u):
@@ -137,7 +103,8 @@ def _log_sum_shifted(a, e, d, u):
 
 
 def log_objective_terms(alpha, eps, delta, u):
-    """(L_A, L_B): the two log-terms of the objective of 002 eq. (20) at p = delta + u."""
+    """(L_A, L_B): the two log-terms of the objective of 002 eq. (20) at p = delta + u.
+    HAND (tests/test_kernel_ties.py): log-domain trick: the excess forms shift by (alpha-1) eps with log1p/expm1 split by the size of u (a branch a printer would evaluate both ways)."""
     la, lb = _log_terms_shifted(alpha, eps, delta, u)
     s = (np.asarray(alpha) - 1.0) * np.asarray(eps)
     return la - s, lb - s

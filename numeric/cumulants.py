@@ -46,7 +46,8 @@ __all__ = ["cumulants_from_moments", "cumulants_from_central", "log1pmx",
 def cumulants_from_moments(m) -> np.ndarray:
     """Cumulants kappa_1..kappa_R from raw moments m_1..m_R (last axis), by the
     recursion kappa_n = m_n - sum_{k=1}^{n-1} C(n-1, k-1) kappa_k m_{n-k}
-    (equivalent to Appendix B's Bell-polynomial formula)."""
+    (equivalent to Appendix B's Bell-polynomial formula).
+    HAND (tests/test_kernel_ties.py): recursion (moments to cumulants by the Bell recursion)."""
     m = np.asarray(m, dtype=float)
     R = m.shape[-1]
     kap = np.zeros_like(m)
@@ -60,7 +61,8 @@ def cumulants_from_moments(m) -> np.ndarray:
 
 def cumulants_from_central(mean, c) -> np.ndarray:
     """Cumulants from the mean and central moments c_1..c_R (c_1 = 0): the
-    recursion applied to central moments, with kappa_1 replaced by the mean."""
+    recursion applied to central moments, with kappa_1 replaced by the mean.
+    HAND (tests/test_kernel_ties.py): recursion (central moments to cumulants)."""
     c = np.array(c, dtype=float, copy=True)
     c[..., 0] = 0.0
     kap = cumulants_from_moments(c)
@@ -96,7 +98,8 @@ def log1pmx(u):
 
 # ----------------------------------------------------------------------------- Gaussian
 def gaussian_cumulants(mu, orders: int = 4, under: str = "P") -> np.ndarray:
-    """N(0,1) vs N(mu,1): L = mu x - mu^2/2 is N(-+mu^2/2, mu^2) under P/Q."""
+    """N(0,1) vs N(mu,1): L = mu x - mu^2/2 is N(-+mu^2/2, mu^2) under P/Q.
+    HAND (tests/test_kernel_ties.py): array assembly of the cumulant vector by order and side."""
     orders, under = _check_orders(orders), _check_under(under)
     m = K.check_nonneg(mu, "mu")
     out = np.zeros(m.shape + (orders,))
@@ -121,7 +124,8 @@ def _laplace_J(k: int, a: np.ndarray, terms: int) -> np.ndarray:
 
 def laplace_cumulants(theta, orders: int = 4, under: str = "P", scale: float = 1.0) -> np.ndarray:
     """Cumulants kappa_1..kappa_orders of L = log(q/p) for P = Lap(0, b), Q = Lap(theta, b)
-    (b = ``scale``), under P (``under="P"``) or Q; closed form (module docstring)."""
+    (b = ``scale``), under P (``under="P"``) or Q; closed form (module docstring).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
     orders, under = _check_orders(orders), _check_under(under)
     th = K.check_nonneg(theta, "theta")
     b = float(K.check_positive(scale, "scale"))
@@ -140,7 +144,8 @@ def laplace_cumulants(theta, orders: int = 4, under: str = "P", scale: float = 1
 
 # ----------------------------------------------------------------------------- Gaussian mixture
 def mixture_loss(x, p, mu):
-    """L(x) = log(1 - p + p e^{mu x - mu^2/2}) (App. C), stable for tiny p and large x."""
+    """L(x) = log(1 - p + p e^{mu x - mu^2/2}) (App. C), stable for tiny p and large x.
+    HAND (tests/test_kernel_ties.py): log-domain trick: log1p or logaddexp chosen where 1 + u cancels, the other branch evaluated only where used (it overflows elsewhere)."""
     x, p, mu = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (x, p, mu)))
     z = mu * x - mu * mu / 2
     zc = np.minimum(z, 30.0)
@@ -200,7 +205,8 @@ def _component_moments(p, mu, shift: bool):
 def mixture_cumulants(p, mu, orders: int = 4, under: str = "P") -> np.ndarray:
     """Cumulants kappa_1..kappa_orders of L = log(q/p) for P = N(0,1) vs
     Q = p N(mu,1) + (1-p) N(0,1), under P or Q, by quadrature (module docstring).
-    ``p`` and ``mu`` broadcast; the result has shape broadcast(p, mu).shape + (orders,)."""
+    ``p`` and ``mu`` broadcast; the result has shape broadcast(p, mu).shape + (orders,).
+    HAND (tests/test_kernel_ties.py): quadrature (Gauss-Legendre panels)."""
     orders, under = _check_orders(orders), _check_under(under)
     p, mu = _mixture_check(p, mu)
     shape = p.shape
@@ -278,7 +284,8 @@ def mixture_cumulant_series(mu: float, orders: int = 4, degree: int = 6, under: 
 
     E_P[L^r] = sum_k a_{r,k} p^k E[Y^k]; E_Q[L^r] = E_P[(1 + pY) L^r]; cumulants by the
     moment recursion on truncated power series.  Asymptotic in p, not convergent.  Summed in
-    mpmath (see above); every coefficient is correct to double precision."""
+    mpmath (see above); every coefficient is correct to double precision.
+    HAND (tests/test_kernel_ties.py): series summation (mpmath power series)."""
     import mpmath as mp                  # imported here: the accountant's start-up does not need it
     orders, under = _check_orders(orders), _check_under(under)
     if not (isinstance(degree, (int, np.integer)) and 1 <= degree <= 30):

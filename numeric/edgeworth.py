@@ -17,8 +17,9 @@ Edgeworth approximations (eqs. (3.7), (3.8)) are
 
 with s = sqrt(k2) of the side in question (Q for (3.7); for (3.8) we standardise by
 the P-side variance, which is what F_n's definition requires - the paper reuses
-the symbol sigma_n there), Hermite polynomials He_k from
-``numpy.polynomial.hermite_e`` (not typed by hand).  F_EW^{-1} is computed
+the symbol sigma_n there), Hermite polynomials He_k from SymPy's ``hermite_prob``: F_EW, its
+density and (3.9) are the generated kernels of the library quantities ``edgeworth_cdf``,
+``edgeworth_pdf``, ``cornish_fisher`` (``derive.lib``; not typed by hand).  F_EW^{-1} is computed
 numerically (Method (i): the paper prints the equation to solve as
 F_EW(h) - 1 - alpha = 0; the quantile needs F_EW(h) = 1 - alpha) or by the
 Cornish-Fisher expansion (3.9) (Method (ii)).  F_EW need not be monotone: the
@@ -33,66 +34,55 @@ Phi^{-1}(1 - alpha*) - Phi^{-1}(alpha*), gamma = int_0^1 f.
 from __future__ import annotations
 
 import numpy as np
-from numpy.polynomial import hermite_e as He
 
 from derive.errors import DomainError
 
+from . import _kernels_generated as G
 from . import cumulants as C
 from . import fdp
 from . import kernels as K
-from .kernels import ndtr, ndtri      # arrays import scipy.special on first use
+from .kernels import ndtri      # arrays import scipy.special on first use
 
 __all__ = ["EdgeworthCDF", "Edgeworth", "edgeworth", "clt", "clt_sgd", "laplace",
            "subsampled_gaussian", "gaussian", "cornish_fisher", "interpreter", "hermite"]
 
-_SQ2PI = np.sqrt(2 * np.pi)
 H_MAX = 12.0                 # quantile grid [-H_MAX, H_MAX] of the numerical inverse
 _GRID = np.linspace(-H_MAX, H_MAX, 2401)
 
 
 def hermite(k: int):
-    """He_k as a coefficient vector for ``numpy.polynomial.hermite_e.hermeval``."""
+    """He_k as a coefficient vector for ``numpy.polynomial.hermite_e.hermeval``.
+    HAND (tests/test_kernel_ties.py): a coefficient vector for numpy's hermeval (data, not a formula evaluation)."""
     c = np.zeros(k + 1)
     c[k] = 1.0
     return c
 
 
-# He_0..He_6 in the power basis, highest degree first (np.polyval order), from NumPy
-_HE_POW = np.array([np.pad(He.herme2poly(hermite(k)), (0, 6 - k))[::-1] for k in range(7)])
-
-
-def _phi(h):
-    return np.exp(-0.5 * h * h) / _SQ2PI
-
-
 class EdgeworthCDF:
     """Degree-2 Edgeworth approximation of the CDF of a standardised sum with total
-    cumulants k2, k3, k4 (eqs. (3.7)/(3.8)); ``degree=0`` is Phi (the CLT)."""
+    cumulants k2, k3, k4 (eqs. (3.7)/(3.8)); ``degree=0`` is Phi (the CLT).  GENERATED: the CDF,
+    its density and the coefficients are the kernels of the library quantities ``edgeworth_cdf``,
+    ``edgeworth_pdf`` (sympy.diff of the CDF) and ``edgeworth_c2/c3/c5``; ``inverse`` is a HAND
+    root finder (grid search and Newton steps: not a formula)."""
 
     def __init__(self, k2: float, k3: float, k4: float, degree: int = 2):
         if not (np.isfinite(k2) and k2 > 0):
             raise DomainError("kappa_2", k2, "(0, oo) (total variance of the privacy loss)")
         if degree not in (0, 2):
             raise DomainError("degree", degree, "0 (CLT) or 2 (Edgeworth)")
-        s = np.sqrt(k2)
         self.k2, self.k3, self.k4, self.degree = float(k2), float(k3), float(k4), degree
-        self.c2 = k3 / (6 * s ** 3) if degree else 0.0         # coefficient of He_2 phi
-        self.c3 = k4 / (24 * s ** 4) if degree else 0.0        # of He_3 phi
-        self.c5 = k3 * k3 / (72 * s ** 6) if degree else 0.0   # of He_5 phi
-        # correction polynomial sum_k c_k He_k and its "derivative" sum_k c_k He_{k+1}, in the
-        # power basis (He_k converted once by NumPy's herme2poly, see _HE_POW) for Horner's rule
-        c = np.array([self.c2, self.c3, self.c5])
-        self._corr_p = c @ _HE_POW[[2, 3, 5]]
-        self._dcorr_p = c @ _HE_POW[[3, 4, 6]]
+        # the cumulants the kernels see: degree 0 drops the corrections (k3 = k4 = 0)
+        self._k = (self.k2, self.k3, self.k4) if degree else (self.k2, 0.0, 0.0)
+        self.c2 = float(G.edgeworth_c2(self.k2, self._k[1]))    # coefficient of He_2 phi
+        self.c3 = float(G.edgeworth_c3(self.k2, self._k[2]))    # of He_3 phi
+        self.c5 = float(G.edgeworth_c5(self.k2, self._k[1]))    # of He_5 phi
         self._grid_F = None
 
     def __call__(self, h):
-        h = np.asarray(h, dtype=float)
-        return ndtr(h) - np.polyval(self._corr_p, h) * _phi(h)
+        return G.edgeworth_cdf(h, *self._k)
 
     def pdf(self, h):
-        h = np.asarray(h, dtype=float)
-        return _phi(h) * (1.0 + np.polyval(self._dcorr_p, h))
+        return G.edgeworth_pdf(h, *self._k)
 
     def inverse(self, y, newton: int = 2):
         """Numerical quantile: smallest h on the grid where the running maximum of
@@ -120,12 +110,8 @@ class EdgeworthCDF:
 def cornish_fisher(z, k2: float, k3: float, k4: float):
     """Eq. (3.9): F_n^{-1}(1 - alpha) ~ z + s^-3 k3 (z^2-1)/6 + s^-4 k4 (z^3-3z)/24
     - s^-6 k3^2 (2z^3-5z)/36, z = Phi^{-1}(1 - alpha) (Hermite forms He_2, He_3 and
-    2 He_3 + z = 2z^3 - 5z)."""
-    z = np.asarray(z, dtype=float)
-    s = np.sqrt(k2)
-    return (z + k3 / (6 * s ** 3) * He.hermeval(z, hermite(2))
-            + k4 / (24 * s ** 4) * He.hermeval(z, hermite(3))
-            - k3 * k3 / (36 * s ** 6) * (2 * He.hermeval(z, hermite(3)) + z))
+    2 He_3 + z = 2z^3 - 5z).  GENERATED (the library quantity ``cornish_fisher``)."""
+    return G.cornish_fisher(z, k2, k3, k4)
 
 
 class Edgeworth(fdp.TradeOff):
@@ -173,10 +159,7 @@ class Edgeworth(fdp.TradeOff):
 
 # ----------------------------------------------------------------------------- constructors
 def _steps(n):
-    v = np.asarray(n)
-    if v.ndim or not np.isfinite(v) or v < 1 or v != np.round(v):
-        raise DomainError("steps", n, "integers >= 1")
-    return int(v)
+    return K.check_steps(n, integer=True)
 
 
 def edgeworth(kP, kQ, steps=1, degree: int = 2, inverse_method: str = "numerical") -> Edgeworth:
@@ -201,7 +184,7 @@ def clt_sgd(sigma, p, steps) -> fdp.Gaussian:
     An approximation (not certified)."""
     s = float(K.check_positive(sigma, "sigma"))
     pp = float(K.check_open01(p, "p")) if p != 1 else 1.0
-    g = fdp.Gaussian(pp * np.sqrt(_steps(steps) * np.expm1(1.0 / (s * s))))
+    g = fdp.Gaussian(float(G.clt_sgd_mu(s, pp, _steps(steps))))      # GENERATED: library ``clt_sgd_mu``
     g.approximation = True
     return g
 
@@ -229,7 +212,8 @@ def gaussian(mu, steps, degree: int = 2) -> Edgeworth:
 def interpreter(f: fdp.TradeOff, n_quad: int = 2001) -> dict:
     """Section 4's two parameters of a (symmetric) curve: the fixed point alpha* with
     f(alpha*) = alpha*, mu* = Phi^{-1}(1 - alpha*) - Phi^{-1}(alpha*), and the area under
-    the curve gamma = int_0^1 f (Gauss-Legendre on [0, alpha*] and [alpha*, 1])."""
+    the curve gamma = int_0^1 f (Gauss-Legendre on [0, alpha*] and [alpha*, 1]).
+    HAND (tests/test_kernel_ties.py): root finding (the fixed point alpha*) and quadrature."""
     lo, hi = np.array([0.0]), np.array([0.5])
     for _ in range(60):                      # alpha - f(alpha) increases from -f(0) to 1/2 - f(1/2) >= 0
         mid = 0.5 * (lo + hi)

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import math
 
-from .solvers import ROUND_REL
+from ._kernels_generated import eps_large_delta_scalar, eps_lemma1_small_delta_scalar
+from .kernels import expit as _expit
+from .solvers import round_up as _round_up
 
 __all__ = ["eps_exact_scalar", "eps_solve", "gamma_exact_scalar", "lemma1_eq25_scalar"]
 
@@ -33,13 +35,6 @@ _TOL_E = 1e-14        # outer: relative width in eps
 _TOL_CERT = 1e-12     # outer: a point above the root closer than this is returned
 _MAXIT = 100
 _ULP = 2.0 ** -52
-
-
-def _expit(x: float) -> float:
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    z = math.exp(x)
-    return z / (1.0 + z)
 
 
 def _state(a: float, e: float, d: float, W: float, Wm1: float, t: float):
@@ -140,24 +135,15 @@ def _minimiser(a: float, e: float, d: float, t0: float | None):
 
 
 def gamma_exact_scalar(a: float, e: float, d: float) -> float | None:
-    """gamma_alpha^eps(delta) of 002 eq. (20) for 0 < alpha*delta < 1 (None if unsolved)."""
+    """gamma_alpha^eps(delta) of 002 eq. (20) for 0 < alpha*delta < 1 (None if unsolved).
+    HAND (tests/test_kernel_ties.py): root finding for one float in math (the minimiser of the objective)."""
     st = _minimiser(a, e, d, None)
     return None if st is None else st[2] / (a - 1.0)
 
 
-def lemma1_eq25_scalar(a: float, g: float, d: float) -> float:
-    """002 eq. (25), the Lemma 1 upper bound on eps_alpha^delta(gamma) (0 < alpha delta < 1)."""
-    log_zeta = -math.log(a) + (a - 1.0) * math.log1p(-1.0 / a)
-    first = max(g - (math.log(d) - log_zeta) / (a - 1.0), 0.0)
-    x = (a - 1.0) * g
-    lx = (x + math.log(-math.expm1(-x))) if x > 0 else -math.inf
-    z = lx - math.log(a) - math.log(d)
-    second = (z + math.log1p(math.exp(-z)) if z > 0 else math.log1p(math.exp(z))) / (a - 1.0)
-    return min(first, second)
-
-
-def _round_up(x: float) -> float:
-    return 0.0 if x == 0 else math.nextafter(x + abs(x) * ROUND_REL, math.inf)
+# 002 eq. (25), the Lemma 1 upper bound on eps_alpha^delta(gamma) (0 < alpha delta < 1): GENERATED, the
+# library quantity ``eps_lemma1_small_delta`` printed for one float in ``math``
+lemma1_eq25_scalar = eps_lemma1_small_delta_scalar
 
 
 def _certified(a, d, target, e_hi, dh_hi, mag_hi, at_hi):
@@ -176,7 +162,8 @@ def eps_exact_scalar(a: float, g: float, d: float) -> float:
     """eps_alpha^delta(gamma) (002 eq. (14)) for one point, rounded up.
 
     Closed case alpha*delta >= 1: eq. (24).  Falls back to the vectorised solver
-    (``numeric.conversion.eps_exact``, which raises on failure) when Newton stalls."""
+    (``numeric.conversion.eps_exact``, which raises on failure) when Newton stalls.
+    HAND (tests/test_kernel_ties.py): root finding for one float in math (Newton in t = log u; ~30 us a query)."""
     return eps_solve(a, g, d)[0]
 
 
@@ -184,14 +171,15 @@ def eps_solve(a: float, g: float, d: float, warm: tuple | None = None):
     """(eps rounded up, warm, dH/dalpha, dH/deps) for eps_alpha^delta(gamma), where
     H(alpha, eps) = (alpha-1) gamma_alpha^eps(delta) (002 eq. (20)) at the root, its partial
     derivatives by the envelope theorem (None in the closed cases), and ``warm`` = (eps, t)
-    at the root: pass it back to start a solve at a nearby alpha."""
+    at the root: pass it back to start a solve at a nearby alpha.
+    HAND (tests/test_kernel_ties.py): root finding for one float in math (the per-query path; NumPy calls cost more)."""
     if not (a > 1.0 and g >= 0.0 and 0.0 < d < 1.0):
         from . import conversion as C
         return float(C.eps_exact(a, g, d)), None, None, None   # raises the DomainError
     if g == 0.0:
         return 0.0, None, None, None
     if a * d >= 1.0:
-        return _round_up(max(g + math.log1p(-d), 0.0)), None, None, None
+        return _round_up(eps_large_delta_scalar(a, g, d)), None, None, None
     target = (a - 1.0) * g
     e_hi = lemma1_eq25_scalar(a, g, d) * (1 + 1e-9) + 1e-12
     e_lo, e, t = 0.0, e_hi * 0.995, None           # the eps = 0 minimiser is a poor start

@@ -32,7 +32,9 @@ import numpy as np
 
 from derive.errors import DomainError
 
+from . import _kernels_generated as _G
 from . import gaussian as _gauss
+from . import kernels as _K
 from .kernels import ndtr, ndtri      # arrays import scipy.special on first use
 from .solvers import round_up
 
@@ -45,28 +47,17 @@ _BISECT = 80         # bisection steps of a general inverse (2^-80 < 1e-24)
 
 
 # ----------------------------------------------------------------------------- input checks
+# the shared range validator (numeric.kernels.check_interval), as float arrays
 def _unit(x, name: str) -> np.ndarray:
-    v = np.asarray(x, dtype=float)
-    ok = np.isfinite(v) & (v >= 0) & (v <= 1)
-    if not ok.all():
-        raise DomainError(name, float(v[~ok].flat[0]), "[0, 1]")
-    return v
+    return np.asarray(_K.check_interval(x, name, 0.0, 1.0, False, False))
 
 
 def _eps(x) -> np.ndarray:
-    v = np.asarray(x, dtype=float)
-    ok = np.isfinite(v) & (v >= 0)
-    if not ok.all():
-        raise DomainError("epsilon", float(v[~ok].flat[0]), "[0, oo)")
-    return v
+    return np.asarray(_K.check_nonneg(x, "epsilon"))
 
 
 def _delta(x) -> np.ndarray:
-    v = np.asarray(x, dtype=float)
-    ok = np.isfinite(v) & (v >= 0) & (v < 1)
-    if not ok.all():
-        raise DomainError("delta", float(v[~ok].flat[0]), "[0, 1)")
-    return v
+    return np.asarray(_K.check_interval(x, "delta", 0.0, 1.0, False, True))
 
 
 def alpha_grid(n: int = GRID) -> np.ndarray:
@@ -292,7 +283,8 @@ class PiecewiseLinear(TradeOff):
 
 
 class Identity(PiecewiseLinear):
-    """Id(alpha) = 1 - alpha: perfect privacy."""
+    """Id(alpha) = 1 - alpha: perfect privacy.
+    HAND (tests/test_kernel_ties.py): piecewise-linear geometry (vertices of the curve)."""
 
     name = "identity"
 
@@ -307,7 +299,8 @@ class Identity(PiecewiseLinear):
 
 
 class EpsDelta(PiecewiseLinear):
-    """f_{eps,delta}(alpha) = max(0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha))."""
+    """f_{eps,delta}(alpha) = max(0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha)).
+    HAND (tests/test_kernel_ties.py): piecewise-linear geometry (vertices of the curve)."""
 
     name = "eps-delta"
 
@@ -395,7 +388,9 @@ class Gaussian(TradeOff):
         self.mu = v
 
     def _f(self, a):
-        return ndtr(-ndtri(a) - self.mu)      # Phi^{-1}(1 - a) = -Phi^{-1}(a), exact for tiny a
+        """GENERATED: the library quantity ``gauss_tradeoff`` (stable form Phi(-Phi^{-1}(a) - mu):
+        Phi^{-1}(1 - a) = -Phi^{-1}(a), exact for tiny a)."""
+        return _G.gauss_tradeoff(self.mu, a)
 
     def inverse(self):
         return self
@@ -473,7 +468,8 @@ class Supremum(TradeOff):
 
 class Subsampled(TradeOff):
     """p f + (1 - p) Id (004 Sec. 5 / Dong et al.'s subsampling before symmetrisation):
-    not symmetric; ``.symmetrised()`` gives the curve C_p(f) = min{f_p, f_p^{-1}}**."""
+    not symmetric; ``.symmetrised()`` gives the curve C_p(f) = min{f_p, f_p^{-1}}**.
+    HAND (tests/test_kernel_ties.py): geometry: the subsampling operator's convex combination and symmetrised hull."""
 
     name = "subsampled"
 

@@ -7,8 +7,10 @@ has variance sigma^2/T; its trade-off function is G_mu, eq. (41), (50)), and
 
     delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)        (002 eq. (40))
 
-(002 eq. (40) is the case T = 1, Delta = 1, mu = 1/sigma.)  ``delta_exact`` is
-evaluated in log space (``log_ndtr``); ``eps_exact`` inverts it by a bracketed
+(002 eq. (40) is the case T = 1, Delta = 1, mu = 1/sigma.)  ``log_delta_exact`` and
+``mu_of`` are the generated kernels of the library quantities ``gauss_log_delta`` (log space,
+``log_ndtr``) and ``gauss_mu``; ``log_delta_float`` is a hand copy kept for the SciPy-free scalar
+start of a search; ``delta_upper`` adds the float-error allowance (rounding, not a formula); ``eps_exact`` inverts it by a bracketed
 Newton iteration (d delta/d eps = -e^eps Phi(-eps/mu - mu/2)) and returns the
 upper end of the final bracket, rounded up: an epsilon never below the truth.
 """
@@ -18,6 +20,7 @@ import math
 
 import numpy as np
 
+from . import _kernels_generated as G
 from . import kernels as K
 from .solvers import bracketed_newton, round_up
 
@@ -27,30 +30,27 @@ CITATION = "002 eq. (40) with mu = sqrt(T) Delta/sigma (Gaussian trade-off G_mu,
 
 
 def mu_of(sigma, steps=1, sensitivity=1.0):
-    """mu = sqrt(T) Delta / sigma of the T-fold Gaussian mechanism."""
+    """mu = sqrt(T) Delta / sigma of the T-fold Gaussian mechanism (GENERATED: the library
+    quantity ``gauss_mu``; arguments checked by the shared validators)."""
     s = K.check_positive(sigma, "sigma")
-    t = np.asarray(steps, dtype=float)
-    if not np.all(np.isfinite(t) & (t >= 1)):
-        raise K.DomainError("steps", float(np.ravel(t)[0]), "[1, oo)")
+    t = K.check_steps(steps)
     d = K.check_positive(sensitivity, "sensitivity")
-    return np.sqrt(t) * d / s
+    return G.gauss_mu(s, t, d)
 
 
 def log_delta_exact(eps, mu):
     """log delta(eps) of 002 eq. (40) generalised to mu: log(Phi(a) - e^eps Phi(b)),
-    a = -eps/mu + mu/2, b = -eps/mu - mu/2, as logPhi(a) + log1p(-exp(eps + logPhi(b) - logPhi(a)))."""
-    e, m = np.asarray(eps, dtype=float), np.asarray(mu, dtype=float)
-    la = K.log_ndtr(-e / m + m / 2)
-    lb = K.log_ndtr(-e / m - m / 2)
-    r = e + lb - la          # < 0 always (delta > 0)
-    with np.errstate(divide="ignore"):
-        return la + K.log1mexp(-np.minimum(r, -1e-300))
+    a = -eps/mu + mu/2, b = -eps/mu - mu/2, as logPhi(a) + log1p(-exp(eps + logPhi(b) - logPhi(a)))
+    (GENERATED: the library quantity ``gauss_log_delta`` in its stable form)."""
+    return G.gauss_log_delta(eps, mu)
 
 
 def log_delta_float(eps: float, mu: float) -> float:
     """``log_delta_exact`` for floats without SciPy (``kernels.log_ndtr_scalar``, 2e-14
     relative): for search starts (the calibration's first guess), not for guarantees;
-    -inf where the difference cancels below 1e-15 relative."""
+    -inf where the difference cancels below 1e-15 relative.  HAND: the same formula in
+    ``math`` for the SciPy-free start-up path (a printer targets NumPy/SciPy).
+    HAND (tests/test_kernel_ties.py): SciPy-free scalar copy for the start-up path (math, log_ndtr_scalar)."""
     la = K.log_ndtr_scalar(-eps / mu + mu / 2)
     r = eps + K.log_ndtr_scalar(-eps / mu - mu / 2) - la
     return la + math.log(-math.expm1(r)) if r < -1e-15 else -math.inf
@@ -59,12 +59,13 @@ def log_delta_float(eps: float, mu: float) -> float:
 def delta_exact(eps, sigma, steps=1, sensitivity=1.0):
     """delta(eps) of the T-fold Gaussian mechanism (002 eq. (40)); exact."""
     K.check_nonneg(eps, "epsilon")
-    return np.exp(log_delta_exact(eps, mu_of(sigma, steps, sensitivity)))
+    return G.gauss_delta(eps, mu_of(sigma, steps, sensitivity))
 
 
 def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
     """The smallest eps >= 0 with delta(eps) <= delta for the T-fold Gaussian
-    (inverse of 002 eq. (40)); rounded up (never below the truth)."""
+    (inverse of 002 eq. (40)); rounded up (never below the truth).
+    HAND (tests/test_kernel_ties.py): root finding: bracketed Newton on the generated kernels, rounded up (a solver, not a formula)."""
     d = K.check_open01(delta, "delta")
     mu = mu_of(sigma, steps, sensitivity)
     d, mu = np.broadcast_arrays(d, mu)
@@ -97,7 +98,8 @@ def delta_upper(eps, mu):
     """delta(eps) of G_mu (002 eq. (40)) plus a bound on its float error: Phi(a) - e^eps Phi(b)
     cancels when mu is small (a - b = mu), so the computed value can fall ~u/mu below
     the truth; the allowance (8 + 4|log Phi(a)| + 4|eps + log Phi(b)|) u (Phi(a) + e^eps Phi(b))
-    covers the subtraction and log_ndtr's few-ulp error in the log.  An upper bound (never 0: delta(eps) > 0 always)."""
+    covers the subtraction and log_ndtr's few-ulp error in the log.  An upper bound (never 0: delta(eps) > 0 always).
+    HAND (tests/test_kernel_ties.py): float-error allowance added to the generated profile (outward rounding)."""
     e, m = np.asarray(eps, dtype=float), np.asarray(mu, dtype=float)
     la, lb = K.log_ndtr(-e / m + m / 2), K.log_ndtr(-e / m - m / 2)
     with np.errstate(over="ignore"):

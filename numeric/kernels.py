@@ -1,10 +1,15 @@
-"""Numeric kernels compiled from derive's formulas, and the stable forms beside them.
+"""Numeric kernels: the generated conversions, the domain checks, and the hand helpers.
 
-Every kernel here is compiled from the SymPy expression registered in
-``derive`` (``compile_numpy`` / ``compile_mpmath``); where the paper's form
-loses precision at the extremes (alpha up to 1e4, delta down to 1e-300,
-(alpha-1)*gamma beyond 709) a hand-written *stable* form lives beside it, and
-``tests/test_numeric_kernels.py`` holds the two equal wherever both are finite.
+* GENERATED: the RDP <-> DP conversions' closed forms (``log_zeta``, ``zeta``, ``thm1_delta``,
+  ``thm4_eq22``, ``thm4_g``, ``thm4_f``, ``lemma1*``, ``balle2020``) are the kernels that
+  ``numeric.codegen`` prints from the library quantities (``derive.lib``) in their stable forms
+  (log1p, expm1, logaddexp, log(1 - e^-x)): finite at alpha up to 1e4, delta down to 1e-300,
+  (alpha-1)*gamma beyond 709.  ``compile_numpy`` / ``compile_mpmath`` lambdify any registered
+  formula (a claim file's, a paper's) on demand.
+* HAND (each with its tie test in tests/test_numeric_kernels.py and a reason): the SciPy-free
+  scalar paths of the accountant's start-up (``log_ndtr_scalar``, ``ndtr``, ``ndtri`` by bisection
+  and Newton, ``log_binom_int`` from a lgamma table, ``logsumexp``, ``logaddexp_scalar``,
+  ``expit``), the FFT size ``next_fast_len``, and the domain checks.
 
 Seed file: 002_681a0562af0ee53f.txt (Asoodeh, Liao, Calmon, Kosut, Sankar,
 "Three Variants of Differential Privacy: Lossless Conversion and Applications").
@@ -21,11 +26,14 @@ import numpy as np
 
 from derive.errors import DomainError
 
+from . import _kernels_generated as _G
+from ._kernel_support import _log1mexp, _log_expm1
+
 __all__ = [
     "formula_expr", "compile_numpy", "compile_mpmath", "compile_expr_numpy",
     "log_zeta", "zeta", "thm1_delta", "thm4_g", "thm4_f", "thm4_eq22", "lemma1_eq24",
     "lemma1_eq25", "balle2020", "log_expm1", "log1mexp", "check_alpha", "check_open01",
-    "check_nonneg", "check_positive",
+    "check_nonneg", "check_positive", "check_steps", "check_interval",
 ]
 
 # ----------------------------------------------------------------------------- registry access
@@ -124,48 +132,64 @@ def _first_bad(x: np.ndarray, ok: np.ndarray):
     return x[bad].flat[0] if bad.any() else None
 
 
-def check_alpha(alpha, name: str = "alpha") -> np.ndarray:
-    """alpha in (1, inf), finite; raises DomainError naming the parameter."""
-    a = _arr(alpha)
-    ok = np.isfinite(a) & (a > 1)
-    if not ok.all():
-        raise DomainError(name, float(_first_bad(a, ok)), "(1, oo)")
-    return a
-
-
 def is_number(x) -> bool:
     """A plain Python number (the per-query hot path checks it without building an array)."""
     return type(x) is float or type(x) is int
 
 
-def check_open01(x, name: str) -> np.ndarray:
-    if is_number(x) and 0 < x < 1:
+def check_interval(x, name: str, lo: float, hi: float, lo_open: bool, hi_open: bool) -> np.ndarray:
+    """x (a number or array) inside the interval from ``lo`` to ``hi`` (open or closed ends; an
+    infinite end is always open: x must be finite); raises DomainError naming the parameter, the
+    first offending value and the allowed range.  The one range validator of numeric/: the checks
+    below are its named cases."""
+    if is_number(x) and (lo < x if lo_open else lo <= x) and (x < hi if hi_open else x <= hi) \
+            and -math.inf < x < math.inf:
         return np.float64(x)
     v = _arr(x)
-    ok = (v > 0) & (v < 1)
+    ok = np.isfinite(v) & ((v > lo) if lo_open else (v >= lo)) & ((v < hi) if hi_open else (v <= hi))
     if not ok.all():
-        raise DomainError(name, float(_first_bad(v, ok)), "(0, 1)")
+        text = (("(" if lo_open else "[") + ("-oo" if lo == -math.inf else f"{lo:g}") + ", "
+                + ("oo" if hi == math.inf else f"{hi:g}") + (")" if hi_open else "]"))
+        raise DomainError(name, float(_first_bad(v, ok)), text)
     return v
+
+
+def check_alpha(alpha, name: str = "alpha") -> np.ndarray:
+    """alpha in (1, inf), finite."""
+    return check_interval(alpha, name, 1.0, math.inf, True, True)
+
+
+def check_open01(x, name: str) -> np.ndarray:
+    """x in (0, 1)."""
+    return check_interval(x, name, 0.0, 1.0, True, True)
 
 
 def check_nonneg(x, name: str) -> np.ndarray:
-    if is_number(x) and 0 <= x < math.inf:
-        return np.float64(x)
-    v = _arr(x)
-    ok = np.isfinite(v) & (v >= 0)
-    if not ok.all():
-        raise DomainError(name, float(_first_bad(v, ok)), "[0, oo)")
-    return v
+    """x in [0, inf), finite."""
+    return check_interval(x, name, 0.0, math.inf, False, True)
 
 
 def check_positive(x, name: str) -> np.ndarray:
-    if is_number(x) and 0 < x < math.inf:
-        return np.float64(x)
-    v = _arr(x)
-    ok = np.isfinite(v) & (v > 0)
-    if not ok.all():
-        raise DomainError(name, float(_first_bad(v, ok)), "(0, oo)")
-    return v
+    """x in (0, inf), finite: the one "positive finite" check of numeric/."""
+    return check_interval(x, name, 0.0, math.inf, True, True)
+
+
+def check_steps(x, name: str = "steps", *, integer: bool = False, hi: float = math.inf):
+    """A number of steps (compositions), the one step validator of numeric/: finite and >= 1.
+    By default real (a fractional count interpolates the composed RDP curves and GDP's mu) and
+    array-valued; ``integer=True`` asks for one whole number in [1, hi] and returns an int (the
+    PLD, Edgeworth and f-DP routes compose a whole number of times)."""
+    if not integer:
+        return check_interval(x, name, 1.0, hi, False, hi == math.inf)
+    v = np.asarray(x)
+    allowed = "integers >= 1" if hi == math.inf else f"integers in [1, {hi:g}]"
+    try:
+        t = float(v) if v.ndim == 0 else math.nan
+    except (TypeError, ValueError):
+        t = math.nan
+    if not (math.isfinite(t) and 1 <= t <= hi and t == round(t)):
+        raise DomainError(name, x if v.ndim else t if t == t else x, allowed)
+    return int(t)
 
 
 # ----------------------------------------------------------------------------- stable helpers
@@ -183,7 +207,14 @@ def logsumexp(x, axis=None):
 def expit(x):
     """The logistic function 1/(1 + e^{-x}), with full relative accuracy at both ends
     (``e^{-|x|}`` never overflows).  NumPy only: the accountant's start-up does not import
-    ``scipy.special`` for it (tied to ``scipy.special.expit`` in tests/test_numeric_kernels.py)."""
+    ``scipy.special`` for it (tied to ``scipy.special.expit`` in tests/test_numeric_kernels.py).
+    The one expit of numeric/: a float is answered with ``math`` as a float (numeric.fastconv's
+    per-query path), anything else as a float array."""
+    if isinstance(x, float):
+        if x >= 0:
+            return 1.0 / (1.0 + math.exp(-x))
+        z = math.exp(x)
+        return z / (1.0 + z)
     x = np.asarray(x, dtype=float)
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
@@ -324,110 +355,31 @@ def log_binom_int(n, k):
 
 
 def log1mexp(x):
-    """log(1 - exp(-x)) for x > 0, stable at both ends (Maechler 2012)."""
-    x = _arr(x)
+    """log(1 - exp(-x)) for x > 0, stable at both ends (Maechler 2012): the generated module's
+    helper (the printer of ``derive.functions.Log1mExp``) on a float array."""
     with np.errstate(divide="ignore"):
-        return np.where(x > np.log(2.0), np.log1p(-np.exp(-x)), np.log(-np.expm1(-x)))
+        return _log1mexp(_arr(x))
 
 
 def log_expm1(x):
-    """log(exp(x) - 1) for x > 0: x + log1p(-exp(-x)); finite for x beyond 709."""
-    x = _arr(x)
-    return x + log1mexp(x)
-
-
-# ----------------------------------------------------------------------------- stable forms
-def log_zeta(alpha):
-    """log zeta_alpha, zeta_alpha = (1/alpha)(1 - 1/alpha)^(alpha-1) (002 Thm. 4).
-
-    Stable form ``-log(alpha) + (alpha-1)*log(1 - 1/alpha)``: the paper form
-    ``(1-1/alpha)**(alpha-1)/alpha`` loses all digits at alpha = 1e8.  log(1 - 1/alpha) is
-    ``log1p(-1/alpha)`` for alpha >= 2 and ``log(alpha-1) - log(alpha)`` below (alpha - 1 exact
-    there): log1p(-1/alpha) near alpha = 1 lost ~1e-12 relative (tests/test_kernel_ties.py).
-    """
-    a = _arr(alpha)
-    near1 = a < 2.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        l1 = np.where(near1, np.log(np.where(near1, a - 1.0, 1.0)) - np.log(a),
-                      np.log1p(-1.0 / np.where(near1, 2.0, a)))
-    return -np.log(a) + (a - 1.0) * l1
-
-
-def zeta(alpha):
-    """zeta_alpha = exp((alpha-1)*log1p(-1/alpha))/alpha (002 Thm. 4), stable form."""
-    return np.exp(log_zeta(alpha))
-
-
-def thm1_delta(alpha, eps, gamma):
-    """Mironov's conversion delta = exp(-(alpha-1)(eps-gamma)) (002 eq. (7)); capped at 1."""
-    a, e, g = _arr(alpha), _arr(eps), _arr(gamma)
-    return np.exp(np.minimum(-(a - 1.0) * (e - g), 0.0))
-
-
-def thm4_eq22(alpha, eps, delta):
-    """gamma = eps - log(1 - delta) for alpha*delta >= 1 (002 eq. (22)); log1p form."""
-    return _arr(eps) - np.log1p(-_arr(delta))
-
-
-def thm4_g(alpha, eps, delta):
-    """g(alpha, eps, delta) = eps - log(zeta_alpha/delta)/(alpha-1) (002 eq. (23)),
-    in the log form eps - (log zeta_alpha - log delta)/(alpha - 1)."""
-    a, e, d = _arr(alpha), _arr(eps), _arr(delta)
-    return e - (log_zeta(a) - np.log(d)) / (a - 1.0)
-
-
-def thm4_f(alpha, eps, delta):
-    """f(alpha, eps, delta) of 002 eq. (23), stable log-domain form.
-
-    f = eps + log((e^eps - alpha delta)((delta-1)/(delta-e^eps))^alpha + alpha delta)/(alpha-1).
-    With x = delta e^-eps:  log(e^eps - alpha delta) = eps + log1p(-alpha x) and
-    log((1-delta)/(e^eps-delta)) = log1p(-delta) - eps - log1p(-x), so the
-    logarithm is ``logaddexp(t1, log(alpha delta))`` with
-    t1 = eps + log1p(-alpha x) + alpha (log1p(-delta) - eps - log1p(-x)).
-    Valid for 0 < alpha*delta < 1 (where the paper states it); the paper form is
-    NaN at alpha = 5000 (0**5000 * inf), this one is finite.
-    """
-    a, e, d = _arr(alpha), _arr(eps), _arr(delta)
-    x = d * np.exp(-e)
-    t1 = e + np.log1p(-a * x) + a * (np.log1p(-d) - e - np.log1p(-x))
-    return e + np.logaddexp(t1, np.log(a) + np.log(d)) / (a - 1.0)
-
-
-def lemma1_eq24(alpha, gamma, delta):
-    """eps = (gamma + log(1 - delta))_+ for alpha*delta >= 1 (002 eq. (24))."""
-    return np.maximum(_arr(gamma) + np.log1p(-_arr(delta)), 0.0)
-
-
-def balle2020(alpha, gamma, delta):
-    """Balle et al. 2020 Th. 21 (cited in 002 Sec. III after Lemma 1):
-    eps = gamma - log(delta/zeta_alpha)/(alpha-1)
-        = gamma + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)
-    (the Canonne-Kamath-Steinke 2020 form).  Not clipped (may be negative)."""
-    a, g, d = _arr(alpha), _arr(gamma), _arr(delta)
-    return g - (np.log(d) - log_zeta(a)) / (a - 1.0)
-
-
-def lemma1_eq25_second(alpha, gamma, delta):
-    """Second term of 002 eq. (25): log((e^{(alpha-1)gamma}-1)/(alpha delta) + 1)/(alpha-1),
-    as logaddexp(log_expm1((alpha-1)gamma) - log(alpha delta), 0)/(alpha-1): finite
-    for (alpha-1)gamma beyond 709 and delta down to 1e-300."""
-    a, g, d = _arr(alpha), _arr(gamma), _arr(delta)
-    x = (a - 1.0) * g
+    """log(exp(x) - 1) for x > 0: x + log1p(-exp(-x)); finite for x beyond 709 (the generated
+    module's helper, the printer of ``derive.functions.LogExpm1``)."""
     with np.errstate(divide="ignore"):
-        lx = np.where(x > 0, log_expm1(np.where(x > 0, x, 1.0)), -np.inf)
-    return np.logaddexp(lx - np.log(a) - np.log(d), 0.0) / (a - 1.0)
+        return _log_expm1(_arr(x))
 
 
-def lemma1_eq25(alpha, gamma, delta):
-    """Lemma 1 upper bound on eps_alpha^delta(gamma) for 0 < alpha delta < 1 (002 eq. (25)):
-    min{((alpha-1)gamma - log(delta/zeta_alpha))_+, log((e^{(alpha-1)gamma}-1)/(alpha delta)+1)}/(alpha-1).
-    Stable form."""
-    first = np.maximum(balle2020(alpha, gamma, delta), 0.0)
-    return np.minimum(first, lemma1_eq25_second(alpha, gamma, delta))
-
-
-def lemma1(alpha, gamma, delta):
-    """Lemma 1 (002 eqs. (24)-(25)): eq. (24) where alpha*delta >= 1 (exact), eq. (25) else."""
-    a, g, d = np.broadcast_arrays(_arr(alpha), _arr(gamma), _arr(delta))
-    big = a * d >= 1
-    return np.where(big, lemma1_eq24(a, g, d), lemma1_eq25(a, g, np.where(big, 0.5 / a, d)))
+# ----------------------------------------------------------------------------- generated forms
+# The conversions' closed forms are the generated kernels of the library quantities (``derive.lib``,
+# printed by ``numeric.codegen`` in their stable forms); the names below are the ones the
+# accountant and the tests have always used.
+log_zeta = _G.log_zeta                    # log zeta_alpha (002 Thm. 4), log1p form / log(alpha-1) below 2
+zeta = _G.zeta                            # zeta_alpha = exp(log zeta_alpha)
+thm1_delta = _G.mironov_delta             # 002 eq. (7): exp(min(-(alpha-1)(eps-gamma), 0))
+thm4_eq22 = _G.gamma_large_delta          # 002 eq. (22): eps - log1p(-delta)
+thm4_g = _G.gamma_lower                   # 002 eq. (23), g in log form
+thm4_f = _G.gamma_upper                   # 002 eq. (23), f in logaddexp form (finite at alpha = 5000)
+lemma1_eq24 = _G.eps_large_delta          # 002 eq. (24): (gamma + log1p(-delta))_+
+balle2020 = _G.eps_balle                  # Balle et al. 2020 Th. 21 (CKS form), unclipped
+lemma1_eq25_second = _G.eps_chi_bound     # 002 eq. (25), second term, logaddexp/log-expm1 form
+lemma1_eq25 = _G.eps_lemma1_small_delta   # 002 eq. (25): min of the two terms
+lemma1 = _G.eps_lemma1                    # 002 eqs. (24)-(25)

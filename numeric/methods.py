@@ -41,10 +41,7 @@ def _check(sigma, q, steps, sensitivity):
     qq = float(np.asarray(q, dtype=float))
     if not (math.isfinite(qq) and 0 < qq <= 1):
         raise K.DomainError("sampling_rate", qq, "(0, 1]")
-    t = float(steps)
-    if not (math.isfinite(t) and t >= 1 and t == round(t)):
-        raise K.DomainError("steps", steps, "integers >= 1")
-    return s / d, qq, int(t)
+    return s / d, qq, K.check_steps(steps, integer=True)
 
 
 def curve(method: str, sigma, q, steps, sensitivity=1.0) -> fdp.TradeOff:

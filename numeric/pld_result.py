@@ -255,10 +255,8 @@ def lines_envelope(eps, delta) -> fdp.PiecewiseLinear:
 
 
 def _steps(steps) -> int:
-    s = np.asarray(steps)
-    if s.ndim or not np.isfinite(s) or s < 1 or s != np.round(s) or s > 1e9:
-        raise DomainError("steps", steps if s.ndim else float(s), "integers in [1, 1e9]")
-    return int(s)
+    """A whole number of compositions in [1, 1e9] (the lattice's window is sized for at most that)."""
+    return K.check_steps(steps, integer=True, hi=1e9)
 
 
 def _choose_h(models, value_discretization, resolution, anchor=None) -> float:

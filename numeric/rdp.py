@@ -1,7 +1,7 @@
 """Renyi-DP curves alpha -> gamma(alpha) as objects, and their composition.
 
-* ``Gaussian``: gamma(alpha) = alpha Delta^2 / (2 sigma^2) (002 eq. (28), compiled from the
-  registry formula ``asoodeh2021.eq28`` with sigma -> sigma/Delta).
+* ``Gaussian``: gamma(alpha) = alpha Delta^2 / (2 sigma^2) (002 eq. (28); the generated kernel of
+  the library quantity ``gaussian_rdp`` with sigma -> sigma/Delta).
 * ``DiscreteGaussian``: gamma(alpha) <= alpha Delta^2/(2 sigma^2) (Canonne, Kamath, Steinke
   2020, Prop. 5), an upper bound at every real alpha > 1.
 * ``LinearRDP``: gamma(alpha) = rho alpha (002 Sec. IV-A: rho = 1/(2 sigma^2)).
@@ -27,8 +27,9 @@ import warnings
 
 import numpy as np
 
+from . import _kernels_generated as _G
 from . import kernels as K
-from ._kernels_generated import eq28 as _eq28      # registry formula asoodeh2021.eq28, generated
+from ._kernels_generated import gaussian_rdp as _gaussian_rdp   # library quantity, generated
 
 __all__ = ["RDPCurve", "Gaussian", "DiscreteGaussian", "LinearRDP", "SubsampledGaussian",
            "AbadiApproxSubsampledGaussian", "Composition", "RDPValidityWarning",
@@ -92,7 +93,7 @@ class Gaussian(RDPCurve):
     def __init__(self, sigma: float, sensitivity: float = 1.0):
         self.sigma = float(K.check_positive(sigma, "sigma"))
         self.sensitivity = float(K.check_positive(sensitivity, "sensitivity"))
-        self._k = _eq28                             # [alpha, sigma] (numeric.codegen)
+        self._k = _gaussian_rdp                             # [alpha, sigma] (numeric.codegen)
 
     @property
     def rho(self) -> float:
@@ -134,7 +135,7 @@ class DiscreteGaussian(RDPCurve):
         return self.rho
 
     def _gamma(self, a):       # the continuous curve, 002 eq. (28) (generated kernel, as Gaussian)
-        return np.asarray(_eq28(a, self.sigma / self.sensitivity), dtype=float) * np.ones_like(a)
+        return np.asarray(_gaussian_rdp(a, self.sigma / self.sensitivity), dtype=float) * np.ones_like(a)
 
     def describe(self):
         return f"DiscreteGaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"
@@ -150,7 +151,8 @@ class LinearRDP(RDPCurve):
         self.linear_rho = self.rho
 
     def _gamma(self, a):
-        return self.rho * a
+        """GENERATED: the library quantity ``linear_rdp``."""
+        return _G.linear_rdp(a, self.rho)
 
     def describe(self):
         return f"LinearRDP(rho={self.rho:g})"
@@ -167,6 +169,7 @@ def log_a_integer(alpha: np.ndarray, q: float, s: float) -> np.ndarray:
     even when A - 1 is 1e-8 (q = 0.001, where the plain sum loses 8 digits).
     The distinct orders are evaluated together, as rows of one (orders x k) array
     (in blocks of bounded size).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms).
     """
     a = np.asarray(alpha, dtype=float)
     vals, inv = np.unique(a.ravel(), return_inverse=True)
@@ -206,6 +209,7 @@ def log_a_fractional(alpha: np.ndarray, q: float, s: float, *, tail: float = -40
     e^tail times the running sum.  Raises when the signed sum cancels to <= 0.
     The result is rounded up by a bound on the float error of the sum (the
     curve is used as an upper bound on the Renyi divergence).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms).
     """
     a = np.asarray(alpha, dtype=float).ravel()
     if a.size <= 8 and np.all(a < 256):   # a few orders (the accountant's refinement): floats
@@ -303,6 +307,7 @@ class SubsampledGaussian(RDPCurve):
     ``fractional=True`` (default) evaluates every real alpha > 1 by the series;
     integer alpha always use the binomial expansion.  ``fractional=False``
     restricts the curve to integer orders (as in Abadi et al.'s accountant).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms).
     """
 
     citation = "Mironov, Talwar, Zhang 2019 (Renyi DP of the sampled Gaussian mechanism), Sec. 3.3"
@@ -365,7 +370,7 @@ class AbadiApproxSubsampledGaussian(RDPCurve):
             raise K.DomainError("sampling_rate", q, "(0, 1)")
         self.q = qq
         self.sigma = float(K.check_positive(sigma, "sigma"))
-        self.rho = qq ** 2 / ((1 - qq) * self.sigma ** 2)
+        self.rho = float(_G.subsampled_gaussian_rho(qq, self.sigma))   # GENERATED: library rho_q
         self.warn = warn
         self.conditions_hold = (qq < 1 / (16 * self.sigma)) and (self.sigma >= 1)
         self.alpha_valid_max = (1 + self.sigma ** 2 * np.log(1 / (qq * self.sigma))
@@ -380,7 +385,7 @@ class AbadiApproxSubsampledGaussian(RDPCurve):
             warnings.warn(f"rho_q approximation evaluated at alpha={float(np.max(a)):g} > "
                           f"1 + sigma^2 log(1/(q sigma)) = {self.alpha_valid_max:g} "
                           "(outside Abadi et al. 2016 Lemma 3)", RDPValidityWarning, stacklevel=3)
-        return self.rho * a
+        return _G.linear_rdp(a, self.rho)
 
     def describe(self):
         return f"AbadiApprox(q={self.q:g}, sigma={self.sigma:g}; rho_q={self.rho:.4g})"
@@ -434,10 +439,8 @@ class Laplace(RDPCurve):
         self.eps_inf = self.sensitivity / self.scale       # pure-DP level (gamma at alpha = oo)
 
     def _gamma(self, a):
-        e = self.eps_inf
-        v = np.logaddexp(np.log(a / (2 * a - 1)) + (a - 1) * e,
-                         np.log((a - 1) / (2 * a - 1)) - a * e) / (a - 1)
-        return np.clip(v, 0.0, e)
+        """GENERATED: the library quantity ``laplace_rdp`` (log-sum-exp form, clipped to [0, eps])."""
+        return _G.laplace_rdp(a, self.eps_inf)
 
     def describe(self):
         return f"Laplace(scale={self.scale:g}, sensitivity={self.sensitivity:g})"
@@ -457,16 +460,9 @@ class RandomizedResponse(RDPCurve):
         """With t = (alpha-1) eps the sum is p e^t + (1-p) e^-t = 1 + p expm1(t)(1 - e^{-(t+eps)}),
         a sum of positive terms: log1p of it keeps full relative accuracy at small eps (the
         plain logaddexp of two nearly equal logs loses it, and can land below the truth);
-        for large t (no cancellation, expm1 would overflow) the logaddexp form."""
-        e = self.eps_inf
-        t = (a - 1.0) * e
-        p = 1.0 / (1.0 + np.exp(-e))
-        lp, l1p = -np.logaddexp(0.0, -e), -np.logaddexp(0.0, e)    # log p, log(1-p)
-        with np.errstate(over="ignore", invalid="ignore"):
-            small = np.log1p(p * np.expm1(np.minimum(t, 50.0)) * -np.expm1(-(t + e))) / (a - 1)
-            large = np.logaddexp(a * lp + (1 - a) * l1p, a * l1p + (1 - a) * lp) / (a - 1)
-        v = np.where(t < 50.0, small, large)
-        return np.clip(v, 0.0, e)
+        for large t (no cancellation, expm1 would overflow) the logaddexp form.
+        GENERATED: the library quantity ``rr_rdp`` in this stable form."""
+        return _G.rr_rdp(a, self.eps_inf)
 
     def describe(self):
         return f"RandomizedResponse(epsilon={self.eps_inf:g})"
@@ -510,7 +506,8 @@ class PoissonSubsampledRDP(_GenericSubsampled):
       eps'(alpha) <= log{ (1-g)^{alpha-1}(alpha g - g + 1) + C(alpha,2) g^2 (1-g)^{alpha-2} e^{eps(2)}
                         + 3 sum_{l=3}^alpha C(alpha,l) (1-g)^{alpha-l} g^l e^{(l-1) eps(l)} } / (alpha-1);
 
-    the smaller of this and eps(alpha) (subsampling never hurts) is reported."""
+    the smaller of this and eps(alpha) (subsampling never hurts) is reported.
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
 
     citation = "Zhu and Wang 2019 (Poisson subsampled RDP) Theorem 6"
 
@@ -540,7 +537,8 @@ class WithoutReplacementRDP(_GenericSubsampled):
     accountant", Theorem 9):
 
       eps'(alpha) <= log(1 + g^2 C(alpha,2) min{4(e^{eps(2)}-1), e^{eps(2)} min{2, (e^{eps(oo)}-1)^2}}
-                     + sum_{j=3}^alpha g^j C(alpha,j) e^{(j-1)eps(j)} min{2, (e^{eps(oo)}-1)^j}) / (alpha-1)."""
+                     + sum_{j=3}^alpha g^j C(alpha,j) e^{(j-1)eps(j)} min{2, (e^{eps(oo)}-1)^j}) / (alpha-1).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
 
     citation = ("Wang, Balle, Kasiviswanathan 2019 (Subsampled RDP and analytical moments "
                 "accountant) Theorem 9")

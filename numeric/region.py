@@ -32,12 +32,13 @@ import warnings
 from functools import cached_property
 
 import numpy as np
-from scipy.special import expit
 
 from derive.errors import DomainError
 
+from . import _kernels_generated as G
 from . import conversion as C
 from . import fdp
+from . import kernels as K
 from .rdp import RDPCurve, RDPValidityWarning
 from .solvers import bracketed_newton
 
@@ -52,25 +53,17 @@ MINORANT_GRID = 1201
 def d_alpha(a, b, alpha):
     """d_alpha(a||b) = log(a^alpha b^(1-alpha) + (1-a)^alpha (1-b)^(1-alpha))/(alpha-1)
     (002 after (45)), elementwise, stable near a = b: S - 1 = b expm1(alpha log(a/b)) +
-    (1-b) expm1(alpha log((1-a)/(1-b))) and log1p(S - 1) while S - 1 is small."""
+    (1-b) expm1(alpha log((1-a)/(1-b))) and log1p(S - 1) while S - 1 is small.  GENERATED (the
+    library quantity ``binary_renyi`` in its stable form)."""
     a, b, al = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (a, b, alpha)))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        l1 = np.log(a) - np.log(b)
-        l2 = np.log1p(-a) - np.log1p(-b)
-        sm1 = b * np.expm1(al * l1) + (1 - b) * np.expm1(al * l2)
-        direct = np.logaddexp(al * np.log(a) + (1 - al) * np.log(b),
-                              al * np.log1p(-a) + (1 - al) * np.log1p(-b))
-        out = np.where(np.abs(sm1) < 0.5, np.log1p(sm1), direct) / (al - 1)
-    return out
+    return G.binary_renyi(a, b, al)
 
 
 def d_kl(a, b):
-    """Binary KL divergence a log(a/b) + (1-a) log((1-a)/(1-b)) (0 log 0 = 0)."""
+    """Binary KL divergence a log(a/b) + (1-a) log((1-a)/(1-b)) (0 log 0 = 0); GENERATED (the
+    library quantity ``binary_kl``)."""
     a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t1 = np.where(a > 0, a * (np.log(a) - np.log(b)), 0.0)
-        t2 = np.where(a < 1, (1 - a) * (np.log1p(-a) - np.log1p(-b)), 0.0)
-    return t1 + t2
+    return G.binary_kl(a, b)
 
 
 # ----------------------------------------------------------------------------- RDP curves given by values
@@ -123,7 +116,7 @@ def _renyi_parts(la, l1a, lb, l1b, al):
     with np.errstate(over="ignore", invalid="ignore"):
         sm1 = np.exp(lb) * np.expm1(al * (la - lb)) + np.exp(l1b) * np.expm1(al * (l1a - l1b))
         val = np.where(np.abs(sm1) < 0.5, np.log1p(sm1), np.logaddexp(x_a, x_b)) / (al - 1)
-    return val, expit(x_a - x_b)
+    return val, K.expit(x_a - x_b)
 
 
 def _first(t, u, al, kl):
@@ -247,7 +240,8 @@ class RDPRegion(_RegionBase):
     gamma(alpha))-RDP at every order in ``orders`` (T-fold composition: RDP adds up).
 
     ``prune=True`` keeps only the orders that are active somewhere on a 129-point tau grid (and
-    their neighbours): a subset of orders, so still a valid (at most slightly looser) bound."""
+    their neighbours): a subset of orders, so still a valid (at most slightly looser) bound.
+    HAND (tests/test_kernel_ties.py): root finding: the region's boundary by bracketed Newton on the generated binary divergences."""
 
     name = "rdp-region"
 
@@ -314,7 +308,8 @@ class RDPRegion(_RegionBase):
 
 class KLRegion(_RegionBase):
     """{(tau, beta): d(1-tau||beta) <= kl, d(1-beta||tau) <= kl}, d the binary KL divergence
-    (002 eqs. (49), (53)): the limit alpha -> 1 of (48)."""
+    (002 eqs. (49), (53)): the limit alpha -> 1 of (48).
+    HAND (tests/test_kernel_ties.py): root finding: the region's boundary by bracketed Newton on the generated binary divergences."""
 
     name = "kl-region"
 
@@ -341,7 +336,8 @@ class KLRegion(_RegionBase):
 
 def lemma3_region(curve: RDPCurve, steps=1, eps=None, orders=None) -> fdp.FromPrivacyProfile:
     """Lemma 3 (002 eq. (43)): the curve certified by (eps, min_alpha delta_alpha^eps(gamma(alpha)))
-    for eps in ``eps`` (default 0..~max, 97 points), exact conversion of Theorem 3."""
+    for eps in ``eps`` (default 0..~max, 97 points), exact conversion of Theorem 3.
+    HAND (tests/test_kernel_ties.py): envelope of conversions (an optimisation over orders)."""
     o = default_orders(curve) if orders is None else np.asarray(orders, float).ravel()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RDPValidityWarning)

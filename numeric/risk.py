@@ -237,15 +237,7 @@ def calibrate_risk(make_events, param: str, lo: float, hi: float, *, target_tpr:
     if f(bad) <= t:
         good = bad
     elif integer:
-        while abs(good - bad) > 1:
-            mid = math.sqrt(good * bad)
-            mid = math.floor(mid) if good < bad else math.ceil(mid)
-            if not min(good, bad) < mid < max(good, bad):
-                mid = (good + bad) // 2 if good < bad else -((-good - bad) // 2)
-            if f(mid) <= t:
-                good = mid
-            else:
-                bad = mid
+        good, _ = account.integer_bisect(f, t, good, bad)
     else:
         # the risk of a run is in (0, 1]: regula falsi on log risk against log x
         good, _ = account._illinois(f, t, good, bad, rtol)

@@ -13,6 +13,7 @@ iterate is never returned as an answer.
 """
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
@@ -35,7 +36,11 @@ class ConvergenceError(ArithmeticError):
 
 
 def round_up(x, rel: float = ROUND_REL):
-    """x rounded outward (up) by a relative margin, then to the next float up (0 stays 0)."""
+    """x rounded outward (up) by a relative margin, then to the next float up (0 stays 0): the one
+    outward rounding of numeric/.  A float (or numpy.float64) is answered with ``math`` as a float (the
+    per-query scalar path, numeric.fastconv); anything else as a float array."""
+    if isinstance(x, float):                    # float and numpy.float64
+        return 0.0 if x == 0 else math.nextafter(x + abs(x) * rel, math.inf)
     x = np.asarray(x, dtype=float)
     return np.where(x == 0, 0.0, np.nextafter(x + np.abs(x) * rel, np.inf))
 

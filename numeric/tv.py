@@ -36,6 +36,7 @@ from scipy.special import gammaln
 
 from derive.errors import DomainError
 
+from . import _kernels_generated as G
 from . import fdp
 from .gaussian import delta_upper
 from .solvers import round_up
@@ -82,14 +83,16 @@ def _k(k) -> int:
 
 
 def eta_max(eps, delta=0.0) -> float:
-    """The largest TV of an (eps, delta)-DP mechanism: delta + (1-delta) tanh(eps/2) (Cor. 1, Remark 1)."""
-    return float(delta + (1 - delta) * math.tanh(eps / 2))
+    """The largest TV of an (eps, delta)-DP mechanism: delta + (1-delta) tanh(eps/2) (Cor. 1, Remark 1);
+    GENERATED (library quantity ``tv_eta_max``)."""
+    return float(G.tv_eta_max(eps, delta))
 
 
 def alpha_of(eps, delta, eta) -> float:
-    """Theorem 2's alpha = 1 - (eta - delta)(1 + e^eps) / ((1 - delta)(e^eps - 1)), in [0, 1]."""
+    """Theorem 2's alpha = 1 - (eta - delta)(1 + e^eps) / ((1 - delta)(e^eps - 1)), in [0, 1];
+    GENERATED (library quantity ``tv_alpha``), clipped here."""
     e, d, n = _check(eps, delta, eta)
-    return float(min(max(1 - (n - d) / ((1 - d) * math.tanh(e / 2)), 0.0), 1.0))
+    return float(min(max(G.tv_alpha(e, d, n), 0.0), 1.0))
 
 
 # ----------------------------------------------------------------------------- Theorem 2
@@ -145,7 +148,8 @@ def loss_distribution(k, eps, alpha, *, window: bool = True) -> np.ndarray:
     With ``window`` the sum over s is restricted to 9.5 Gaussian widths around its
     (log-concave) mode; a row whose window edges are not 40 nats below its maximum
     (or a true end of the range) is recomputed over the full range, so the omitted
-    mass is below ~e^-40 relative (the terms decay at least geometrically beyond)."""
+    mass is below ~e^-40 relative (the terms decay at least geometrically beyond).
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
     k = _k(k)
     e = _real("epsilon", eps, "(0, oo)", lambda x: x > 0)
     a = _real("alpha", alpha, "[0, 1]", lambda x: 0 <= x <= 1)
@@ -250,13 +254,15 @@ def _profile(k, eps, delta, eta, alpha=None) -> Profile:
 
 
 def theorem2_deltas(k, eps, delta, eta) -> Profile:
-    """Theorem 2: the exact k-fold profile of (eps, delta)-DP, eta-TV mechanisms."""
+    """Theorem 2: the exact k-fold profile of (eps, delta)-DP, eta-TV mechanisms.
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
     return _profile(k, eps, delta, eta)
 
 
 def kairouz_deltas(k, eps, delta) -> Profile:
     """Kairouz et al. (6): Theorem 2 at alpha = 0 (eta maximal); the lines j = k - 2i
-    are (6) and the others are implied by them."""
+    are (6) and the others are implied by them.
+    HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
     return _profile(k, eps, delta, None, alpha=0.0)
 
 
@@ -266,7 +272,7 @@ def subsample(eps, delta, eta, p) -> tuple[float, float, float]:
     e, d = _check(eps, delta)
     n = _real("eta", eta, "[0, 1]", lambda x: 0 <= x <= 1)
     pp = _real("p", p, "(0, 1]", lambda x: 0 < x <= 1)
-    return float(np.log1p(pp * np.expm1(e))), pp * d, pp * n
+    return float(G.subsampled_eps(e, pp)), pp * d, pp * n
 
 
 # ----------------------------------------------------------------------------- the region
@@ -307,7 +313,8 @@ class KairouzComposition(TVComposition):
 
 
 def dominating_pmfs(eps, delta, eta) -> tuple[np.ndarray, np.ndarray]:
-    """P0, P1 of the dominating mechanism (43)-(44) (five outputs; (7) when delta = 0)."""
+    """P0, P1 of the dominating mechanism (43)-(44) (five outputs; (7) when delta = 0).
+    HAND (tests/test_kernel_ties.py): pmf assembly of the dominating pair (arrays, not one formula)."""
     e, d, n = _check(eps, delta, eta)
     a = alpha_of(e, d, n)
     hi, lo = (1 - d) * (1 - a) / (1 + np.exp(-e)), (1 - d) * (1 - a) / (1 + np.exp(e))
@@ -317,33 +324,33 @@ def dominating_pmfs(eps, delta, eta) -> tuple[np.ndarray, np.ndarray]:
 
 # ----------------------------------------------------------------------------- Sec. VI TVs
 def tv_laplace(eps, sensitivity=1.0) -> float:
-    """d_TV of the Laplace mechanism Lap(Delta/eps): 1 - e^(-eps/2) (Sec. VI-A, App. I)."""
+    """d_TV of the Laplace mechanism Lap(Delta/eps): 1 - e^(-eps/2) (Sec. VI-A, App. I); GENERATED
+    (library quantity ``tv_laplace``)."""
     e = _real("epsilon", eps, "(0, oo)", lambda x: x > 0)
     _real("sensitivity", sensitivity, "(0, oo)", lambda x: x > 0)
-    return float(-np.expm1(-e / 2))
+    return float(G.tv_laplace(e))
 
 
 def tv_gaussian(mu) -> float:
-    """d_TV of a mu-GDP Gaussian mechanism: 2 Phi(mu/2) - 1 (16)."""
+    """d_TV of a mu-GDP Gaussian mechanism: 2 Phi(mu/2) - 1 (16); GENERATED (library quantity
+    ``tv_gaussian``, stable form erf(mu/(2 sqrt 2)))."""
     m = _real("mu", mu, "[0, oo)", lambda x: x >= 0)
-    return float(math.erf(m / (2 * math.sqrt(2))))
+    return float(G.tv_gaussian(m))
 
 
 def tv_staircase(eps, gamma) -> float:
-    """d_TV of the staircase mechanism with parameter gamma (Sec. VI-C, App. K1; Delta = 1)."""
+    """d_TV of the staircase mechanism with parameter gamma (Sec. VI-C, App. K1; Delta = 1); GENERATED
+    (library quantity ``tv_staircase``)."""
     e = _real("epsilon", eps, "(0, oo)", lambda x: x > 0)
     g = _real("gamma", gamma, "[0, oo)", lambda x: x >= 0)
-    em = math.exp(-e)
-    den = 2 * (g + em * (1 - g))
-    if g < 0.5:
-        return float(-math.expm1(-e) * (2 * g * -math.expm1(-e) + em) / den)
-    return float(-math.expm1(-e) / den)
+    return float(G.tv_staircase(e, g))
 
 
 def gdp_delta(eps, mu) -> np.ndarray:
     """Dong et al. Cor. 2.13: delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
     computed stably with its float-error allowance (numeric.gaussian.delta_upper): never below
-    the truth, also at small mu where the difference cancels."""
+    the truth, also at small mu where the difference cancels.
+    HAND (tests/test_kernel_ties.py): the certified gaussian.delta_upper (rounding allowance), capped at 1."""
     e = np.asarray(eps, dtype=float)
     m = _real("mu", mu, "(0, oo)", lambda x: x > 0)
     if np.any(~np.isfinite(e) | (e < 0)):

@@ -13,6 +13,7 @@ if str(ROOT) not in sys.path:
 # not in ~/.cache (override with DPDERIVE_CACHE); keys include the code, so entries never go stale
 os.environ.setdefault("DPDERIVE_CACHE", str(ROOT / ".pytest_cache" / "dpderive"))
 
+import derive.papers  # noqa: E402,F401  (declares the seed papers to derive.registry, as dpderive does)
 import mpmath as _mp  # noqa: E402
 import pytest  # noqa: E402
 

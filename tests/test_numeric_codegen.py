@@ -1,4 +1,4 @@
-"""The generated kernel module is up to date with the SymPy definitions and equal to
+"""The generated kernel module is up to date with the library's SymPy definitions and equal to
 lambdify of the same expressions."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sympy as sp
 
 from numeric import _kernels_generated as G
 from numeric import codegen
-from numeric import kernels as K
+from derive import lib
 from numeric.conversion import derived_exprs
 
 
@@ -27,8 +27,14 @@ def test_generated_kernels_equal_lambdify():
     for k, e in exprs.items():
         ref = sp.lambdify(args[k], e, modules=["scipy", "numpy"])
         second = -np.log(w) if k in ("LA", "LB") else w
-        np.testing.assert_allclose(getattr(G, "thm3_" + k)(a, second, d, u), ref(a, second, d, u),
+        np.testing.assert_allclose(getattr(G, "objective_" + k)(a, second, d, u), ref(a, second, d, u),
                                    rtol=1e-12, atol=1e-300)
-    expr, syms = K.formula_expr("asoodeh2021.eq28")
-    ref = sp.lambdify(syms, expr)
-    np.testing.assert_allclose(G.eq28(a, 1.7), ref(a, 1.7), rtol=1e-15)
+    q = lib.quantity("gaussian_rdp")
+    ref = sp.lambdify(q.args, q.expr)
+    np.testing.assert_allclose(G.gaussian_rdp(a, 1.7), ref(a, 1.7), rtol=1e-15)
+
+
+def test_every_library_quantity_has_a_generated_kernel():
+    assert set(G.QUANTITY_NAMES) == set(lib.QUANTITIES)
+    for name in G.QUANTITY_NAMES:
+        assert callable(getattr(G, name)), name

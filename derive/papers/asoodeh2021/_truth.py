@@ -13,6 +13,8 @@ import random
 
 import mpmath as mp
 
+from ... import truths as _truths
+
 
 
 
@@ -22,13 +24,14 @@ import mpmath as mp
 
 
 def chi_alpha(P, Q, a):
-    """chi^alpha(P||Q) = E_Q[((dP/dQ)^alpha - 1)/(alpha-1)] (Sec. III)."""
-    return mp.fsum(q * ((p / q) ** a - 1) for p, q in zip(P, Q)) / (a - 1)
+    """chi^alpha(P||Q) = E_Q[((dP/dQ)^alpha - 1)/(alpha-1)] (Sec. III): the library's
+    ``derive.truths.chi_alpha`` of the pmf pair."""
+    return _truths.chi_alpha(_truths.DPair(list(P), list(Q)), a)
 
 
 def renyi(P, Q, a):
-    """D_alpha(P||Q) from definition (1)."""
-    return mp.log(mp.fsum(q * (p / q) ** a for p, q in zip(P, Q))) / (a - 1)
+    """D_alpha(P||Q) from definition (1): the library's ``derive.truths.DPair.renyi``."""
+    return _truths.DPair(list(P), list(Q)).renyi(a)
 
 
 def bern(p):

@@ -21,6 +21,7 @@ WORK_DPS = 30
 
 # ----------------------------------------------------------------------------- divergences
 # hockey-stick sums, k-fold products and random pmfs are the shared library's (derive.truths)
+from ... import truths as _truths  # noqa: E402
 from ...truths import hockey, kfold, random_pmf  # noqa: E402,F401
 
 
@@ -35,27 +36,13 @@ def dp_delta(P, Q, e):
     return max(hockey(P, Q, g), hockey(Q, P, g))
 
 
-def tradeoff(P, Q, t):
-    """Neyman-Pearson trade-off f(P, Q)(t): smallest type II error P1(h = 0) among
-    randomised tests with type I error P0(h = 1) <= t; reject P on outcomes in
-    decreasing order of Q/P (the paper's beta_I, beta_II of Definition 2)."""
-    order = sorted(range(len(P)), key=lambda i: -(Q[i] / P[i]) if P[i] > 0 else -mp.inf)
-    used, beta = mp.mpf(0), mp.mpf(1)
-    for i in order:
-        p, q = mp.mpf(P[i]), mp.mpf(Q[i])
-        if p == 0:
-            beta -= q
-            continue
-        take = min(p, t - used)
-        if take <= 0:
-            break
-        used += take
-        beta -= q * take / p
-    return max(beta, mp.mpf(0))
+# the Neyman-Pearson trade-off of a pmf pair (the paper's beta_I, beta_II of Definition 2) is the
+# shared library's (derive.truths.tradeoff_np)
+from ...truths import tradeoff_np as tradeoff  # noqa: E402,F401
 
 
 def kl(P, Q):
-    return mp.fsum(p * mp.log(p / q) for p, q in zip(P, Q) if p > 0)
+    return _truths.DPair(list(P), list(Q)).kl()
 
 
 def chi2(P, Q):

@@ -1,0 +1,25 @@
+"""The command line's trade-off plots: one recipe for ``tradeoff``, ``tv`` and ``region`` (matplotlib
+with the Agg backend, imported only when a plot is asked for)."""
+from __future__ import annotations
+
+
+def tradeoff_plot(path, curves, *, size, xlabel="type I error", ylabel="type II error", title=None,
+                  title_size=9, legend_size=7, unit_box=False) -> None:
+    """Write ``curves`` (a list of ``(x, y, matplotlib keyword arguments)``) to ``path``."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=size)
+    for x, y, kw in curves:
+        ax.plot(x, y, **kw)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if unit_box:
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+    if title:
+        ax.set_title(title, fontsize=title_size)
+    ax.legend(fontsize=legend_size)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
