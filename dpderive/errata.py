@@ -135,7 +135,7 @@ def assemble(records: dict[str, list[dict]], findings: dict[str, list[dict]] | N
             grouped.update(g["claims"])
             if not members:
                 continue                        # the mistake is gone (a claim re-verdicted): no erratum
-            errata.append(_erratum(key, g, members))
+            errata.append(dict(_erratum(key, g, members), **correction_of(key, g, by_id)))
         for cid in sorted(failing - grouped, key=list(by_id).index):
             errata.append(_erratum(key, generated_entry(by_id[cid]), [by_id[cid]], short=True))
         for r in recs:
@@ -154,6 +154,34 @@ def assemble(records: dict[str, list[dict]], findings: dict[str, list[dict]] | N
         e["number"] = i
     return {"errata": errata, "artifacts": artifacts, "disagreements": disagreements,
             "counts": _counts(errata)}
+
+
+_STATUS_WORDS = {"proved": "proved", "holds_numerically": "holds numerically", "fails": "FAILS",
+                 "inconclusive": "inconclusive", "artifact": "artifact"}
+
+
+def correction_of(key: str, g: dict, by_id: dict) -> dict:
+    """How the entry's correction is known to be right: the claims that check the corrected reading
+    (``corrected_by``, with their verdicts), the corrected fields that pass the member's own checker
+    (``corrected_check``, held by tests/test_corrections.py), or why no check exists
+    (``correction_unchecked``).  ``correction`` is the sentence (Markdown); the other keys serve TeX."""
+    by = []
+    for cid in g.get("corrected_by", ()):
+        full = cid if cid.startswith(key + ".") else f"{key}.{cid}"
+        r = by_id.get(full)
+        by.append({"id": full, "status": _STATUS_WORDS.get(r["verdict"], r["verdict"]) if r else "not checked"})
+    fields = "; ".join(f"{c}: {', '.join(sorted(f))}" for c, f in (g.get("corrected_check") or {}).items())
+    unchecked = g.get("correction_unchecked", "")
+    parts = []
+    if by:
+        parts.append("Correction checked by claim" + ("s " if len(by) > 1 else " ")
+                     + ", ".join(f"`{b['id']}` ({b['status']})" for b in by) + ".")
+    if fields:
+        parts.append(f"Correction checked: the corrected fields ({fields}) pass the member's own checker on its domain.")
+    if unchecked:
+        parts.append(f"Correction not checked separately: {unchecked}.")
+    return {"correction": " ".join(parts), "correction_by": by, "correction_fields": fields,
+            "correction_unchecked": unchecked}
 
 
 def _sig(text, digits: int = 6) -> str:
@@ -320,6 +348,8 @@ def markdown(rep: dict) -> str:
             L.append("")
         if e["explanation"]:
             L += [e["explanation"], ""]
+        if e.get("correction"):
+            L += [e["correction"], ""]
         for c in e["claims"]:
             prec = f", {c['precision']} digits" if c["precision"] else ""
             setting = f" Setting: {e['setting']}." if e["setting"] else ""
