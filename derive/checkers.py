@@ -271,6 +271,24 @@ def _certify(small, big, pt: dict, *, strict: bool = False, equal: bool = False)
     return certify.certify_relation(small, big, _params(pt), strict=strict, equal=equal)
 
 
+def _two_precisions(viol, pt, dps: int, floor, reason: str) -> dict | None:
+    """Where the ball enclosure blows up at ``pt``: the violation ``viol(pt)`` at ``dps`` and at 4x the
+    digits; a certificate record when both exceed ``floor`` and agree to 1e-3 (the violation is not
+    an artefact of the working precision), else None."""
+    try:
+        with mp.workdps(dps):
+            v1 = viol(pt)
+        with mp.workdps(4 * dps):
+            v2 = viol(pt)
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError, ArithmeticError):
+        return None
+    if v1 is None or v2 is None or not (v1 > floor and v2 > floor) or abs(v1 - v2) > abs(v2) / 1000:
+        return None
+    return {"method": f"mpmath at {dps} and {4 * dps} digits (the ball enclosure blows up here: {reason})",
+            "point": _params(pt), "violation": mp.nstr(v2, 6),
+            "budget_rule": f"the violation agrees to 1e-3 at both precisions and exceeds {mp.nstr(floor, 2)}"}
+
+
 def _budget_record(gap, truth_value, budget_of, reason: str) -> tuple[bool, dict]:
     """Where no enclosure exists: the violation ``gap`` against the truth's stated error budget
     (rel |truth| + abs, ``derive.truths.ACCURACY``).  (violated, certificate record)."""
@@ -597,7 +615,12 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
         if cert.status == "violated":
             return pt, cert.record, extent
         if cert.status == "undecided":
-            continue            # balls blow up here (precision, not a missing enclosure): no verdict from it
+            # the balls blow up here (an ill-conditioned point): mpmath decides only if the violation is
+            # the same at two precisions, else no verdict from this point
+            rec = _two_precisions(viol, pt, CONFIRM_DPS, IDENTITY_RTOL, cert.record.get("reason", ""))
+            if rec is not None:
+                return pt, rec, extent
+            continue
         if cert.status == "unavailable":
             return pt, {"method": f"mpmath at {CONFIRM_DPS} and {4 * CONFIRM_DPS} digits (no ball enclosure)",
                         "reason": cert.record.get("reason", ""), "point": _params(pt),
@@ -1397,21 +1420,35 @@ def _certify_bound(bound, truth, side, conv, pt, fb, ft):
         return "violated", cert.record
     if cert.status == "not_violated":
         return "not_violated", {**cert.record, "note": _not_violated_note(cert)}
-    if cert.status == "undecided":
-        return "not_violated", {**cert.record, "note": (
-            f"the violation found at {_fmt_point(_params(pt))} is not confirmed in ball arithmetic (a ball "
-            f"blows up there at every precision tried: {cert.record.get('reason', '')}): not an erratum")}
-    with mp.workdps(TRUTH_CONFIRM_DPS):
-        b, t = fb(pt), ft(pt)
-    if b is None or t is None:
+    def gap_at(dps):
+        with mp.workdps(dps):
+            b, t = fb(pt), ft(pt)
+        if b is None or t is None:
+            return None, None
+        if conv is not None:
+            lo, hi, _ = conv
+            b = max(b, mp.mpf(lo)) if lo is not None else b
+            if side == "equal" and hi is not None:
+                b = min(b, mp.mpf(hi))
+        return {"upper": t - b, "lower": b - t}.get(side, abs(b - t)), t
+
+    gap, t = gap_at(TRUTH_CONFIRM_DPS)
+    if gap is None:
         return "within_budget", {"note": ""}
-    if conv is not None:
-        lo, hi, _ = conv
-        b = max(b, mp.mpf(lo)) if lo is not None else b
-        if side == "equal" and hi is not None:
-            b = min(b, mp.mpf(hi))
-    gap = {"upper": t - b, "lower": b - t}.get(side, abs(b - t))
+    undecided = cert.status == "undecided"
+    if undecided:
+        # the balls blow up here (an ill-conditioned point): the budget rule below, and the violation must
+        # be the same at twice the digits (not an artefact of the working precision)
+        gap2, _ = gap_at(2 * TRUTH_CONFIRM_DPS)
+        if gap2 is None or abs(gap - gap2) > abs(gap2) / 1000:
+            return "not_violated", {**cert.record, "note": (
+                f"the violation found at {_fmt_point(_params(pt))} is not confirmed: the ball enclosure blows "
+                f"up there ({cert.record.get('reason', '')}) and the violation changes with the precision): "
+                f"not an erratum")}
     bad, rec = _budget_record(gap, t, truths.accuracy_of(truth), cert.record.get("reason", ""))
+    if undecided:
+        rec["method"] = (f"the truth's stated error budget, the violation the same at {TRUTH_CONFIRM_DPS} and "
+                         f"{2 * TRUTH_CONFIRM_DPS} digits (the ball enclosure blows up here)")
     if bad:
         rec["point"] = _params(pt)
         return "violated", rec
