@@ -150,3 +150,13 @@ def pmf_pair(name: str, points: int):
     syms = [sp.Symbol(f"{name}_{s}{i}", real=True) for s in "uv" for i in range(1, points + 1)]
     params = tuple(Param(x, sp.Interval(-sp.oo, sp.oo), ("uniform", -4.0, 4.0)) for x in syms)
     return params, sp.Function("Pmf")(*syms)
+
+
+def load_errata(module_file: str) -> list[dict]:
+    """A paper's errata groupings: the ``[[erratum]]`` tables of ``errata.toml`` beside the paper's
+    ``errata.py`` (data, not code: key, claims, severity, title, printed/corrected, wrong/right,
+    setting, explanation, and optionally corrected_check or correction_unchecked)."""
+    import tomllib
+    from pathlib import Path
+    path = Path(module_file).with_suffix(".toml")
+    return tomllib.loads(path.read_text(encoding="utf-8")).get("erratum", [])
