@@ -83,7 +83,12 @@ KIND_FIELDS = {
     "limit": (("of", "var", "to", "equals"), ("side",)),
     "asymptotic": (("of", "approx", "error", "var", "to"), ("side",)),
     "bound": (("bound", "side", "truth"), ()),
+    "sampled": (("lhs", "op", "rhs", "sampler"), ("draws", "seed", "tol_digits")),
+    "fitted_rate": (("of", "var", "rate"), ("at", "tolerance", "at_least")),
+    "exists": (("lhs", "op", "rhs"), ()),
 }
+#: kinds whose claim may be one relation in ``latex`` instead of lhs, op, rhs
+RELATION_KINDS = ("identity", "inequality", "sampled", "exists")
 COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditions", "domain",
                  "latex", "seed")
 # ----------------------------------------------------------------------------- the reference
@@ -98,8 +103,8 @@ FIELD_DOCS = {
     "conditions": "a list of LaTeX relations the claim assumes (`['\\alpha \\le 2\\sigma^2']`)",
     "domain": "narrower domains for some symbols, `{ alpha = \"(1, 2]\" }`; an end may depend on other "
               "symbols (`{ varepsilon = \"[0, 1/b]\" }`)",
-    "latex": "for identity and inequality: the claim as one relation `'A = B'` / `'A \\le B'` instead of "
-             "lhs, op, rhs; for other kinds: the claim as printed in the report",
+    "latex": "for identity, inequality, sampled and exists: the claim as one relation `'A = B'` / `'A \\le B'` "
+             "instead of lhs, op, rhs; for other kinds: the claim as printed in the report",
     "seed": "the document `where` refers to, when not the file's `[paper] source`",
     "lhs": "LaTeX (or `@formula`): the left side",
     "rhs": "LaTeX (or `@formula`): the right side",
@@ -119,6 +124,18 @@ FIELD_DOCS = {
     "error": "LaTeX: h in f = g + O(h)",
     "bound": "LaTeX (or `@formula`): the paper's bound",
     ("bound", "side"): "`upper` (bound >= truth), `lower` (bound <= truth) or `equal`",
+    ("sampled", "op"): "`==` (`=`), `<=`, `<`, `>=` or `>`",
+    "sampler": "the law of the draws, one of " + ", ".join(f"`{k}` ({d})" for k, (_, d) in checkers.SAMPLERS.items()),
+    "draws": "how many draws (default 20)",
+    "seed": "the random seed of the draws (default 7; the same seed gives the same points)",
+    "tol_digits": "`==` holds within a relative error of 10^-tol_digits, an inequality within that slack "
+                  "(default 25)",
+    ("fitted_rate", "var"): "the symbol the rate is in (n)",
+    "rate": "the stated order r in error = O(var^-r) (a number)",
+    "at": "the values of var the error is computed at, increasing (default [50, 100, 200, 400])",
+    "tolerance": "how far the fitted order may be from `rate` (default 0.2)",
+    "at_least": "`true`: the fitted order need only be at least rate - tolerance (a loose O-bound); "
+                "default `false` (the stated order is sharp)",
     "truth": "SymPy syntax over the library of truths (`derive/truths.py`; `dpderive init` lists them), "
              "e.g. `\"Renyi(Gaussian(1/sigma), alpha)\"`",
 }
@@ -157,6 +174,20 @@ KIND_DOCS = {
                          r"\Phi\left(-\frac{\varepsilon}{\mu} - \frac{\mu}{2}\right)",
                "side": "equal", "truth": "DeltaOfEps(Gaussian(mu), varepsilon)"},
               "holds_numerically"),
+    "sampled": ("lhs op rhs at random draws of the domain from a named sampler and a fixed seed (a relation over "
+                "random pairs or mechanisms whose every value is a quadrature or an optimisation, too costly for "
+                "a search): `==` within a relative error of 10^-tol_digits, an inequality within that slack; a "
+                "failure names the draw",
+                {"latex": r"\frac{x}{1 + x} \le \log(1 + x)", "sampler": "uniform"}, "holds_numerically"),
+    "fitted_rate": ("`of` (an error) is of order var^-rate: its sup over a grid of the other symbols is computed at "
+                    "each value of `at`, and the order fitted from the last step, log(e_i/e_{i+1})/log(n_{i+1}/n_i), "
+                    "must be within `tolerance` of `rate`; a failure carries the table of errors and the fitted "
+                    "order",
+                    {"of": r"\frac{1}{x^2} + \frac{1}{x^3}", "var": "x", "rate": "2"}, "holds_numerically"),
+    "exists": ("some point of the domain satisfies lhs op rhs (a witness): the negated relation is checked as an "
+               "inequality; its counterexample, enclosed in ball arithmetic, is the witness (`proved`); a proof of "
+               "the negation is a refutation (`fails`); no witness found is `inconclusive`",
+               {"latex": r"\log x > 1"}, "proved"),
 }
 
 REFERENCE_SYMBOLS = '''[symbols]
@@ -223,7 +254,7 @@ def reference() -> str:
         what, _, verdict = KIND_DOCS[kind]
         out += [f"### `{kind}`", "", what + ".", "", "| field | | |", "|---|---|---|"]
         for f in required:
-            alt = " (or `latex`)" if kind in ("identity", "inequality") else ""
+            alt = " (or `latex`)" if kind in RELATION_KINDS and f in ("lhs", "op", "rhs") else ""
             out.append(f"| `{f}` | required{alt} | {field_doc(kind, f)} |")
         for f in optional:
             out.append(f"| `{f}` | optional | {field_doc(kind, f)} |")
@@ -914,14 +945,17 @@ class ClaimFile:
         if "where" not in spec:
             raise self._err(line, item, "missing 'where' (its location in the paper, e.g. \"(12)\" or \"Thm. 2\")")
         required, optional = KIND_FIELDS[kind]
-        if "latex" in spec and kind in ("identity", "inequality"):
+        if "latex" in spec and kind in RELATION_KINDS:
             rel = self.parse(spec["latex"], line=line, item=item, what="latex", relation=True)
             lhs_t, rhs_t = _relation_sides(spec["latex"])
             spec = dict(spec, lhs=lhs_t, rhs=rhs_t)
-            if kind == "inequality":
+            if kind in ("inequality", "exists") or (kind == "sampled" and not isinstance(rel, sp.Equality)):
                 if type(rel) not in _REL_TO_OP:
-                    raise self._err(line, item, "an inequality's latex must be A \\le B, A < B, A \\ge B or A > B")
+                    raise self._err(line, item, f"{kind} claim's latex must be A \\le B, A < B, A \\ge B or A > B"
+                                    + (" or A = B" if kind == "sampled" else ""))
                 spec["op"] = _REL_TO_OP[type(rel)]
+            elif kind == "sampled":
+                spec["op"] = "=="
             elif not isinstance(rel, sp.Equality):
                 raise self._err(line, item, "an identity's latex must be A = B")
         allowed = set(COMMON_FIELDS) | set(required) | set(optional)
@@ -936,11 +970,39 @@ class ClaimFile:
         kw: dict = {}
         if kind == "identity":
             kw = {"lhs": P("lhs"), "rhs": P("rhs")}
-        elif kind == "inequality":
+        elif kind in ("inequality", "exists"):
             op = _OPS.get(str(spec["op"]).strip())
             if op is None:
                 raise self._err(line, item, f"op={spec['op']!r} is not one of <=, <, >=, >")
             kw = {"lhs": P("lhs"), "op": op, "rhs": P("rhs")}
+        elif kind == "sampled":
+            op = dict(_OPS, **{"=": "==", "==": "=="}).get(str(spec["op"]).strip())
+            if op is None:
+                raise self._err(line, item, f"op={spec['op']!r} is not one of ==, <=, <, >=, >")
+            if spec["sampler"] not in checkers.SAMPLERS:
+                raise self._err(self.lines.field(line, "sampler"), item,
+                                f"sampler={spec['sampler']!r} is not one of {', '.join(checkers.SAMPLERS)}")
+            kw = {"lhs": P("lhs"), "op": op, "rhs": P("rhs"), "sampler": spec["sampler"],
+                  "draws": _int(spec.get("draws", 20), self._err(line, item, "draws must be a positive integer")),
+                  "seed": _int(spec.get("seed", 7), self._err(line, item, "seed must be a positive integer")),
+                  "tol_digits": _int(spec.get("tol_digits", 25),
+                                     self._err(line, item, "tol_digits must be a positive integer"))}
+        elif kind == "fitted_rate":
+            at = spec.get("at", [50, 100, 200, 400])
+            if not (isinstance(at, list) and len(at) >= 2 and all(isinstance(a, (int, float)) and
+                                                                   not isinstance(a, bool) for a in at)
+                    and all(b > a for a, b in zip(at, at[1:]))):
+                raise self._err(self.lines.field(line, "at"), item, f"at={at!r} must be at least two increasing numbers")
+            tol = spec.get("tolerance", 0.2)
+            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol <= 0:
+                raise self._err(line, item, f"tolerance={tol!r} must be a positive number")
+            x = self._sym(spec["var"], line, item, "var")
+            bad = [a for a in at if not self.symbols[x.name].interval.contains(sp.nsimplify(a))]
+            if bad:
+                raise self._err(self.lines.field(line, "at"), item, f"at: {bad} outside {x.name}'s domain "
+                                f"{self.symbols[x.name].interval}")
+            kw = {"f": P("of"), "x": x, "rate": _point(spec["rate"], self._err(line, item, "rate must be a number")),
+                  "at": tuple(at), "tolerance": float(tol), "at_least": bool(spec.get("at_least", False))}
         elif kind == "derivative":
             kw = {"f": P("of"), "x": self._sym(spec["wrt"], line, item, "wrt"), "g": P("equals"),
                   "order": _int(spec.get("order", 1), self._err(line, item, "order must be a positive integer"))}
@@ -989,6 +1051,8 @@ class ClaimFile:
 
         pairs = {n: e for n, e in self.pairs.items()
                  if any(e.free_symbols <= v.free_symbols for v in kw.values() if isinstance(v, sp.Basic))}
+        if kind == "sampled":
+            kw["pairs"] = pairs
 
         def check(kind=kind, dom=dom, kw=kw, pairs=pairs, units=units, factor=factor) -> Verdict:
             v = checkers.describe_pairs(checkers.check(kind, dom, **kw), pairs)
@@ -1261,6 +1325,12 @@ def _printed(kind: str, s: dict) -> str:
         return f"\\lim_{{{s['var']} \\to {s['to']}}} {s['of']} = {s['equals']}"
     if kind == "asymptotic":
         return f"{s['of']} = {s['approx']} + O({s['error']})"
+    if kind in ("sampled", "exists"):
+        op = {"==": "=", "=": "="}.get(str(s["op"]).strip()) or _OP_LATEX.get(_OPS.get(str(s['op']).strip(), s['op']), s['op'])
+        rel = f"{s['lhs']} {op} {s['rhs']}"
+        return rel if kind == "sampled" else f"\\exists: {rel}"
+    if kind == "fitted_rate":
+        return f"{s['of']} = O({s['var']}^{{-{s['rate']}}})"
     return s["bound"]
 
 
@@ -1279,6 +1349,12 @@ def _auto_statement(kind: str, s: dict) -> str:
         return f"limit as {s['var']} -> {s['to']}"
     if kind == "asymptotic":
         return f"asymptotic expansion as {s['var']} -> {s['to']}"
+    if kind == "sampled":
+        return f"relation lhs {s['op']} rhs at random draws of the '{s['sampler']}' sampler"
+    if kind == "fitted_rate":
+        return f"an error of order {s['var']}^-{s['rate']}"
+    if kind == "exists":
+        return f"some point of the domain has lhs {s['op']} rhs"
     return f"{s['side']} bound on {s['truth']}" if s["side"] != "equal" else f"equals {s['truth']}"
 
 
