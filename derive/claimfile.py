@@ -60,6 +60,7 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
 import mpmath as mp
@@ -91,6 +92,10 @@ KIND_FIELDS = {
 RELATION_KINDS = ("identity", "inequality", "sampled", "exists")
 COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditions", "domain",
                  "latex", "seed")
+#: further fields of a built-in paper's claim file (``derive/papers/<key>/*.toml``, loaded by
+#: ``ClaimFile(path, paper=key)``): the verbatim seed text, the paper's word for the claim, the
+#: registered formulas it is about, which side an identity's truth is, and the order of its variables
+PAPER_FIELDS = ("printed", "shown_kind", "formulas", "truth_side", "over")
 # ----------------------------------------------------------------------------- the reference
 #: what each field means (``(kind, field)`` where a field means something else in that kind)
 FIELD_DOCS = {
@@ -516,8 +521,9 @@ class _Lines:
 class ClaimFile:
     """A parsed, validated claim file (nothing is registered until ``register``)."""
 
-    def __init__(self, path: str | Path, *, seed_dir: str | Path | None = None):
+    def __init__(self, path: str | Path, *, seed_dir: str | Path | None = None, paper: str | None = None):
         self.path = Path(path)
+        self.builtin = paper         # the key of the built-in paper this file declares claims of
         try:
             self.text = self.path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -548,12 +554,21 @@ class ClaimFile:
         if not isinstance(p, dict):
             raise self._err(1, "[paper]", "missing: a [paper] table with key, title and citation")
         line = self.lines.find(r"^\s*\[paper\]")
-        for k in ("key", "title"):
+        for k in ("key",) if self.builtin is not None else ("key", "title"):
             if not isinstance(p.get(k), str) or not p[k].strip():
                 raise self._err(line, "[paper]", f"missing {k!r} (a string)")
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p["key"]):
             raise self._err(line, "[paper]", f"key={p['key']!r} must be letters, digits and _ (starting with a letter)")
         from .papers import PAPER_MODULES
+        if self.builtin is not None:
+            if p["key"] != self.builtin or p["key"] not in registry.PAPERS:
+                raise self._err(line, "[paper]", f"key={p['key']!r}: this file belongs to the built-in paper "
+                                f"{self.builtin!r} (registered before its claim files load)")
+            reg = registry.PAPERS[p["key"]]
+            self.key, self.title, self.citation = p["key"], reg["title"], reg["citation"]
+            self.seed = p.get("source", reg["seeds"][0])
+            self.tex_path = None
+            return
         if p["key"] in PAPER_MODULES:
             raise self._err(line, "[paper]", f"key={p['key']!r} is a built-in paper; choose another key")
         self.key = p["key"]
@@ -576,7 +591,8 @@ class ClaimFile:
                 spec = {"domain": spec}
             if not isinstance(spec, dict) or "domain" not in spec:
                 raise self._err(line, f"symbol {name!r}", "needs a domain, e.g. \"(0, oo)\" or { domain = \"[0, 1)\" }")
-            unknown = set(spec) - {"domain", "integer", "search", "latex"}
+            unknown = set(spec) - {"domain", "integer", "search", "latex"} - \
+                ({"assume"} if self.builtin is not None else set())
             if unknown:
                 raise self._err(line, f"symbol {name!r}", f"unknown field(s) {', '.join(sorted(unknown))}")
             try:
@@ -601,7 +617,9 @@ class ClaimFile:
                 search = tuple(search)
             integer = bool(spec.get("integer", False))
             cname = _canon(name)
-            self.symbols[cname] = SymbolSpec(cname, _make_symbol(cname, iv, integer), iv, integer, search)
+            symbol = _make_symbol(cname, iv, integer) if self.builtin is None else \
+                self._paper_symbol(cname, spec.get("assume"), line, iv, integer)
+            self.symbols[cname] = SymbolSpec(cname, symbol, iv, integer, search)
         self._read_dependent_symbols(pending)
 
     def _read_dependent_symbols(self, pending: dict):
@@ -710,6 +728,73 @@ class ClaimFile:
             units["conditions"] = conds
         return vars_, subs, units
 
+    # ------------------------------------------------------------------ a built-in paper's names
+    def _known_symbols(self) -> dict:
+        """{name: symbol} of the built-in paper: derive.symbols, the paper's ``_paper`` module and the
+        free symbols of its registered formulas (in that order of precedence)."""
+        if getattr(self, "_known", None) is None:
+            import importlib
+            from . import symbols as S
+            known: dict = {}
+            for f in registry.FORMULAS.values():
+                if f.paper == self.key:
+                    for x in sorted(sp.sympify(f.expr).free_symbols, key=lambda x: x.name):
+                        known.setdefault(x.name, x)
+            try:
+                mod = importlib.import_module(f"derive.papers.{self.key}._paper")
+                known.update({v.name: v for v in vars(mod).values() if isinstance(v, sp.Symbol)})
+            except ModuleNotFoundError:
+                pass
+            known.update({v.name: v for v in vars(S).values() if isinstance(v, sp.Symbol)})
+            self._known = known
+        return self._known
+
+    def _paper_symbol(self, name, assume, line, iv, integer) -> sp.Symbol:
+        """A built-in paper's symbol: the one its formulas use (so that ``@formula`` references and
+        the claim's LaTeX share it), or one with the stated ``assume = { positive = true }``."""
+        if assume is not None:
+            if not isinstance(assume, dict) or not all(isinstance(v, bool) for v in assume.values()):
+                raise self._err(line, f"symbol {name!r}", "assume must be a table like { positive = true }")
+            return sp.Symbol(name, **assume)
+        return self._known_symbols().get(name) or _make_symbol(name, iv, integer)
+
+    def _sympy(self, text, *, line, item, what):
+        """A field in SymPy syntax (``{ sympy = "..." }``, or a built-in paper's truth): the file's
+        symbols, derive.functions' named functions, the truths' names and ``@{name}`` references to the
+        paper's registered formulas."""
+        from . import functions as FN
+        local: dict = {}
+        local.update({n: v for n, v in vars(FN).items() if isinstance(v, type) and issubclass(v, sp.Function)})
+        local.update({n: sp.Function(n) for n in set(truths.PAIRS) | set(truths.QUANTITIES) | {"Pmf"}})
+        local.update(self._known_symbols() if self.builtin is not None else {})
+        local.update({s.name: s.symbol for s in self.symbols.values()})
+        local.update(getattr(self, "pairs", {}))
+        refs = {}
+
+        def ref(m):
+            name = m.group(1)
+            k = f"REF{len(refs)}_"
+            refs[k] = self._formula_ref(name, line=line, item=item, what=what)
+            return k
+        body = re.sub(r"@\{([A-Za-z0-9_.]+)\}", ref, text)
+        local.update(refs)
+        import keyword
+        for kw_name in [n for n in list(local) if keyword.iskeyword(n)]:
+            local[kw_name + "_kw_"] = local.pop(kw_name)
+            body = re.sub(rf"\b{kw_name}\b", kw_name + "_kw_", body)
+        try:
+            return sp.parse_expr(body, local_dict=local)
+        except Exception as exc:  # noqa: BLE001
+            raise self._err(line, item, f"cannot parse {what} '{text}' (SymPy syntax): {exc}") from None
+
+    def _formula_ref(self, name, *, line, item, what):
+        if name in self.formulas:
+            return self.formulas[name].expr
+        if self.builtin is not None and f"{self.key}.{name}" in registry.FORMULAS:
+            return registry.FORMULAS[f"{self.key}.{name}"].expr
+        raise self._err(line, item, f"{what} refers to @{name}, which is not a formula of this file "
+                        f"(known: {', '.join(sorted(self.formulas)) or 'none'})")
+
     # ------------------------------------------------------------------ [pairs], [quantities]
     def _read_pairs(self):
         """``P = { kind = "pmf", points = 4 }``: "for every pair of pmfs on 4 points".  A pair is
@@ -749,15 +834,17 @@ class ClaimFile:
     def parse(self, text, *, line, item, what: str, relation: bool = False):
         """Parse one LaTeX string (or ``@formula``) onto the file's symbols."""
         line = self.lines.field(line, what.split()[0]) if line else line
+        if isinstance(text, dict) and set(text) == {"sympy"} and isinstance(text["sympy"], str):
+            e = self._sympy(text["sympy"], line=line, item=item, what=what)
+            if isinstance(e, sp.core.relational.Relational) != relation:
+                raise self._err(line, item, f"{what} '{text['sympy']}' must be "
+                                + ("a relation" if relation else "an expression, not a relation"))
+            return e
         if not isinstance(text, str) or not text.strip():
-            raise self._err(line, item, f"{what} must be a LaTeX string")
+            raise self._err(line, item, f"{what} must be a LaTeX string (or {{ sympy = \"...\" }})")
         text = text.strip()
         if text.startswith("@"):
-            name = text[1:]
-            if name not in self.formulas:
-                raise self._err(line, item, f"{what} refers to @{name}, which is not a formula of this file "
-                                f"(known: {', '.join(sorted(self.formulas)) or 'none'})")
-            return self.formulas[name].expr
+            return self._formula_ref(text[1:], line=line, item=item, what=what)
         from sympy.parsing.latex import parse_latex
         try:
             raw = parse_latex(normalise(self._names_to_commands(text)), strict=True)
@@ -845,6 +932,8 @@ class ClaimFile:
     def truth(self, text, *, line, item, field: bool = True):
         """A truth expression: SymPy syntax over the file's symbols, pairs and derive.truths' names."""
         line = self.lines.field(line, "truth") if line and field else line
+        if self.builtin is not None and isinstance(text, str) and field:
+            return self._sympy(text, line=line, item=item, what="truth")
         if not isinstance(text, str) or not text.strip():
             raise self._err(line, item, "truth must be a string such as \"Renyi(Gaussian(1/sigma), alpha)\"")
         names = set(truths.PAIRS) | set(truths.QUANTITIES)
@@ -958,7 +1047,8 @@ class ClaimFile:
                 spec["op"] = "=="
             elif not isinstance(rel, sp.Equality):
                 raise self._err(line, item, "an identity's latex must be A = B")
-        allowed = set(COMMON_FIELDS) | set(required) | set(optional)
+        allowed = set(COMMON_FIELDS) | set(required) | set(optional) | \
+            (set(PAPER_FIELDS) if self.builtin is not None else set())
         unknown = set(spec) - allowed
         if unknown:
             raise self._err(line, item, f"unknown field(s) {', '.join(sorted(unknown))} for kind {kind!r} "
@@ -970,6 +1060,10 @@ class ClaimFile:
         kw: dict = {}
         if kind == "identity":
             kw = {"lhs": P("lhs"), "rhs": P("rhs")}
+            if "truth_side" in spec:
+                if spec["truth_side"] not in ("lhs", "rhs"):
+                    raise self._err(line, item, f"truth_side={spec['truth_side']!r} must be lhs or rhs")
+                kw["truth_side"] = spec["truth_side"]
         elif kind in ("inequality", "exists"):
             op = _OPS.get(str(spec["op"]).strip())
             if op is None:
@@ -1040,7 +1134,7 @@ class ClaimFile:
         for k in ("wrt", "in", "var"):
             if k in shown:
                 shown[k] = sp.latex(self._sym(shown[k], line, item, k))
-        printed = spec.get("latex") or _printed(kind, shown)
+        printed = spec.get("printed") or spec.get("latex") or _printed(kind, shown)
         definition = json.dumps({"kind": kind, "spec": spec,
                                  "symbols": {n: str(s.interval) + (" int" if s.integer else "") + str(s.search)
                                              + (f" dep {s.dep}" if s.dep is not None else "")
@@ -1048,9 +1142,13 @@ class ClaimFile:
                                  "formulas": {n: f.printed_latex for n, f in self.formulas.items()}},
                                 sort_keys=True, default=str)
         refs = tuple(f"{self.key}.{m}" for m in re.findall(r"@([A-Za-z0-9_]+)", json.dumps(spec)))
+        if self.builtin is not None:      # a built-in paper's claim names its formulas
+            refs = tuple(f"{self.key}.{m}" for m in spec.get("formulas", ()))
 
         pairs = {n: e for n, e in self.pairs.items()
                  if any(e.free_symbols <= v.free_symbols for v in kw.values() if isinstance(v, sp.Basic))}
+        if self.builtin is not None:
+            pairs = checkers.pmf_pairs_in(kw)
         if kind == "sampled":
             kw["pairs"] = pairs
 
@@ -1059,7 +1157,7 @@ class ClaimFile:
             return _original_coordinates(v, units, kw.get("x"), factor) if units else v
         return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
-                     kind=kind, statement=statement, printed_latex=printed, check_fn=check,
+                     kind=spec.get("shown_kind", kind), statement=statement, printed_latex=printed, check_fn=check,
                      formulas=refs, note=spec.get("note", ""), checker=kind, definition=definition,
                      spec=(kind, dom, kw))
 
@@ -1094,11 +1192,17 @@ class ClaimFile:
             raise self._err(line, item, "domain must be a table like { alpha = \"(1, 2]\" }")
         narrow = {}
         dline = self.lines.field(line, "domain") if line else line
+        searches = {}
         for key, text in narrow_raw.items():
             n = _canon(key)
             if n not in self.symbols:
                 raise self._err(dline, item, f"domain names {key!r}, which is not a declared symbol")
             ss = self.symbols[n]
+            if isinstance(text, dict):      # { domain = "(0, 1)", search = [0.1, 1], integer = true }
+                if not set(text) <= {"domain", "search", "integer"} or "domain" not in text:
+                    raise self._err(dline, item, f"domain of {n}: a table takes domain, search and integer")
+                searches[n] = (tuple(text["search"]) if "search" in text else None, bool(text.get("integer", False)))
+                text = text["domain"]
             try:
                 iv = parse_interval(text, names=list(self.symbols))
             except ValueError as exc:
@@ -1106,10 +1210,18 @@ class ClaimFile:
             if isinstance(iv, DepInterval):
                 if ss.integer:
                     raise self._err(dline, item, f"domain of {n} {text}: an integer symbol takes a constant domain")
-            elif ss.dep is None and not iv.is_subset(ss.interval):
+            elif ss.dep is None and self.builtin is None and not iv.is_subset(ss.interval):
                 raise self._err(dline, item, f"domain of {n} {text} is not inside its declared {ss.interval}")
             narrow[n] = iv
         names = {s.name for s in used}
+        over = spec.get("over")
+        if over is not None:
+            over = [_canon(o) for o in over]
+            missing = names - set(over)
+            if missing or not set(over) <= set(self.symbols):
+                raise self._err(line, item, f"over={spec['over']!r} must list declared symbols, every one the "
+                                f"claim uses ({', '.join(sorted(missing))} missing)")
+            names = set(over)
         x = kw.get("x")
         keep = set()
         if kind in ("limit", "asymptotic") and x is not None:
@@ -1135,11 +1247,24 @@ class ClaimFile:
                                 f"this {kind} claim is about: give {', '.join(movers)} a domain that does not "
                                 f"depend on {x.name} and state the dependence as a condition")
         conds = [c.xreplace(subs) for c in conds] + list(units.pop("conditions", []))
+        if searches:
+            vars_ = [dataclass_replace(v, search=searches[v.name][0], integer=searches[v.name][1] or v.integer)
+                     if v.name in searches else v for v in vars_]
+        if over is not None and not units:
+            byname = {v.name: v for v in vars_}
+            vars_ = [byname[n] for n in over]
         return checkers.Domain(vars_, tuple(conds)), subs, units
 
     # ------------------------------------------------------------------ registry
     def register(self) -> str:
-        """Register the paper, its formulas and claims (all or nothing); returns the key."""
+        """Register the paper, its formulas and claims (all or nothing); returns the key.  A built-in
+        paper's file adds its claims (and any formulas of its own) to the paper registered in Python."""
+        if self.builtin is not None:
+            for f in self.formulas.values():
+                registry.add_formula(f)
+            for c in self.claims:
+                registry.add_claim(c)
+            return self.key
         if self.key in registry.PAPERS:
             prev = registry.PAPERS[self.key].get("file")
             if prev == str(self.path.resolve()):

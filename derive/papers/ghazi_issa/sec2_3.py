@@ -90,29 +90,6 @@ def _rand_pair(rng, n=None):
 # ----------------------------------------------------------------------------- Sec. II
 # claims about every pair of distributions: searched over pmfs on 5 points (derive.truths' Pmf pair)
 _PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
-P.generic("def1.dp", "Def. 1", "identity",
-          "(eps,delta)-DP: the smallest delta with Pr(M(D0) in S) <= e^eps Pr(M(D1) in S) + delta for all S "
-          "is the hockey-stick divergence sum (P0 - e^eps P1)_+ (brute force over all events)",
-          shown_kind="definition",
-          latex=r"{\rm\mathbf{Pr}}(M(D_{0})\in S)\leq e^{\varepsilon}{\rm\mathbf{Pr% }}(M(D_{1})\in S)+\delta.",
-          section=II, params=(EPSP,) + _PQ_PARAMS,
-          lhs=sp.Function("SupOverEvents")(_PQ, sp.exp(eps)), rhs=sp.Function("HockeyStick")(_PQ, sp.exp(eps)))
-
-
-P.generic("thm1.roc", "Thm. 1", "inequality",
-          "Theorem 1 ([7, Thm. 2.1]): (eps,delta)-DP iff t + e^eps f(t) >= 1 - delta and e^eps t + f(t) >= 1 - delta",
-          shown_kind="identity",
-          latex=r"t+e^{\varepsilon}f(P_{0},P_{1})(t)\geq 1-\delta,", section=II,
-          params=(EPSP, T01) + _PQ_PARAMS,
-          lhs=sp.Min(t_ + sp.exp(eps) * Tradeoff(_PQ, t_), sp.exp(eps) * t_ + Tradeoff(_PQ, t_)), op=">=",
-          rhs=1 - DeltaOfEps(_PQ, eps))
-
-
-P.generic("def3.tv", "Def. 3", "identity",
-          "d_TV(P,Q) = sup_A (P(A) - Q(A)) equals half the L1 distance (brute force over events)",
-          shown_kind="definition",
-          latex=r"d_{TV}(P,Q)=\sup_{A\subseteq\mathcal{Y}}(P(A)-Q(A)).", section=II, params=_PQ_PARAMS,
-          lhs=sp.Function("SupOverEvents")(_PQ, 1), rhs=sp.Function("TV")(_PQ))
 
 
 def _draw_footnote(rng):
@@ -175,13 +152,6 @@ P.claim("cor1.eta_range", "Cor. 1", "upper_bound",
 
 
 _DOM = dominating_pair(sp.exp(eps), alpha, delta)
-P.generic("cor1.region", "(2)-(4)", "bound",
-          "the curve satisfying (2)-(4) with equality is attained (the region of (eps,delta)-DP and eta-TV "
-          "is exactly the intersection (2)-(4)): Neyman-Pearson curve of the dominating mechanism",
-          shown_kind="identity",
-          latex=r"t+f(P_{0},P_{1})(t)\geq 1-\eta,", section=II, params=(EPSP, DELTA0, ALPHA01, T01),
-          bound=sp.Max(0, 1 - delta - sp.exp(eps) * t_, sp.exp(-eps) * (1 - delta - t_), 1 - TV(_DOM) - t_),
-          side="equal", truth=Tradeoff(_DOM, t_))
 
 REM1_LHS = r"\frac{2(1-\delta)}{1+e^{\varepsilon}}"
 REM1_RHS = r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)"
@@ -226,22 +196,8 @@ P.generic("appF.tv", "App. F", "identity",
           lhs=_positive_parts(*dominating(sp.exp(eps), alpha, delta)), rhs=tv_f.expr, truth_side="lhs")
 
 
-P.generic("thm2.alpha", "Thm. 2", "identity",
-          "alpha(eta) of Theorem 2 is the parameter at which the dominating mechanism has TV exactly eta",
-          latex=ALPHA_LATEX, section=III, formulas=("thm2.alpha", "appF.tv"), params=(EPSP, DELTA0, ETA),
-          lhs=eta, rhs=tv_f.expr.subs(alpha, alpha_eta.expr))
-
-THM2_RANGE_LATEX = (r"\eta\in[\delta,\delta+\frac{(e^{\varepsilon}-1)(1-\delta)}{1+e^{\varepsilon}}]")
-
-
 # eta = delta + s (eta_max - delta), s in [0, 1], sweeps the printed range: alpha = 1 - s there
 s_ = sp.Symbol("s", nonnegative=True)
-P.generic("thm2.eta_range", "Thm. 2", "identity",
-          "Theorem 2's eta range [delta, delta + (e^eps-1)(1-delta)/(1+e^eps)] is exactly alpha in [0, 1]",
-          latex=THM2_RANGE_LATEX, section=III, formulas=("thm2.alpha",),
-          params=(EPSP, DELTA0, Param(s_, sp.Interval(0, 1), ("uniform", 0, 1))),
-          lhs=alpha_eta.expr.subs(eta, delta + s_ * (sp.exp(eps) - 1) * (1 - delta) / (1 + sp.exp(eps))),
-          rhs=1 - s_)
 
 EQ5_LATEX = (r"\delta_{j}=\!\!\sum_{a=0}^{k-j-1}\!\!{k\choose a}\!\!\sum_{\ell=0% }^{\lceil\frac{k-j-a}{2}\rceil-1}")
 EQ5_HAND = sp.Sum(sp.binomial(k_, a_) * sp.Sum(
@@ -361,27 +317,6 @@ P.claim("eq6.kairouz", "(6)", "equality",
         latex=EQ6_LATEX, section="Sec. III-A", formulas=("eq6", "thm2.eq5"), check=_eq6_check,
         why_custom='the composed truth carries rounding noise (1e-33) that makes the generic "equal" search drop every point (no point evaluated); exact rational arithmetic instead')
 
-FIG4_LATEX = r"\eta=0.7\frac{e^{\varepsilon}-1}{1+e^{\varepsilon}}"
-
-
-P.generic("sec3a.fig4_alpha", "Sec. III-A", "identity",
-          "Fig. 4's eta = 0.7 (e^eps-1)/(1+e^eps) at delta = 0 is alpha = 0.3",
-          latex=FIG4_LATEX, section="Sec. III-A", formulas=("thm2.alpha",), params=(EPSP,),
-          lhs=alpha_eta.expr.subs({delta: 0, eta: sp.Rational(7, 10) * (sp.exp(eps) - 1) / (1 + sp.exp(eps))}),
-          rhs=sp.Rational(3, 10))
-
-
-P.generic("remark2", "Remark 2", "identity",
-          "eps = log((1+eta)/(1-eta)) is the same as eta = (e^eps-1)/(e^eps+1), i.e. plain eps-DP",
-          latex=r"\varepsilon=\log\frac{1+\eta}{1-\eta}", section="Sec. III-A", params=(EPSP,),
-          lhs=eps, rhs=parse_printed(r"\log\frac{1+\eta}{1-\eta}", SYMS).subs(
-              eta, parse_printed(r"\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}", SYMS)))
-
-
-P.generic("sec3b1.mia", "Sec. III-B1", "bound",
-          "the composed dominating (0,eta)-DP mechanism has TV 1 - (1-eta)^k (Bayes security beta1 beta2)",
-          shown_kind="equality", latex=r"1-(1-\eta)^{k}", section="Sec. III-B1", params=(ETA, KC4),
-          bound=1 - (1 - eta) ** kc, side="equal", truth=TV(Composed(dominating_pair(1, 0, eta), kc)))
 
 # ----------------------------------------------------------------------------- Sec. III-C
 TV7_LATEX = r"d_{TV}(P_{0},P_{1})=\frac{(e^{\varepsilon}-1)(1-\alpha)}{(1+e^{\varepsilon})}"
@@ -398,28 +333,8 @@ a7 = P.formula("sec3c1.alpha", "Sec. III-C1", A7_LATEX, parse=r"1-\eta\frac{e^{\
                role="definition", quantity=r"\alpha", params=(EPSP, ETA), section=III, symbols=SYMS, lhs=r"\alpha")
 
 
-P.generic("sec3c1.alpha", "Sec. III-C1", "identity",
-          "for a target eta, alpha = 1 - eta (e^eps+1)/(e^eps-1) gives (7) TV eta",
-          latex=A7_LATEX, section=III, formulas=("sec3c1.alpha", "sec3c1.tv7"), params=(EPSP, ETA),
-          lhs=eta, rhs=tv7.expr.subs(alpha, a7.expr))
-
-
 _R = sp.exp(eps)
 _P0, _P1 = dominating(_R, alpha, 0)
-_ka, _la, _aa = sp.symbols("k ell a", positive=True)
-_KLA = (Param(_ka, sp.Interval(1, sp.oo), ("integer", 1, 8)), Param(_la, sp.Interval(0, sp.oo), ("integer", 0, 8)),
-        Param(_aa, sp.Interval(0, sp.oo), ("integer", 0, 8)))
-# product probabilities of a sequence with k-l-a zeros, a erasures and l ones, vs the printed forms;
-# both sequences at once: 1 + (relative error of P0~)^2 + (relative error of P1~)^2 = 1
-_PT0 = _P0[1] ** (_ka - _la - _aa) * _P0[2] ** _aa * _P0[3] ** _la
-_PT1 = _P1[1] ** (_ka - _la - _aa) * _P1[2] ** _aa * _P1[3] ** _la
-_PR0 = ((1 - alpha) / (1 + _R)) ** (_ka - _aa) * sp.exp((_ka - _la - _aa) * eps) * alpha ** _aa
-_PR1 = ((1 - alpha) / (1 + _R)) ** (_ka - _aa) * sp.exp(_la * eps) * alpha ** _aa
-P.generic("sec3c2.ptilde", "Sec. III-C2", "identity",
-          "P0~(s^k) = ((1-alpha)/(1+e^eps))^{k-a} e^{(k-l-a)eps} alpha^a and P1~(s^k) = (...)^{k-a} e^{l eps} alpha^a",
-          latex=r"=\left(\frac{1-\alpha}{1+e^{\varepsilon}}\right)^{k-a}e^{(k-\ell-% a)\varepsilon}\alpha^{a},",
-          section=III, params=(EPSP, ALPHA01) + _KLA, conditions=(_la + _aa <= _ka,),
-          lhs=1 + (_PT0 / _PR0 - 1) ** 2 + (_PT1 / _PR1 - 1) ** 2, rhs=1)
 
 
 def _summation_bounds_check():
@@ -457,3 +372,5 @@ P.claim("sec3c2.notation", "Sec. III-C2", "notation",
         "the achievability proof composes M_{eps,0,eta} (printed M_{eps,0,delta})",
         latex=r"M_{i}=M_{\varepsilon,0,\delta}", section=III, check=_notation_check,
         why_custom='a notation erratum (M_{eps,0,delta} for M_{eps,0,eta}): nothing numeric to check')
+
+P.load(__file__)  # the generic claims: sec2_3.toml
