@@ -84,7 +84,7 @@ KIND_FIELDS = {
     "limit": (("of", "var", "to", "equals"), ("side",)),
     "asymptotic": (("of", "approx", "error", "var", "to"), ("side",)),
     "bound": (("bound", "side", "truth"), ()),
-    "sampled": (("lhs", "op", "rhs", "sampler"), ("draws", "seed", "tol_digits")),
+    "sampled": (("lhs", "op", "rhs", "sampler"), ("draws", "random_seed", "tol_digits")),
     "fitted_rate": (("of", "var", "rate"), ("at", "tolerance", "at_least")),
     "exists": (("lhs", "op", "rhs"), ()),
 }
@@ -132,7 +132,7 @@ FIELD_DOCS = {
     ("sampled", "op"): "`==` (`=`), `<=`, `<`, `>=` or `>`",
     "sampler": "the law of the draws, one of " + ", ".join(f"`{k}` ({d})" for k, (_, d) in checkers.SAMPLERS.items()),
     "draws": "how many draws (default 20)",
-    "seed": "the random seed of the draws (default 7; the same seed gives the same points)",
+    "random_seed": "the random seed of the draws (default 7; the same seed gives the same points)",
     "tol_digits": "`==` holds within a relative error of 10^-tol_digits, an inequality within that slack "
                   "(default 25)",
     ("fitted_rate", "var"): "the symbol the rate is in (n)",
@@ -141,6 +141,11 @@ FIELD_DOCS = {
     "tolerance": "how far the fitted order may be from `rate` (default 0.2)",
     "at_least": "`true`: the fitted order need only be at least rate - tolerance (a loose O-bound); "
                 "default `false` (the stated order is sharp)",
+    "printed": "the display as the seed prints it, verbatim (the report shows it; a test holds it against the seed)",
+    "shown_kind": "the paper's own word for the claim (domain, definition, lower_bound, ...) when it differs from the kind",
+    "formulas": "the registered formulas the claim is about (names without the paper key)",
+    "truth_side": "identity: which side (`lhs` or `rhs`) is the independently computed truth",
+    "over": "the claim's variables in order (the search's coordinates; may include a symbol the fields do not use)",
     "truth": "SymPy syntax over the library of truths (`derive/truths.py`; `dpderive init` lists them), "
              "e.g. `\"Renyi(Gaussian(1/sigma), alpha)\"`",
 }
@@ -249,6 +254,22 @@ def reference() -> str:
            "convex and concave claims over them are differentiated numerically (central differences at "
            "steps h and h/2, at 30+ digits, the method states the step and the Richardson error).",
            "- `[pairs] P = { kind = \"pmf\", points = 3 }`: every pair of pmfs on 3 points (`Renyi(P, alpha)`).", "",
+           "## Expressions in SymPy syntax", "",
+           "- Any expression field may be given as `{ sympy = \"...\" }` instead of LaTeX: SymPy syntax over the "
+           "file's symbols and pairs, the named functions of `derive/functions.py` (`Phi`, `PhiInv`, ...) and the "
+           "truths' names; `@{name}` inside it stands for the formula `name`. Conditions take it too.", "",
+           "## The seed papers' claim files", "",
+           "`derive/papers/<paper>/*.toml` are claim files of the built-in papers, in this format, loaded by the "
+           "paper's package after it registers its formulas (`Paper.load`, `ClaimFile(path, paper=key)`). "
+           "`[paper]` holds only `key`; `@name` (and `@{name}` in SymPy syntax) is a formula the paper registers "
+           "(parsed from the seed), so a claim checks the registered formula, not a copy; a symbol is the one "
+           "the paper's formulas use (or `assume = { positive = true }` states its assumptions); a claim's "
+           "`domain` entry may be a table `{ domain = \"(0, 1)\", search = [0.01, 1] }`. They take these "
+           "further fields:", "",
+           "| field | |", "|---|---|"]
+    for f in PAPER_FIELDS:
+        out.append(f"| `{f}` | {field_doc('', f)} |")
+    out += ["",
            "## Fields every claim takes", "",
            "| field | |", "|---|---|"]
     for f in COMMON_FIELDS:
@@ -1078,7 +1099,8 @@ class ClaimFile:
                                 f"sampler={spec['sampler']!r} is not one of {', '.join(checkers.SAMPLERS)}")
             kw = {"lhs": P("lhs"), "op": op, "rhs": P("rhs"), "sampler": spec["sampler"],
                   "draws": _int(spec.get("draws", 20), self._err(line, item, "draws must be a positive integer")),
-                  "seed": _int(spec.get("seed", 7), self._err(line, item, "seed must be a positive integer")),
+                  "seed": _int(spec.get("random_seed", 7),
+                               self._err(line, item, "random_seed must be a positive integer")),
                   "tol_digits": _int(spec.get("tol_digits", 25),
                                      self._err(line, item, "tol_digits must be a positive integer"))}
         elif kind == "fitted_rate":
