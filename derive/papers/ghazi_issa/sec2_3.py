@@ -14,7 +14,6 @@ from ...core import Verdict
 from ...symbols import alpha, delta, eps
 from ...verify import check_draws
 from ...paperkit import pmf_pair
-from ...parse import parse_printed
 from ...symbols import Param
 from . import _truth as TR
 from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS, eta
@@ -153,7 +152,6 @@ P.claim("cor1.eta_range", "Cor. 1", "upper_bound",
 
 _DOM = dominating_pair(sp.exp(eps), alpha, delta)
 
-REM1_LHS = r"\frac{2(1-\delta)}{1+e^{\varepsilon}}"
 REM1_RHS = r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)"
 REM1_LATEX = (r"\beta_{\mathrm{I}}+\beta_{\mathrm{II}}\geq\frac{2(1-\delta)}{1+e^{\varepsilon}% }="
               r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)")
@@ -161,16 +159,6 @@ rem1 = P.formula("rem1.sum_errors", "Remark 1", REM1_LATEX, parse=REM1_RHS, role
                  quantity=r"\beta_{\mathrm{I}}+\beta_{\mathrm{II}}", params=(EPSP, DELTA0), section=II,
                  symbols=SYMS)
 
-
-# truth: the least beta_I + beta_II on a trade-off curve is 1 - TV (footnote 1), and the largest TV of
-# an (eps, delta)-DP mechanism is that of (43)-(44) at alpha = 0
-P.generic("rem1.max_eta", "Remark 1", "bound",
-          "Remark 1: beta_I + beta_II >= 2(1-delta)/(1+e^eps) = 1 - (delta + (1-delta)(e^eps-1)/(e^eps+1))",
-          shown_kind="identity",
-          latex=REM1_LATEX, section=II, formulas=("rem1.sum_errors",), params=(EPSP, DELTA0),
-          # both printed sides, averaged: either one off moves the average off the truth
-          bound=parse_printed(REM1_LHS, SYMS) + (rem1.expr - parse_printed(REM1_LHS, SYMS)) / 2, side="equal",
-          truth=1 - TV(dominating_pair(sp.exp(eps), 0, delta)))
 
 # ----------------------------------------------------------------------------- Theorem 2
 ALPHA_LATEX = (r"\alpha=1-\frac{(\eta-\delta)(1+e^{\varepsilon})}{(1-\delta)(e^{% \varepsilon}-1)}")
@@ -182,18 +170,6 @@ tv_f = P.formula("appF.tv", "App. F", TV_F_LATEX,
                  parse=r"\delta+\frac{(1-\delta)(1-\alpha)(e^{\varepsilon}-1)}{1+e^{\varepsilon}}",
                  role="identity", quantity=r"d_{TV}(P_0, P_1)", params=(EPSP, DELTA0, ALPHA01),
                  section=APPF, symbols=SYMS)
-
-
-def _positive_parts(P0, P1):
-    """sum_x (P0(x) - P1(x))_+ : the TV of a pmf pair by its definition (a Piecewise)."""
-    return sum(sp.Max(x - y, 0) for x, y in zip(P0, P1)).rewrite(sp.Piecewise)
-
-
-# truth: the sum of positive parts of (43) - (44) (a paper-specific pmf pair, so by definition)
-P.generic("appF.tv", "App. F", "identity",
-          "the TV of the dominating mechanism (43)-(44) is delta + (1-delta)(1-alpha)(e^eps-1)/(1+e^eps)",
-          latex=TV_F_LATEX, section=APPF, formulas=("appF.tv",), params=(EPSP, DELTA0, ALPHA01),
-          lhs=_positive_parts(*dominating(sp.exp(eps), alpha, delta)), rhs=tv_f.expr, truth_side="lhs")
 
 
 # eta = delta + s (eta_max - delta), s in [0, 1], sweeps the printed range: alpha = 1 - s there
@@ -323,10 +299,6 @@ TV7_LATEX = r"d_{TV}(P_{0},P_{1})=\frac{(e^{\varepsilon}-1)(1-\alpha)}{(1+e^{\va
 tv7 = P.formula("sec3c1.tv7", "(7)", TV7_LATEX, parse=r"\frac{(e^{\varepsilon}-1)(1-\alpha)}{(1+e^{\varepsilon})}",
                 role="identity", quantity=r"d_{TV}(P_0,P_1)", params=(EPSP, ALPHA01), section=III, symbols=SYMS)
 
-
-P.generic("sec3c1.tv7", "(7)", "identity", "the TV of M_{eps,0,eta} (7) is (e^eps-1)(1-alpha)/(1+e^eps)",
-          latex=TV7_LATEX, section=III, formulas=("sec3c1.tv7",), params=(EPSP, ALPHA01),
-          lhs=_positive_parts(*dominating(sp.exp(eps), alpha, 0)), rhs=tv7.expr, truth_side="lhs")
 
 A7_LATEX = r"\alpha=1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}"
 a7 = P.formula("sec3c1.alpha", "Sec. III-C1", A7_LATEX, parse=r"1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}",

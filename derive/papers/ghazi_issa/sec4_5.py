@@ -77,27 +77,6 @@ _MIX = sp.Function("Discrete")(*[p_ * x + (1 - p_) * y for x, y in zip(_P0, _P1)
 _t = sp.Symbol("t", real=True)
 _T1 = sp.solve(sp.Eq(1 - sp.exp(eps) * _t, 1 - eta - _t), _t)[0]
 _T2 = sp.solve(sp.Eq(1 - eta - _t, sp.exp(-eps) * (1 - _t)), _t)[0]
-_PIECES = ((0, _T1, sp.exp(eps)), (_T1, _T2, sp.Integer(1)), (_T2, 1, sp.exp(-eps)))
-# eta up to the largest TV of eps-DP, tanh(eps/2) (the envelope has both kinks in [0, 1])
-_FEASIBLE = (eta < (sp.exp(eps) - 1) / (sp.exp(eps) + 1),)
-
-
-def _log_slope_integral(power, absval=False):
-    """int_0^1 (log|f'|)^power dt (|log|f'||^power if ``absval``) over the three pieces."""
-    return sum(sp.integrate((sp.Abs(sp.log(s)) if absval else sp.log(s)) ** power, (_t, lo, hi))
-               for lo, hi, s in _PIECES)
-
-
-KL_MID_LATEX = (r"=-\left(\int_{0}^{\frac{\eta}{e^{\varepsilon}-1}}\varepsilon dt+% "
-                r"\int_{1-\eta\frac{e^{\varepsilon}}{e^{\varepsilon}+1}}^{1}(-\varepsilon)dt\right)")
-
-
-P.generic("appG.kl_middle", "App. G", "identity",
-          "the middle line of kl(f_{eps,0,eta}): the printed integration limit 1 - eta e^eps/(e^eps+1)",
-          latex=KL_MID_LATEX, section=APPG, params=(EPSP, ETA), conditions=_FEASIBLE,
-          lhs=-_log_slope_integral(1), truth_side="lhs",
-          rhs=-(sp.Integral(eps, (_t, 0, eta / (sp.exp(eps) - 1)))
-                + sp.Integral(-eps, (_t, 1 - eta * sp.exp(eps) / (sp.exp(eps) + 1), 1))))
 
 
 # eps_n = mu/sqrt(n) (Dong et al.'s Thm. 3.6 CLT parameter mu), eta_n = eps_n/c0:

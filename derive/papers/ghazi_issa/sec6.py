@@ -107,14 +107,6 @@ P.generic("appK1.right", "App. K1", "identity",
           lhs=sp.Sum(sp.exp(-_n * eps) - sp.exp(-_n * eps - eps), (_n, 0, sp.oo)), rhs=1)
 
 
-# alpha = 1 - eta (e+1)/(e-1) at the staircase's TV (eps = 1, gamma = 0.0139) is 0.3 to within 5e-4
-# (it is 0.30011; half a unit in gamma's last printed digit moves it by about 6e-5)
-P.generic("sec6c.gamma_0139", "Sec. VI-C", "inequality", "gamma = 0.0139 gives alpha ~ 0.3 at eps = 1 (Fig. 4)",
-          shown_kind="approximation", latex=r"\gamma=0.0139", section="Sec. VI-C", params=(),
-          lhs=sp.Abs(1 - TV(Staircase(1, sp.Rational(139, 10000))) * (sp.E + 1) / (sp.E - 1) - sp.Rational(3, 10)),
-          op="<=", rhs=sp.Rational(5, 10000))
-
-
 _t = sp.Symbol("t", nonnegative=True)
 
 # ----------------------------------------------------------------------------- staircase: the stated range of gamma
