@@ -230,26 +230,6 @@ P.generic("eq3_7.orders", "(3.7)", "limit", "T_1 is of order n^{-1/2} and T_2 of
                              + _c3 ** 2 * (h ** 5 - 10 * h ** 3 + 15 * h) / (72 * _s1 ** 6))) * phi(h))
 
 
-def _not_cdf_check():
-    f = sp.lambdify([h, sigma_n, kt3, kt4], EQ37, "mpmath")
-    # one composition of a skewed loss: sigma_n = 1, kappatilde_3 = 2, kappatilde_4 = 6 (an exponential)
-    with mp.workdps(20):
-        vals = [(mp.mpf(x) / 10, f(mp.mpf(x) / 10, 1, 2, 6)) for x in range(-60, 61)]
-    lo = min(vals, key=lambda t: t[1])
-    non_mono = any(b[1] < a[1] for a, b in zip(vals, vals[1:]))
-    if lo[1] < 0 or non_mono:
-        return Verdict("holds_numerically", "evaluation of (3.7) on a grid", points=len(vals), worst_error=0.0,
-                       precision=20, note=f"witness sigma_n=1, kappatilde_3=2, kappatilde_4=6: "
-                       f"F~_EW({mp.nstr(lo[0], 3)}) = {mp.nstr(lo[1], 6)}, non-monotone: {non_mono}")
-    return Verdict("fails", "grid evaluation found a valid CDF")
-
-
-# custom: an existential claim (a witness that (3.7) is not a CDF); the generic kinds check universal statements
-P.claim("footnote2", "(3.7) fn. 2", "property",
-        "F~_EW is not guaranteed to be a valid CDF (witness: negative values / non-monotone)",
-        latex=r"\widetilde{F}_{\mathtt{EW}}(h)", section=S31, formulas=("eq3_7",), check=_not_cdf_check,
-        why_custom='an existential claim (a witness that (3.7) is not a CDF); the generic kinds check universal statements')
-
 # ----------------------------------------------------------------------------- (3.8)
 EQ38_1 = r"\displaystyle\Phi(h)-\sigma_{n}^{-3}\cdot\frac{1}{6}\bm{\kappa}_{3}(h^{2}-1)\phi(h)"
 EQ38_2 = r"\displaystyle-\sigma_{n}^{-4}\cdot\frac{1}{24}\bm{\kappa}_{4}(h^{3}-3h)\phi(h)"
