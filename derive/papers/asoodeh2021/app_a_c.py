@@ -8,7 +8,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...parse import parse_printed
-from ...symbols import ALPHA, P as PP, Param, Q as QQ, alpha, delta, eps, p, q
+from ...symbols import ALPHA, P as PP, Q as QQ, alpha, delta, eps, p, q
 from ...verify import check_draws
 from . import _truth as TR
 from ._paper import P
@@ -16,21 +16,9 @@ from .sec2_3 import objective as h1_formula
 
 A, B, C = "App. A", "App. B", "App. C"
 h1 = h1_formula.expr
-EPS_POS = Param(eps, sp.Interval.open(0, sp.oo), ("loguniform", 1e-3, 10))
-
-
-# ----------------------------------------------------------------------------- Appendix A
-# claims about every pair of pmfs on 5 points (softmax logits, as derive.truths' Pmf pair): the Bernoulli
-# quantisation phi(x) = 1{P(x)/Q(x) >= lambda} of (57) gives P_b(1), Q_b(1) of (58)-(59)
-_F = sp.Function
 
 
 # ----------------------------------------------------------------------------- Appendix B
-
-
-# feasible Bernoulli pairs (p_i, q_i), i = 1, 2: q_i = a_i e^-eps (so q_i e^eps < 1) and p_i = q_i e^eps +
-# b_i (1 - q_i e^eps) >= e^eps q_i, for a_i, b_i in (0, 1); mixed with weight w
-_a1, _a2, _b1, _b2, _w = sp.symbols("a_1 a_2 b_1 b_2 w", positive=True)
 
 
 def _appB_eq73():

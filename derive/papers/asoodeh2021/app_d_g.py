@@ -100,10 +100,6 @@ eq102 = P.formula("appD.eq102", "(102)", EQ102_LATEX,
                   conditions=(alpha * delta <= 1,), section=APP_D)
 
 
-# eps_alpha^delta(gamma) = 0 iff gamma_alpha^0(delta) >= gamma (exact conversion at eps = 0); the interval is
-# non-empty iff gamma < log(alpha/(alpha-1)) (appE.nonempty): gamma and delta are placed in it by fractions u, v
-_u, _v = sp.symbols("u v", positive=True)
-
 E3_LATEX = (r"$\zeta_{\alpha}e^{(\alpha-1)\gamma} < \frac{1}{\alpha}$ that is simplified to "
             r"$1-e^{-\gamma} \le \frac{1}{\alpha}$")
 

@@ -13,28 +13,8 @@ from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, ep
 from ...verify import check_draws, check_relation, mp_minimize
 from . import _truth as TR
 from ._paper import P
-from ...paperkit import pmf_pair
 
 II, III = "Sec. II", "Sec. III"
-
-# ----------------------------------------------------------------------------- Sec. I-II
-# claims about every pair of distributions: searched over pmfs on 5 points (derive.truths' Pmf pair)
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
-
-
-def _softmax_pair(pair):
-    """(P, Q) as SymPy lists: the softmax of the logits of a ``pmf_pair`` (as ``derive.truths.pmf_pair``)."""
-    u = pair.args
-    k = len(u) // 2
-    su, sv = sum(sp.exp(x) for x in u[:k]), sum(sp.exp(x) for x in u[k:])
-    return [sp.exp(x) / su for x in u[:k]], [sp.exp(x) / sv for x in u[k:]]
-
-
-def _hockey(pair, lam_):
-    """E_lambda(P||Q) = sum_x (P(x) - lambda Q(x))_+ written out in SymPy (used only in conditions)."""
-    P_, Q_ = _softmax_pair(pair)
-    return sum(sp.Max(a - lam_ * b, 0) for a, b in zip(P_, Q_))
-_F = sp.Function
 
 
 # ----------------------------------------------------------------------------- (10)-(11)
@@ -282,14 +262,5 @@ P.claim("lemma1.limits", "Sec. III", "series",
         note="'for reasonable values of alpha and delta' is read as delta < zeta_alpha",
         why_custom='two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)')
 
-# ----------------------------------------------------------------------------- Remark 1
-REMARK1_LATEX = r"$\gamma < \log(\frac{\alpha}{\alpha-1})$ and $\delta \in [\zeta_{\alpha}e^{(\alpha-1)\gamma}, \frac{1}{\alpha}]$"
-
-
-# (0, delta)-DP for every (alpha, gamma)-RDP mechanism  <=>  gamma <= gamma_alpha^0(delta); the stated range
-# is parametrised by fractions u, v in (0, 1): gamma = u log(alpha/(alpha-1)), delta from its lower end (v = 0)
-# to 1/alpha (v = 1) (the lower end is below 1/alpha exactly when gamma < log(alpha/(alpha-1)))
-_u, _v = sp.symbols("u v", positive=True)
-_G1 = _u * sp.log(alpha / (alpha - 1))
 
 P.load(__file__)  # the generic claims: sec2_3.toml

@@ -24,7 +24,6 @@ from . import _truth as TR
 from ._paper import P
 
 IV = "Sec. IV"
-_F = sp.Function
 
 ZETA = (1 / alpha) * (1 - 1 / alpha) ** (alpha - 1)  # zeta_alpha of Theorem 4 (sec2_3's thm4.zeta)
 TO_L = {delta: sp.exp(-L)}                            # L = log(1/delta)

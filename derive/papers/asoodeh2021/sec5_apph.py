@@ -102,9 +102,6 @@ def _np_quantities(pair, lam):
     return t, pair.tradeoff(t)
 
 
-# for a < b and w in (0, 1): beta((1-w)a + wb) <= (1-w)beta(a) + w beta(b) and beta(b) <= beta(a)
-_w = sp.Symbol("w", positive=True)
-
 EQ39A_LATEX = (r"C_{\mathcal{M}} \subseteq C(\varepsilon, \delta) := \left\{ (\tau, \beta) \in [0, 1]^2 : "
                r"\tau + e^{\varepsilon} \beta \right.")
 EQ39B_LATEX = r"\geq 1 - \delta, \beta + e^{\varepsilon} \tau \geq \bar{\delta} \right\}. \tag{39}"
@@ -435,10 +432,6 @@ P.claim("sec5.d", "(45)", "definition",
         "d(a||b) = a log(a/b) + (1-a) log((1-a)/b) is the binary KL divergence (the alpha -> 1 limit of d_alpha)",
         latex=D_LATEX, section=V, formulas=("sec5.d",), check=_d_check,
         why_custom='the failing verdict carries the fix (b-bar in the second denominator), which the bound kind does not derive')
-
-
-# with a < b: d/da d_alpha(a||b) <= 0 and d/db d_alpha(b||a) <= 0 (sympy.diff of the printed d_alpha)
-_da, _db = sp.diff(d_alpha_f.expr, a_sym), sp.diff(d_alpha_f.expr, b_sym)
 
 
 # ============================================================================= (50)-(53)

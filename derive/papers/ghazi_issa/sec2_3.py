@@ -25,7 +25,6 @@ k_, j_, l_, a_ = sp.symbols("k j ell a", integer=True, nonnegative=True)
 Discrete, Composed = sp.Function("Discrete"), sp.Function("Composed")
 HockeyStick, TV, Tradeoff, DeltaOfEps = (sp.Function(x) for x in ("HockeyStick", "TV", "Tradeoff", "DeltaOfEps"))
 t_ = sp.Symbol("t", nonnegative=True)
-T01 = Param(t_, sp.Interval(0, 1), ("uniform", 0, 1))           # a type I error
 # the number of compositions k and the index j as searched parameters (real symbols: the printed
 # sums are unrolled at each integer k, j of the checked range, see ``unrolled``)
 kc, jc = sp.Symbol("k", positive=True), sp.Symbol("j", nonnegative=True)
@@ -87,8 +86,6 @@ def _rand_pair(rng, n=None):
 
 
 # ----------------------------------------------------------------------------- Sec. II
-# claims about every pair of distributions: searched over pmfs on 5 points (derive.truths' Pmf pair)
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
 
 
 def _draw_footnote(rng):
@@ -303,10 +300,6 @@ tv7 = P.formula("sec3c1.tv7", "(7)", TV7_LATEX, parse=r"\frac{(e^{\varepsilon}-1
 A7_LATEX = r"\alpha=1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}"
 a7 = P.formula("sec3c1.alpha", "Sec. III-C1", A7_LATEX, parse=r"1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}",
                role="definition", quantity=r"\alpha", params=(EPSP, ETA), section=III, symbols=SYMS, lhs=r"\alpha")
-
-
-_R = sp.exp(eps)
-_P0, _P1 = dominating(_R, alpha, 0)
 
 
 def _summation_bounds_check():

@@ -14,9 +14,7 @@ from ...verify import check_draws
 from . import _truth as TR
 from ._paper import EPSP, ETA, P, c0, eta, n
 from ...symbols import Param
-from ...symbols import alpha
 from ._paper import DELTA0
-from .sec2_3 import dominating
 
 IV, V, APPG, APPH = "Sec. IV", "Sec. V", "App. G", "App. H"
 PROP1_LATEX = r"\log\left(1+p\left(e^{\varepsilon}-1\right)\right),p\delta"
@@ -66,17 +64,8 @@ P.claim("prop1.subsampling", "Prop. 1", "upper_bound",
 
 
 p_ = sp.Symbol("p", positive=True)
-_P0, _P1 = dominating(sp.exp(eps), alpha, delta)
-_MIX = sp.Function("Discrete")(*[p_ * x + (1 - p_) * y for x, y in zip(_P0, _P1)], *_P1)   # (48)-(49)
 
 # ----------------------------------------------------------------------------- Sec. V
-
-
-# f_{eps,0,eta} = max(0, 1 - e^eps t, 1 - eta - t, e^-eps (1 - t)): its kinks t1 < t2 solved from the
-# lines (not taken from the printed limits); |f'| is e^eps, 1, e^-eps on [0,t1], [t1,t2], [t2,1]
-_t = sp.Symbol("t", real=True)
-_T1 = sp.solve(sp.Eq(1 - sp.exp(eps) * _t, 1 - eta - _t), _t)[0]
-_T2 = sp.solve(sp.Eq(1 - eta - _t, sp.exp(-eps) * (1 - _t)), _t)[0]
 
 
 # eps_n = mu/sqrt(n) (Dong et al.'s Thm. 3.6 CLT parameter mu), eta_n = eps_n/c0:

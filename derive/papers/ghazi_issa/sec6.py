@@ -25,14 +25,6 @@ lap = P.formula("sec6a.tv_laplace", "Sec. VI-A", LAP_LATEX, parse=r"1-e^{-\frac{
                 role="identity", quantity=r"d_{TV}(M_{\mathrm{Lap}})", params=(EPSP,), section=VI, symbols=SYMS)
 
 
-_x = sp.Symbol("x", real=True)
-
-
-def _int(f, lo, hi):
-    """SymPy's closed form of int_lo^hi f dx (convergence conditions dropped: eps, Delta > 0)."""
-    return sp.integrate(f, (_x, lo, hi), conds="none")
-
-
 # ----------------------------------------------------------------------------- Gaussian
 GAUSS_LATEX = r"=2\Phi\Bigl{(}\frac{\mu}{2}\Bigr{)}-1,"
 gtv = P.formula("eq16", "(16)", GAUSS_LATEX, role="identity", quantity=r"d_{TV}", params=(MU0,), section=VI,
@@ -106,8 +98,6 @@ P.generic("appK1.right", "App. K1", "identity",
           latex=K1_RIGHT, section=APPK, params=(EPSP,),
           lhs=sp.Sum(sp.exp(-_n * eps) - sp.exp(-_n * eps - eps), (_n, 0, sp.oo)), rhs=1)
 
-
-_t = sp.Symbol("t", nonnegative=True)
 
 # ----------------------------------------------------------------------------- staircase: the stated range of gamma
 STAIR_RANGE_LATEX = r"\gamma\in\mathbb{R}^{+}"

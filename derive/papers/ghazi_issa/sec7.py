@@ -17,7 +17,6 @@ from ...core import Verdict
 from ...symbols import eps
 from ...verify import check_draws, mp_sup
 from . import _truth as TR
-from ...paperkit import pmf_pair
 from ._paper import P, eta
 
 VII, APPL, APPM = "Sec. VII", "App. L", "App. M"
@@ -47,11 +46,6 @@ def dominating_channel(e, n_):
     r = mp.e ** e
     return [[n_ * r / (r - 1), n_ / (r - 1), 1 - n_ * (r + 1) / (r - 1)],
             [n_ / (r - 1), n_ * r / (r - 1), 1 - n_ * (r + 1) / (r - 1)]]
-
-
-# read literally, E_{Q = P1}[dP0/dP1] = sum_y P1(y) P0(y)/P1(y) = 1 for every pair; the truth is
-# D_f with f = t log t (KL) over every pair of pmfs on 4 points
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 4)
 
 
 def _eq22_check():

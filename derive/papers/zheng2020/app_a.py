@@ -97,9 +97,6 @@ P.formula("eqA_3.expand2", "(A.3)", A3_4, role="approximation", quantity="", par
           parse=A3_4.removesuffix(r"\bigg{)}."), symbols=SYMS, section=SA)
 
 
-# i.i.d. bookkeeping of (A.9): kappatilde_3 = a sigma_n^3 w, kappatilde_4 = b sigma_n^4 w^2 (w = n^{-1/2})
-_IID = {kt3: a_ * sigma_n ** 3 * w, kt4: b_ * sigma_n ** 4 * w ** 2}
-
 # ----------------------------------------------------------------------------- (A.4)-(A.6)
 P.formula("eqA_4", "(A.4)",
           r"\widetilde{F}_{n}(h)\approx\Phi(h)+\sigma_{n}^{-3}\cdot R_{1}(h)+\sigma_{n}^{-4}\cdot R_{2}(h)+\sigma_{n}^{-6}\cdot R_{3}(h),",
@@ -175,10 +172,6 @@ for idx, (lx, sp_pow, kpow, _, npow) in enumerate(A9):
     P.formula(f"eqA_9.{idx + 1}", "(A.9)", lx, role="approximation", quantity="", params=(),
               parse=lx.partition(r"\sim")[2], symbols=SYMS, section=SA)
 
-
-# sigma_n = sqrt(n) s1 and kappatilde_r = n c1 (i.i.d.): each term over its stated power of n tends to
-# the non-zero constant s1^-r c1^k (the terms are weighted by y^1..y^5)
-_s1, _c1 = S1.symbol, C1.symbol
 
 CHI_ERR = r"O\left(n^{-2}(it)^{8}+n^{-3/2}(it)^{5}\right)"
 

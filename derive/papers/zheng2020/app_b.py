@@ -11,7 +11,7 @@ import sympy as sp
 
 from ... import cumulants as C
 from ...symbols import Param
-from ._paper import P, theta
+from ._paper import P
 
 SB = "App. B"
 MU = sp.symbols("mu_1:7")           # raw moments mu_1..mu_6
@@ -69,9 +69,5 @@ for r, (lx, frag, hand, why) in KAPPA.items():
     KF[r] = P.formula(f"appB.kappa{r}", "App. B", lx, role="identity", quantity=rf"\kappa_{r}", params=(),
                       section=SB, **kw)
 
-
-# raw moments E_P[L^k] of the Laplace privacy loss L = |x| - |x - theta| under P = Lap(0, 1), as integrals
-# over the pieces where L is smooth; the four printed kappa_r weighted by free w_1..w_4
-_x = sp.Symbol("x", real=True)
 
 P.load(__file__)  # the generic claims: app_b.toml

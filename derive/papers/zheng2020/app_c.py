@@ -58,9 +58,6 @@ P.formula("lemmaC1.alpha", "App. C", r"\displaystyle=P\{x:x>h\}=1-\Phi(h),", rol
           params=(H,), parse=r"1-\Phi(h)", symbols={"h": h}, transform=erf_form, section=SC)
 
 
-_MIX = (p * sp.exp(-(x - mu) ** 2 / 2) + (1 - p) * sp.exp(-x ** 2 / 2)) / sp.sqrt(2 * sp.pi)
-
-
 P.formula("lemmaC1.final", "App. C", r"T(P,Q)(\alpha)=\beta=pG_{\mu}(\alpha)+(1-p)\mathrm{Id}(\alpha).",
           role="equality", quantity=r"T(P,Q)(\alpha)", params=(ALPHA01, MU, PP),
           parse=r"pG_{\mu}(\alpha)+(1-p)\mathrm{Id}(\alpha)", subs=_GID, transform=erf_form, section=SC)

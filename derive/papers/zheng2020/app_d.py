@@ -9,7 +9,6 @@ import sympy as sp
 
 from ...symbols import EPS, eps
 from ...verify import check_draws
-from ...paperkit import pmf_pair
 from ... import truths as TS
 from ._paper import P
 
@@ -23,8 +22,6 @@ for k, lx in enumerate(D1, 1):
               hand=sp.Function("delta_1")(eps), hand_reason="an optimum over events", section=SD)
 E_LATEX = r"E=\{x:q(x)-\mathrm{e}^{\varepsilon}p(x)\geqslant 0\}"
 
-
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
 
 D2 = (r"\displaystyle=1+(f_{1}\otimes f_{2})^{*}(-\mathrm{e}^{\varepsilon})",
       r"\displaystyle=1+\big{(}T(P_{1}\times P_{2},Q_{1}\times Q_{2})\big{)}^{*}(-\mathrm{e}^{\varepsilon})",

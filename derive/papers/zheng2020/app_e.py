@@ -3,15 +3,12 @@ from __future__ import annotations
 
 
 from ...core import Verdict
-from ...symbols import alpha
-from ._paper import P, Phi, Phi_inv, n
+from ._paper import P, n
 
 SE = "App. E"
 PE_LATEX = r"p=\frac{0.5}{\sqrt{n}}"
 pe = P.formula("appE.p", "App. E", PE_LATEX, parse=r"\frac{0.5}{\sqrt{n}}", role="definition", quantity="p", params=(),
                symbols={"n": n}, section=SE, description="sampling rate of Figs. E.1-E.2 (sigma = 1)")
-
-_G1 = Phi(Phi_inv(1 - alpha) - 1)
 
 
 def _figref_check():

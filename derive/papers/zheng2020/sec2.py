@@ -8,7 +8,6 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from ...paperkit import pmf_pair
 from ...symbols import DELTA, EPS, MU, P as PP, alpha, delta, eps, mu, p, sigma
 from . import _truth as TR
 from ...functions import Phi as PhiF, PhiInv
@@ -34,8 +33,6 @@ P.formula("def_tradeoff", "Sec. 2",
 
 # pairs of pmfs on four points (softmax logits): any pair, P = Q, and a symmetric pair (Q = P reversed)
 Pmf, Tradeoff, Swapped = sp.Function("Pmf"), sp.Function("Tradeoff"), sp.Function("Swapped")
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 4)
-_U = [p_.symbol for p_ in _PQ_PARAMS[:4]]
 
 
 ID_LATEX = r"T(P,P)(\alpha)=1-\alpha"

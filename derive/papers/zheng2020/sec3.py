@@ -56,7 +56,6 @@ def _edgeworth_generic():
 
 # ----------------------------------------------------------------------------- (3.1)-(3.3)
 TN_LATEX = r"T_{n}(\bm{x})=\log\dfrac{\prod_{i=1}^{n}q_{i}(x_{i})}{\prod_{i=1}^{n}p_{i}(x_{i})}=\sum_{i=1}^{n}L_{i}(x_{i})."
-_p = sp.symbols("p1:4", positive=True)
 P.formula("T_n", "Sec. 3", TN_LATEX, role="definition", quantity=r"T_n(\bm{x})", params=(),
           parse=r"\log\dfrac{\prod_{i=1}^{n}q_{i}(x_{i})}{\prod_{i=1}^{n}p_{i}(x_{i})}", symbols=SYMS, section=S3, description="the log-likelihood-ratio statistic")
 

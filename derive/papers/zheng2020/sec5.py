@@ -8,8 +8,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from ...paperkit import pmf_pair
-from ...symbols import EPS, Param, p as p_
+from ...symbols import EPS, Param
 from ._paper import ALPHA01, NN, P, Phi, Phi_inv, n, theta, x
 
 S51, S52, S53 = "Sec. 5.1", "Sec. 5.2", "Sec. 5.3"
@@ -22,39 +21,6 @@ e_ = sp.Symbol("varepsilon", real=True)
 alpha_ = ALPHA01.symbol
 
 
-def _logits(pair):
-    k = len(pair.args) // 2
-    return list(pair.args[:k]), list(pair.args[k:])
-
-
-def _softmax(xs):
-    return [sp.exp(v) / sum(sp.exp(w_) for w_ in xs) for v in xs]
-
-
-def _delta_printed(us, vs, e):
-    """int (q - e^eps p)_+ d mu (the paper's delta(eps)) written out for softmax pmfs."""
-    return sum(sp.Max(q - sp.exp(e) * pi, 0) for pi, q in zip(_softmax(us), _softmax(vs)))
-
-
-def _delta_truth(us, vs, e):
-    return sp.Function("SupOverEvents")(sp.Function("Pmf")(*vs, *us), sp.exp(e))
-
-
-def _product(xs, ys):
-    """logits of the product pmf: softmax(x)_i softmax(y)_j = softmax(x_i + y_j)."""
-    return [a + b for a in xs for b in ys]
-
-
-def _loss(us, vs):
-    """L(x) = log(q(x)/p(x)) at each point."""
-    return [sp.log(q / pi) for pi, q in zip(_softmax(us), _softmax(vs))]
-
-
-PQ3, PAIR3 = pmf_pair("pq", 3)
-PQ4, PAIR4 = pmf_pair("pq", 4)
-RS2, PAIR2 = pmf_pair("rs", 2)
-
-
 # ----------------------------------------------------------------------------- Lemma 5.1
 L51_LATEX = r"\delta_{1}(\varepsilon)=\int(q-\mathrm{e}^{\varepsilon}p)_{+}\mathrm{d}\mu."
 qd, pd = sp.symbols("q p_density", positive=True)
@@ -63,16 +29,11 @@ P.formula("lemma5_1", "Lemma 5.1", L51_LATEX, role="equality", quantity=r"\delta
           description="q, p are the densities of Q, P with respect to the dominating measure mu")
 
 
-_U4, _V4 = _logits(PAIR4)
-
 # ----------------------------------------------------------------------------- Lemma 5.2
 L52_LATEX = r"\delta_{\otimes}(\varepsilon)=\int_{\mathbb{R}}\delta_{1}\big{(}\varepsilon-L_{2}(y)\big{)}q_{2}(y)\mathrm{d}y."
 P.formula("lemma5_2", "Lemma 5.2", L52_LATEX, role="equality", quantity=r"\delta_\otimes(\varepsilon)",
           params=(EPS,), parse=L52_LATEX.partition("=")[2], symbols={"y": sp.Symbol("y", real=True)}, section=S51)
 
-
-_U3, _V3 = _logits(PAIR3)
-_U2, _V2 = _logits(PAIR2)
 
 # ----------------------------------------------------------------------------- the recursion
 D0_LATEX = r"\displaystyle=\max\{1-\mathrm{e}^{\varepsilon},0\}"
@@ -221,8 +182,6 @@ def _mixture(sig, pp):
     """p G_{1/sigma} + (1 - p) Id at alpha (the noisy-SGD trade-off function h of Sec. 2)."""
     return pp * Phi(Phi_inv(1 - alpha_) - 1 / sig) + (1 - pp) * (1 - alpha_)
 
-
-P01 = Param(p_, sp.Interval.Lopen(0, 1), ("uniform", 0, 1))
 
 PNEG_LATEX = r"p=0.5/n^{-\frac{1}{2}}"
 
