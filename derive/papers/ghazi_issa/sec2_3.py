@@ -13,7 +13,6 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import alpha, delta, eps
 from ...verify import check_draws
-from ...paperkit import pmf_pair
 from ...symbols import Param
 from . import _truth as TR
 from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS, eta
@@ -195,12 +194,6 @@ P.generic("thm2.eq5", "(5)", "bound",
           truth=HockeyStick(Composed(_DOM, kc), sp.exp(jc * eps)))
 
 
-P.generic("thm2.tv", "Thm. 2", "bound", "the composed TV is d_TV = 1 - (1-delta)^k (1 - delta_0)",
-          shown_kind="equality",
-          latex=r"d_{TV}=1-(1-\delta)^{k}(1-\delta_{0})", section=III, params=(EPSP, DELTA0, ALPHA01, KC4),
-          bound=unrolled(_EQ5_DP.subs(j_, 0), 4).subs(jc, 0), side="equal", truth=TV(Composed(_DOM, kc)))
-
-
 def _thm2_region_exact_check():
     """The region is exactly the intersection of the (j eps, delta'_j) regions: the Neyman-Pearson
     curve of the composed dominating mechanism equals the max over j of both lines."""
@@ -229,17 +222,6 @@ P.claim("thm2.region_exact", "Thm. 2", "identity",
         latex=r"j\in\{0,1,...,k\}", section=III, check=_thm2_region_exact_check,
         why_custom='a max over a parameter-dependent number (k + 1) of lines, each with its own hockey-stick')
 
-
-# every pair of pmfs on 3 points, at its exact delta (both orders) and TV eta, composed k = 2, 3 times
-_PQ3_PARAMS, _PQ3 = pmf_pair("PQ", 3)
-_D3 = DeltaOfEps(_PQ3, eps)
-P.generic("thm2.converse", "Sec. III-C3", "bound",
-          "converse: every (eps,delta)-DP, eta-TV mechanism composes inside Theorem 2's region (checked on "
-          "random pairs, non-adaptive composition)",
-          shown_kind="upper_bound", latex=r"f_{M}(t)\geq f_{{\varepsilon,0,\eta}}(t)", section=III,
-          params=(EPSP, Param(kc, sp.Interval(1, sp.oo), ("integer", 2, 3)), JC) + _PQ3_PARAMS,
-          conditions=(jc <= kc,), side="upper", truth=HockeyStick(Composed(_PQ3, kc), sp.exp(jc * eps)),
-          bound=unrolled(_EQ5_DP, 3).xreplace({alpha: alpha_eta.expr.subs({eta: TV(_PQ3), delta: _D3}), delta: _D3}))
 
 # ----------------------------------------------------------------------------- (6)
 EQ6_LATEX = (r"\delta_{j}=\frac{\sum_{\ell=0}^{\frac{k-j}{2}-1}{k\choose\ell}% "

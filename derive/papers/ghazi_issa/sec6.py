@@ -73,7 +73,6 @@ P.claim("appK1.middle", "App. K1", "identity", "App. K1: the P - Q mass on (-gam
         why_custom='a partial integral of the staircase densities over (-gamma, gamma] (not a quantity of a pair)')
 
 K1_LEFT = (r"a(\gamma)\Delta\sum_{n=1}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta e^{-\varepsilon}")
-K1_RIGHT = (r"a(\gamma)\Delta\sum_{n=0}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta")
 
 
 def _k1_left_check():
@@ -90,13 +89,6 @@ def _k1_left_check():
 P.claim("appK1.left", "App. K1", "identity", "App. K1: the (P - Q)_+ mass on (-oo, -gamma] is a(gamma) Delta e^{-eps}",
         latex=K1_LEFT, section=APPK, check=_k1_left_check,
         why_custom='a partial integral of (P - Q)_+ over (-oo, -gamma] (not a quantity of a pair)')
-
-
-_n = sp.Symbol("n", integer=True, nonnegative=True)
-P.generic("appK1.right", "App. K1", "identity",
-          "App. K1 (gamma > 1/2): a(gamma) Delta sum_{n>=0} (...) = a(gamma) Delta",
-          latex=K1_RIGHT, section=APPK, params=(EPSP,),
-          lhs=sp.Sum(sp.exp(-_n * eps) - sp.exp(-_n * eps - eps), (_n, 0, sp.oo)), rhs=1)
 
 
 # ----------------------------------------------------------------------------- staircase: the stated range of gamma
