@@ -41,7 +41,7 @@ INEQ_RTOL = mp.mpf(10) ** -25
 ABS_FLOOR = mp.mpf(10) ** -40
 
 KINDS = ("identity", "inequality", "derivative", "monotone", "convex", "concave", "limit",
-         "asymptotic", "bound")
+         "asymptotic", "bound", "sampled", "fitted_rate", "exists")
 
 
 @dataclass
@@ -1510,6 +1510,147 @@ def pmf_pairs_in(fields: dict) -> dict:
                     out[str(f.args[0]).rsplit("_", 1)[0]] = f
     return out
 
+# ----------------------------------------------------------------------------- sampled relations
+def _draw_uniform(rng, dom: Domain, pairs: dict) -> dict:
+    """Every variable at ``Var.value(u)`` for u uniform on [-1, 1]: evenly over its search range
+    (log-evenly over more than two decades), or over the core of its domain."""
+    return {v.name: v.value(rng.uniform(-1, 1)) for v in dom.vars}
+
+
+def _draw_simplex(rng, dom: Domain, pairs: dict) -> dict:
+    """As ``uniform``, but each pmf of a pair uniform on the simplex (Dirichlet(1, ..., 1)): its
+    softmax logits are the logs of independent Exp(1) draws."""
+    pt = _draw_uniform(rng, dom, pairs)
+    for expr in pairs.values():
+        for c in expr.args:
+            if str(c) in pt:
+                pt[str(c)] = mp.log(mp.mpf(rng.expovariate(1.0)) + mp.mpf(10) ** -30)
+    return pt
+
+
+#: named samplers of a ``sampled`` claim: name -> (draw(rng, dom, pairs) -> point, description)
+SAMPLERS = {
+    "uniform": (_draw_uniform, "each symbol uniform over its search range (log-uniform over more than two "
+                               "decades); pairs' logits uniform in [-4, 4]"),
+    "simplex": (_draw_simplex, "as uniform, with each pmf of a pair uniform on the simplex (Dirichlet(1))"),
+}
+
+
+def check_sampled(lhs, op: str, rhs, dom: Domain, *, sampler: str = "uniform", draws: int = 20,
+                  seed: int = 7, tol_digits: int | None = None, pairs: dict | None = None) -> Verdict:
+    """``lhs op rhs`` (op in ==, <=, <, >=, >) at ``draws`` random points of the domain drawn by the
+    named ``sampler`` (``SAMPLERS``) from a fixed seed: the relation over random pairs or mechanisms
+    that a search cannot afford (every value a quadrature or an optimisation).  "==" holds within a
+    relative error of 10^-tol_digits, an inequality within that slack (``derive.verify.check_draws``);
+    a failure carries the draw and both sides."""
+    from .verify import check_draws
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler={sampler!r} is not one of {', '.join(SAMPLERS)}")
+    if op not in ("==", "<=", "<", ">=", ">"):
+        raise ValueError(f"op={op!r} is not one of ==, <=, <, >=, >")
+    draw_point, _ = SAMPLERS[sampler]
+    pairs = pairs or {}
+    fl, fr = mp_function(lhs, dom), mp_function(rhs, dom)
+
+    def draw(rng):
+        pt = draw_point(rng, dom, pairs)
+        if not all(v.contains(pt[v.name]) for v in dom.vars) or not dom.where(pt):
+            return None
+        a, b = fl(pt), fr(pt)
+        if a is None or b is None:
+            return None
+        return _params(pt), a, b
+    method = f"{draws} draws of the '{sampler}' sampler (seed {seed})"
+    return check_draws(draw, op, n=draws, seed=seed, method=method, tol_digits=tol_digits)
+
+
+# ----------------------------------------------------------------------------- fitted rates
+def _grid(dom: Domain, skip: str, total: int = 49) -> list[dict]:
+    """A product grid over the variables other than ``skip`` (about ``total`` points)."""
+    import itertools
+    others = [v for v in dom.vars if v.name != skip]
+    if not others:
+        return [{}]
+    k = max(2, int(round(total ** (1 / len(others)))))
+    axes = [[v.value(-1 + 2 * j / (k - 1)) for j in range(k)] for v in others]
+    return [dict(zip([v.name for v in others], c)) for c in itertools.product(*axes)]
+
+
+def check_fitted_rate(f, n: sp.Symbol, rate, dom: Domain, *, at=(50, 100, 200, 400), tolerance=0.2,
+                      at_least: bool = False) -> Verdict:
+    """``f`` (an error in ``n``) decays like n^-rate: e(n) = sup of |f| over a grid of the other
+    variables at each n of ``at``; the order fitted from the last doubling, log(e_i/e_{i+1}) /
+    log(n_{i+1}/n_i), must be within ``tolerance`` of ``rate`` (``at_least``: at least rate - tolerance,
+    an O-bound that may be loose).  A failure carries the table of errors and the fitted order."""
+    ns = [mp.mpf(x) for x in at]
+    if len(ns) < 2 or any(b <= a for a, b in zip(ns, ns[1:])):
+        raise ValueError(f"at={list(at)} must be at least two increasing values of {n}")
+    fn = mp_function(f, dom)
+    grid = _grid(dom, n.name)
+    errs = []
+    with mp.workdps(30):
+        for nv in ns:
+            vals = [fn(dict(pt, **{n.name: nv})) for pt in grid]
+            vals = [abs(v) for v in vals if v is not None]
+            if not vals:
+                return Verdict("inconclusive", "fitted rate", note=f"no real value of the error at {n} = {nv}")
+            errs.append(max(vals))
+    table = {mp.nstr(nv, 6): mp.nstr(e, 5) for nv, e in zip(ns, errs)}
+    method = (f"sup of |error| over {len(grid)} grid points of the other symbols at {n} = "
+              f"{', '.join(mp.nstr(x, 6) for x in ns)}; order from the last step")
+    if errs[-1] == 0 or errs[-2] == 0:
+        ok = errs[-1] == 0
+        return Verdict("holds_numerically" if ok else "fails", method, points=len(ns) * len(grid),
+                       worst_error=float(errs[-1]), precision=30,
+                       note="the error vanishes" if ok else "",
+                       counterexample=None if ok else {"errors": table})
+    last = mp.log(errs[-2] / errs[-1]) / mp.log(ns[-1] / ns[-2])
+    rate = mp.mpf(sp.Float(sp.sympify(rate), 30))
+    ok = last >= rate - tolerance if at_least else abs(last - rate) < tolerance
+    if ok:
+        return Verdict("holds_numerically", method, points=len(ns) * len(grid), worst_error=float(errs[-1]),
+                       precision=30, note=f"fitted order {n}^-{mp.nstr(last, 3)}; errors {table}")
+    return Verdict("fails", method, points=len(ns) * len(grid), worst_error=float(errs[-1]), precision=30,
+                   counterexample={"errors": table, "fitted exponent": mp.nstr(-last, 3),
+                                   "stated exponent": mp.nstr(-rate, 3),
+                                   "relation": f"fitted order {'>=' if at_least else '='} stated order "
+                                               f"(within {tolerance}) is violated"},
+                   certificate={"method": "a fitted order at 30 digits (no ball enclosure)",
+                                "violation": f"|fitted - stated| = {mp.nstr(abs(last - rate), 3)}",
+                                "budget": f"{tolerance}",
+                                "budget_rule": "fails only when the fitted order misses the stated one by more "
+                                               "than the tolerance"})
+
+
+# ----------------------------------------------------------------------------- existence
+_NEGATION = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}
+
+
+def check_exists(lhs, op: str, rhs, dom: Domain) -> Verdict:
+    """Some point of the domain satisfies ``lhs op rhs``: the universal claim of the negated relation
+    is checked (``check_inequality``); its certified counterexample is the witness (the claim holds,
+    the witness enclosed in ball arithmetic), its proof is a refutation (the claim fails), and when it
+    merely holds numerically no witness was found (inconclusive: absence of a witness is not shown)."""
+    if op not in _NEGATION:
+        raise ValueError(f"op={op!r} is not one of <, <=, >, >=")
+    neg = check_inequality(lhs, _NEGATION[op], rhs, dom)
+    if neg.status == "fails":
+        ce = neg.counterexample or {}
+        cert = neg.certificate or {}
+        return Verdict("proved", f"a witness: {neg.method}", points=neg.points, precision=neg.precision,
+                       note=(f"witness {ce.get('params')}: lhs = {ce.get('lhs')}, rhs = {ce.get('rhs')}"
+                             + (f" (enclosed: {cert.get('method')})" if cert.get("method") else "")))
+    if neg.status == "proved":
+        return Verdict("fails", f"the negation lhs {_NEGATION[op]} rhs is proved: {neg.method}",
+                       counterexample={"relation": f"lhs {op} rhs holds at no point of the domain",
+                                       "domain": dom.describe()},
+                       certificate={"method": f"symbolic: {neg.method}", "violation": "no witness exists",
+                                    "budget": "exact", "budget_rule": "a proof of the negation on the whole domain"})
+    if neg.status == "holds_numerically":
+        return Verdict("inconclusive", f"witness search: {neg.method}",
+                       note=f"no witness of lhs {op} rhs in {neg.points} evaluations (none may exist)")
+    return Verdict("inconclusive", neg.method, note=neg.note)
+
 
 def check(kind: str, dom: Domain, **kw) -> Verdict:
     """Dispatch a claim of ``kind`` (see ``KINDS``) to its checker, at mpmath's default base
@@ -1533,9 +1674,19 @@ def _check(kind: str, dom: Domain, **kw) -> Verdict:
         return check_asymptotic(kw["f"], kw["g"], kw["h"], kw["x"], kw["x0"], dom, kw.get("side", "+"))
     if kind == "bound":
         return check_bound(kw["bound"], kw["side"], kw["truth"], dom, kw.get("pair_note", ""))
+    if kind == "sampled":
+        return check_sampled(kw["lhs"], kw["op"], kw["rhs"], dom, sampler=kw.get("sampler", "uniform"),
+                             draws=kw.get("draws", 20), seed=kw.get("seed", 7), tol_digits=kw.get("tol_digits"),
+                             pairs=kw.get("pairs"))
+    if kind == "fitted_rate":
+        return check_fitted_rate(kw["f"], kw["x"], kw["rate"], dom, at=kw.get("at", (50, 100, 200, 400)),
+                                 tolerance=kw.get("tolerance", 0.2), at_least=kw.get("at_least", False))
+    if kind == "exists":
+        return check_exists(kw["lhs"], kw["op"], kw["rhs"], dom)
     raise ValueError(f"kind={kind!r} is not one of {', '.join(KINDS)}")
 
 
 __all__ = ["Domain", "Var", "KINDS", "check", "check_identity", "check_inequality",
            "check_derivative", "check_shape", "check_limit", "check_asymptotic", "check_bound",
+           "check_sampled", "check_fitted_rate", "check_exists", "SAMPLERS",
            "differing_terms"]

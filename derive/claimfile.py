@@ -60,6 +60,7 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
 import mpmath as mp
@@ -83,9 +84,18 @@ KIND_FIELDS = {
     "limit": (("of", "var", "to", "equals"), ("side",)),
     "asymptotic": (("of", "approx", "error", "var", "to"), ("side",)),
     "bound": (("bound", "side", "truth"), ()),
+    "sampled": (("lhs", "op", "rhs", "sampler"), ("draws", "random_seed", "tol_digits")),
+    "fitted_rate": (("of", "var", "rate"), ("at", "tolerance", "at_least")),
+    "exists": (("lhs", "op", "rhs"), ()),
 }
+#: kinds whose claim may be one relation in ``latex`` instead of lhs, op, rhs
+RELATION_KINDS = ("identity", "inequality", "sampled", "exists")
 COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditions", "domain",
                  "latex", "seed")
+#: further fields of a built-in paper's claim file (``derive/papers/<key>/*.toml``, loaded by
+#: ``ClaimFile(path, paper=key)``): the verbatim seed text, the paper's word for the claim, the
+#: registered formulas it is about, which side an identity's truth is, and the order of its variables
+PAPER_FIELDS = ("printed", "shown_kind", "formulas", "truth_side", "over")
 # ----------------------------------------------------------------------------- the reference
 #: what each field means (``(kind, field)`` where a field means something else in that kind)
 FIELD_DOCS = {
@@ -98,8 +108,8 @@ FIELD_DOCS = {
     "conditions": "a list of LaTeX relations the claim assumes (`['\\alpha \\le 2\\sigma^2']`)",
     "domain": "narrower domains for some symbols, `{ alpha = \"(1, 2]\" }`; an end may depend on other "
               "symbols (`{ varepsilon = \"[0, 1/b]\" }`)",
-    "latex": "for identity and inequality: the claim as one relation `'A = B'` / `'A \\le B'` instead of "
-             "lhs, op, rhs; for other kinds: the claim as printed in the report",
+    "latex": "for identity, inequality, sampled and exists: the claim as one relation `'A = B'` / `'A \\le B'` "
+             "instead of lhs, op, rhs; for other kinds: the claim as printed in the report",
     "seed": "the document `where` refers to, when not the file's `[paper] source`",
     "lhs": "LaTeX (or `@formula`): the left side",
     "rhs": "LaTeX (or `@formula`): the right side",
@@ -119,6 +129,23 @@ FIELD_DOCS = {
     "error": "LaTeX: h in f = g + O(h)",
     "bound": "LaTeX (or `@formula`): the paper's bound",
     ("bound", "side"): "`upper` (bound >= truth), `lower` (bound <= truth) or `equal`",
+    ("sampled", "op"): "`==` (`=`), `<=`, `<`, `>=` or `>`",
+    "sampler": "the law of the draws, one of " + ", ".join(f"`{k}` ({d})" for k, (_, d) in checkers.SAMPLERS.items()),
+    "draws": "how many draws (default 20)",
+    "random_seed": "the random seed of the draws (default 7; the same seed gives the same points)",
+    "tol_digits": "`==` holds within a relative error of 10^-tol_digits, an inequality within that slack "
+                  "(default 25)",
+    ("fitted_rate", "var"): "the symbol the rate is in (n)",
+    "rate": "the stated order r in error = O(var^-r) (a number)",
+    "at": "the values of var the error is computed at, increasing (default [50, 100, 200, 400])",
+    "tolerance": "how far the fitted order may be from `rate` (default 0.2)",
+    "at_least": "`true`: the fitted order need only be at least rate - tolerance (a loose O-bound); "
+                "default `false` (the stated order is sharp)",
+    "printed": "the display as the seed prints it, verbatim (the report shows it; a test holds it against the seed)",
+    "shown_kind": "the paper's own word for the claim (domain, definition, lower_bound, ...) when it differs from the kind",
+    "formulas": "the registered formulas the claim is about (names without the paper key)",
+    "truth_side": "identity: which side (`lhs` or `rhs`) is the independently computed truth",
+    "over": "the claim's variables in order (the search's coordinates; may include a symbol the fields do not use)",
     "truth": "SymPy syntax over the library of truths (`derive/truths.py`; `dpderive init` lists them), "
              "e.g. `\"Renyi(Gaussian(1/sigma), alpha)\"`",
 }
@@ -157,6 +184,20 @@ KIND_DOCS = {
                          r"\Phi\left(-\frac{\varepsilon}{\mu} - \frac{\mu}{2}\right)",
                "side": "equal", "truth": "DeltaOfEps(Gaussian(mu), varepsilon)"},
               "holds_numerically"),
+    "sampled": ("lhs op rhs at random draws of the domain from a named sampler and a fixed seed (a relation over "
+                "random pairs or mechanisms whose every value is a quadrature or an optimisation, too costly for "
+                "a search): `==` within a relative error of 10^-tol_digits, an inequality within that slack; a "
+                "failure names the draw",
+                {"latex": r"\frac{x}{1 + x} \le \log(1 + x)", "sampler": "uniform"}, "holds_numerically"),
+    "fitted_rate": ("`of` (an error) is of order var^-rate: its sup over a grid of the other symbols is computed at "
+                    "each value of `at`, and the order fitted from the last step, log(e_i/e_{i+1})/log(n_{i+1}/n_i), "
+                    "must be within `tolerance` of `rate`; a failure carries the table of errors and the fitted "
+                    "order",
+                    {"of": r"\frac{1}{x^2} + \frac{1}{x^3}", "var": "x", "rate": "2"}, "holds_numerically"),
+    "exists": ("some point of the domain satisfies lhs op rhs (a witness): the negated relation is checked as an "
+               "inequality; its counterexample, enclosed in ball arithmetic, is the witness (`proved`); a proof of "
+               "the negation is a refutation (`fails`); no witness found is `inconclusive`",
+               {"latex": r"\log x > 1"}, "proved"),
 }
 
 REFERENCE_SYMBOLS = '''[symbols]
@@ -213,6 +254,22 @@ def reference() -> str:
            "convex and concave claims over them are differentiated numerically (central differences at "
            "steps h and h/2, at 30+ digits, the method states the step and the Richardson error).",
            "- `[pairs] P = { kind = \"pmf\", points = 3 }`: every pair of pmfs on 3 points (`Renyi(P, alpha)`).", "",
+           "## Expressions in SymPy syntax", "",
+           "- Any expression field may be given as `{ sympy = \"...\" }` instead of LaTeX: SymPy syntax over the "
+           "file's symbols and pairs, the named functions of `derive/functions.py` (`Phi`, `PhiInv`, ...) and the "
+           "truths' names; `@{name}` inside it stands for the formula `name`. Conditions take it too.", "",
+           "## The seed papers' claim files", "",
+           "`derive/papers/<paper>/*.toml` are claim files of the built-in papers, in this format, loaded by the "
+           "paper's package after it registers its formulas (`Paper.load`, `ClaimFile(path, paper=key)`). "
+           "`[paper]` holds only `key`; `@name` (and `@{name}` in SymPy syntax) is a formula the paper registers "
+           "(parsed from the seed), so a claim checks the registered formula, not a copy; a symbol is the one "
+           "the paper's formulas use (or `assume = { positive = true }` states its assumptions); a claim's "
+           "`domain` entry may be a table `{ domain = \"(0, 1)\", search = [0.01, 1] }`. They take these "
+           "further fields:", "",
+           "| field | |", "|---|---|"]
+    for f in PAPER_FIELDS:
+        out.append(f"| `{f}` | {field_doc('', f)} |")
+    out += ["",
            "## Fields every claim takes", "",
            "| field | |", "|---|---|"]
     for f in COMMON_FIELDS:
@@ -223,7 +280,7 @@ def reference() -> str:
         what, _, verdict = KIND_DOCS[kind]
         out += [f"### `{kind}`", "", what + ".", "", "| field | | |", "|---|---|---|"]
         for f in required:
-            alt = " (or `latex`)" if kind in ("identity", "inequality") else ""
+            alt = " (or `latex`)" if kind in RELATION_KINDS and f in ("lhs", "op", "rhs") else ""
             out.append(f"| `{f}` | required{alt} | {field_doc(kind, f)} |")
         for f in optional:
             out.append(f"| `{f}` | optional | {field_doc(kind, f)} |")
@@ -485,8 +542,9 @@ class _Lines:
 class ClaimFile:
     """A parsed, validated claim file (nothing is registered until ``register``)."""
 
-    def __init__(self, path: str | Path, *, seed_dir: str | Path | None = None):
+    def __init__(self, path: str | Path, *, seed_dir: str | Path | None = None, paper: str | None = None):
         self.path = Path(path)
+        self.builtin = paper         # the key of the built-in paper this file declares claims of
         try:
             self.text = self.path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -517,11 +575,20 @@ class ClaimFile:
         if not isinstance(p, dict):
             raise self._err(1, "[paper]", "missing: a [paper] table with key, title and citation")
         line = self.lines.find(r"^\s*\[paper\]")
-        for k in ("key", "title"):
+        for k in ("key",) if self.builtin is not None else ("key", "title"):
             if not isinstance(p.get(k), str) or not p[k].strip():
                 raise self._err(line, "[paper]", f"missing {k!r} (a string)")
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p["key"]):
             raise self._err(line, "[paper]", f"key={p['key']!r} must be letters, digits and _ (starting with a letter)")
+        if self.builtin is not None:
+            if p["key"] != self.builtin or p["key"] not in registry.PAPERS:
+                raise self._err(line, "[paper]", f"key={p['key']!r}: this file belongs to the built-in paper "
+                                f"{self.builtin!r} (registered before its claim files load)")
+            reg = registry.PAPERS[p["key"]]
+            self.key, self.title, self.citation = p["key"], reg["title"], reg["citation"]
+            self.seed = p.get("source", reg["seeds"][0])
+            self.tex_path = None
+            return
         if p["key"] in registry.source_keys():
             raise self._err(line, "[paper]", f"key={p['key']!r} is a built-in paper; choose another key")
         self.key = p["key"]
@@ -544,7 +611,8 @@ class ClaimFile:
                 spec = {"domain": spec}
             if not isinstance(spec, dict) or "domain" not in spec:
                 raise self._err(line, f"symbol {name!r}", "needs a domain, e.g. \"(0, oo)\" or { domain = \"[0, 1)\" }")
-            unknown = set(spec) - {"domain", "integer", "search", "latex"}
+            unknown = set(spec) - {"domain", "integer", "search", "latex"} - \
+                ({"assume"} if self.builtin is not None else set())
             if unknown:
                 raise self._err(line, f"symbol {name!r}", f"unknown field(s) {', '.join(sorted(unknown))}")
             try:
@@ -569,7 +637,9 @@ class ClaimFile:
                 search = tuple(search)
             integer = bool(spec.get("integer", False))
             cname = _canon(name)
-            self.symbols[cname] = SymbolSpec(cname, _make_symbol(cname, iv, integer), iv, integer, search)
+            symbol = _make_symbol(cname, iv, integer) if self.builtin is None else \
+                self._paper_symbol(cname, spec.get("assume"), line, iv, integer)
+            self.symbols[cname] = SymbolSpec(cname, symbol, iv, integer, search)
         self._read_dependent_symbols(pending)
 
     def _read_dependent_symbols(self, pending: dict):
@@ -678,6 +748,73 @@ class ClaimFile:
             units["conditions"] = conds
         return vars_, subs, units
 
+    # ------------------------------------------------------------------ a built-in paper's names
+    def _known_symbols(self) -> dict:
+        """{name: symbol} of the built-in paper: derive.symbols, the paper's ``_paper`` module and the
+        free symbols of its registered formulas (in that order of precedence)."""
+        if getattr(self, "_known", None) is None:
+            import importlib
+            from . import symbols as S
+            known: dict = {}
+            for f in registry.FORMULAS.values():
+                if f.paper == self.key:
+                    for x in sorted(sp.sympify(f.expr).free_symbols, key=lambda x: x.name):
+                        known.setdefault(x.name, x)
+            try:
+                mod = importlib.import_module(f"derive.papers.{self.key}._paper")
+                known.update({v.name: v for v in vars(mod).values() if isinstance(v, sp.Symbol)})
+            except ModuleNotFoundError:
+                pass
+            known.update({v.name: v for v in vars(S).values() if isinstance(v, sp.Symbol)})
+            self._known = known
+        return self._known
+
+    def _paper_symbol(self, name, assume, line, iv, integer) -> sp.Symbol:
+        """A built-in paper's symbol: the one its formulas use (so that ``@formula`` references and
+        the claim's LaTeX share it), or one with the stated ``assume = { positive = true }``."""
+        if assume is not None:
+            if not isinstance(assume, dict) or not all(isinstance(v, bool) for v in assume.values()):
+                raise self._err(line, f"symbol {name!r}", "assume must be a table like { positive = true }")
+            return sp.Symbol(name, **assume)
+        return self._known_symbols().get(name) or _make_symbol(name, iv, integer)
+
+    def _sympy(self, text, *, line, item, what):
+        """A field in SymPy syntax (``{ sympy = "..." }``, or a built-in paper's truth): the file's
+        symbols, derive.functions' named functions, the truths' names and ``@{name}`` references to the
+        paper's registered formulas."""
+        from . import functions as FN
+        local: dict = {}
+        local.update({n: v for n, v in vars(FN).items() if isinstance(v, type) and issubclass(v, sp.Function)})
+        local.update({n: sp.Function(n) for n in set(truths.PAIRS) | set(truths.QUANTITIES) | {"Pmf"}})
+        local.update(self._known_symbols() if self.builtin is not None else {})
+        local.update({s.name: s.symbol for s in self.symbols.values()})
+        local.update(getattr(self, "pairs", {}))
+        refs = {}
+
+        def ref(m):
+            name = m.group(1)
+            k = f"REF{len(refs)}_"
+            refs[k] = self._formula_ref(name, line=line, item=item, what=what)
+            return k
+        body = re.sub(r"@\{([A-Za-z0-9_.]+)\}", ref, text)
+        local.update(refs)
+        import keyword
+        for kw_name in [n for n in list(local) if keyword.iskeyword(n)]:
+            local[kw_name + "_kw_"] = local.pop(kw_name)
+            body = re.sub(rf"\b{kw_name}\b", kw_name + "_kw_", body)
+        try:
+            return sp.parse_expr(body, local_dict=local)
+        except Exception as exc:  # noqa: BLE001
+            raise self._err(line, item, f"cannot parse {what} '{text}' (SymPy syntax): {exc}") from None
+
+    def _formula_ref(self, name, *, line, item, what):
+        if name in self.formulas:
+            return self.formulas[name].expr
+        if self.builtin is not None and f"{self.key}.{name}" in registry.FORMULAS:
+            return registry.FORMULAS[f"{self.key}.{name}"].expr
+        raise self._err(line, item, f"{what} refers to @{name}, which is not a formula of this file "
+                        f"(known: {', '.join(sorted(self.formulas)) or 'none'})")
+
     # ------------------------------------------------------------------ [pairs], [quantities]
     def _read_pairs(self):
         """``P = { kind = "pmf", points = 4 }``: "for every pair of pmfs on 4 points".  A pair is
@@ -717,15 +854,17 @@ class ClaimFile:
     def parse(self, text, *, line, item, what: str, relation: bool = False):
         """Parse one LaTeX string (or ``@formula``) onto the file's symbols."""
         line = self.lines.field(line, what.split()[0]) if line else line
+        if isinstance(text, dict) and set(text) == {"sympy"} and isinstance(text["sympy"], str):
+            e = self._sympy(text["sympy"], line=line, item=item, what=what)
+            if isinstance(e, sp.core.relational.Relational) != relation:
+                raise self._err(line, item, f"{what} '{text['sympy']}' must be "
+                                + ("a relation" if relation else "an expression, not a relation"))
+            return e
         if not isinstance(text, str) or not text.strip():
-            raise self._err(line, item, f"{what} must be a LaTeX string")
+            raise self._err(line, item, f"{what} must be a LaTeX string (or {{ sympy = \"...\" }})")
         text = text.strip()
         if text.startswith("@"):
-            name = text[1:]
-            if name not in self.formulas:
-                raise self._err(line, item, f"{what} refers to @{name}, which is not a formula of this file "
-                                f"(known: {', '.join(sorted(self.formulas)) or 'none'})")
-            return self.formulas[name].expr
+            return self._formula_ref(text[1:], line=line, item=item, what=what)
         from sympy.parsing.latex import parse_latex
         try:
             raw = parse_latex(normalise(self._names_to_commands(text)), strict=True)
@@ -813,6 +952,8 @@ class ClaimFile:
     def truth(self, text, *, line, item, field: bool = True):
         """A truth expression: SymPy syntax over the file's symbols, pairs and derive.truths' names."""
         line = self.lines.field(line, "truth") if line and field else line
+        if self.builtin is not None and isinstance(text, str) and field:
+            return self._sympy(text, line=line, item=item, what="truth")
         if not isinstance(text, str) or not text.strip():
             raise self._err(line, item, "truth must be a string such as \"Renyi(Gaussian(1/sigma), alpha)\"")
         names = set(truths.PAIRS) | set(truths.QUANTITIES)
@@ -913,17 +1054,21 @@ class ClaimFile:
         if "where" not in spec:
             raise self._err(line, item, "missing 'where' (its location in the paper, e.g. \"(12)\" or \"Thm. 2\")")
         required, optional = KIND_FIELDS[kind]
-        if "latex" in spec and kind in ("identity", "inequality"):
+        if "latex" in spec and kind in RELATION_KINDS:
             rel = self.parse(spec["latex"], line=line, item=item, what="latex", relation=True)
             lhs_t, rhs_t = _relation_sides(spec["latex"])
             spec = dict(spec, lhs=lhs_t, rhs=rhs_t)
-            if kind == "inequality":
+            if kind in ("inequality", "exists") or (kind == "sampled" and not isinstance(rel, sp.Equality)):
                 if type(rel) not in _REL_TO_OP:
-                    raise self._err(line, item, "an inequality's latex must be A \\le B, A < B, A \\ge B or A > B")
+                    raise self._err(line, item, f"{kind} claim's latex must be A \\le B, A < B, A \\ge B or A > B"
+                                    + (" or A = B" if kind == "sampled" else ""))
                 spec["op"] = _REL_TO_OP[type(rel)]
+            elif kind == "sampled":
+                spec["op"] = "=="
             elif not isinstance(rel, sp.Equality):
                 raise self._err(line, item, "an identity's latex must be A = B")
-        allowed = set(COMMON_FIELDS) | set(required) | set(optional)
+        allowed = set(COMMON_FIELDS) | set(required) | set(optional) | \
+            (set(PAPER_FIELDS) if self.builtin is not None else set())
         unknown = set(spec) - allowed
         if unknown:
             raise self._err(line, item, f"unknown field(s) {', '.join(sorted(unknown))} for kind {kind!r} "
@@ -935,11 +1080,44 @@ class ClaimFile:
         kw: dict = {}
         if kind == "identity":
             kw = {"lhs": P("lhs"), "rhs": P("rhs")}
-        elif kind == "inequality":
+            if "truth_side" in spec:
+                if spec["truth_side"] not in ("lhs", "rhs"):
+                    raise self._err(line, item, f"truth_side={spec['truth_side']!r} must be lhs or rhs")
+                kw["truth_side"] = spec["truth_side"]
+        elif kind in ("inequality", "exists"):
             op = _OPS.get(str(spec["op"]).strip())
             if op is None:
                 raise self._err(line, item, f"op={spec['op']!r} is not one of <=, <, >=, >")
             kw = {"lhs": P("lhs"), "op": op, "rhs": P("rhs")}
+        elif kind == "sampled":
+            op = dict(_OPS, **{"=": "==", "==": "=="}).get(str(spec["op"]).strip())
+            if op is None:
+                raise self._err(line, item, f"op={spec['op']!r} is not one of ==, <=, <, >=, >")
+            if spec["sampler"] not in checkers.SAMPLERS:
+                raise self._err(self.lines.field(line, "sampler"), item,
+                                f"sampler={spec['sampler']!r} is not one of {', '.join(checkers.SAMPLERS)}")
+            kw = {"lhs": P("lhs"), "op": op, "rhs": P("rhs"), "sampler": spec["sampler"],
+                  "draws": _int(spec.get("draws", 20), self._err(line, item, "draws must be a positive integer")),
+                  "seed": _int(spec.get("random_seed", 7),
+                               self._err(line, item, "random_seed must be a positive integer")),
+                  "tol_digits": _int(spec.get("tol_digits", 25),
+                                     self._err(line, item, "tol_digits must be a positive integer"))}
+        elif kind == "fitted_rate":
+            at = spec.get("at", [50, 100, 200, 400])
+            if not (isinstance(at, list) and len(at) >= 2 and all(isinstance(a, (int, float)) and
+                                                                   not isinstance(a, bool) for a in at)
+                    and all(b > a for a, b in zip(at, at[1:]))):
+                raise self._err(self.lines.field(line, "at"), item, f"at={at!r} must be at least two increasing numbers")
+            tol = spec.get("tolerance", 0.2)
+            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol <= 0:
+                raise self._err(line, item, f"tolerance={tol!r} must be a positive number")
+            x = self._sym(spec["var"], line, item, "var")
+            bad = [a for a in at if not self.symbols[x.name].interval.contains(sp.nsimplify(a))]
+            if bad:
+                raise self._err(self.lines.field(line, "at"), item, f"at: {bad} outside {x.name}'s domain "
+                                f"{self.symbols[x.name].interval}")
+            kw = {"f": P("of"), "x": x, "rate": _point(spec["rate"], self._err(line, item, "rate must be a number")),
+                  "at": tuple(at), "tolerance": float(tol), "at_least": bool(spec.get("at_least", False))}
         elif kind == "derivative":
             kw = {"f": P("of"), "x": self._sym(spec["wrt"], line, item, "wrt"), "g": P("equals"),
                   "order": _int(spec.get("order", 1), self._err(line, item, "order must be a positive integer"))}
@@ -977,7 +1155,7 @@ class ClaimFile:
         for k in ("wrt", "in", "var"):
             if k in shown:
                 shown[k] = sp.latex(self._sym(shown[k], line, item, k))
-        printed = spec.get("latex") or _printed(kind, shown)
+        printed = spec.get("printed") or spec.get("latex") or _printed(kind, shown)
         definition = json.dumps({"kind": kind, "spec": spec,
                                  "symbols": {n: str(s.interval) + (" int" if s.integer else "") + str(s.search)
                                              + (f" dep {s.dep}" if s.dep is not None else "")
@@ -985,16 +1163,22 @@ class ClaimFile:
                                  "formulas": {n: f.printed_latex for n, f in self.formulas.items()}},
                                 sort_keys=True, default=str)
         refs = tuple(f"{self.key}.{m}" for m in re.findall(r"@([A-Za-z0-9_]+)", json.dumps(spec)))
+        if self.builtin is not None:      # a built-in paper's claim names its formulas
+            refs = tuple(f"{self.key}.{m}" for m in spec.get("formulas", ()))
 
         pairs = {n: e for n, e in self.pairs.items()
                  if any(e.free_symbols <= v.free_symbols for v in kw.values() if isinstance(v, sp.Basic))}
+        if self.builtin is not None:
+            pairs = checkers.pmf_pairs_in(kw)
+        if kind == "sampled":
+            kw["pairs"] = pairs
 
         def check(kind=kind, dom=dom, kw=kw, pairs=pairs, units=units, factor=factor) -> Verdict:
             v = checkers.describe_pairs(checkers.check(kind, dom, **kw), pairs)
             return _original_coordinates(v, units, kw.get("x"), factor) if units else v
         return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
-                     kind=kind, statement=statement, printed_latex=printed, check_fn=check,
+                     kind=spec.get("shown_kind", kind), statement=statement, printed_latex=printed, check_fn=check,
                      formulas=refs, note=spec.get("note", ""), checker=kind, definition=definition,
                      spec=(kind, dom, kw))
 
@@ -1029,11 +1213,17 @@ class ClaimFile:
             raise self._err(line, item, "domain must be a table like { alpha = \"(1, 2]\" }")
         narrow = {}
         dline = self.lines.field(line, "domain") if line else line
+        searches = {}
         for key, text in narrow_raw.items():
             n = _canon(key)
             if n not in self.symbols:
                 raise self._err(dline, item, f"domain names {key!r}, which is not a declared symbol")
             ss = self.symbols[n]
+            if isinstance(text, dict):      # { domain = "(0, 1)", search = [0.1, 1], integer = true }
+                if not set(text) <= {"domain", "search", "integer"} or "domain" not in text:
+                    raise self._err(dline, item, f"domain of {n}: a table takes domain, search and integer")
+                searches[n] = (tuple(text["search"]) if "search" in text else None, bool(text.get("integer", False)))
+                text = text["domain"]
             try:
                 iv = parse_interval(text, names=list(self.symbols))
             except ValueError as exc:
@@ -1041,10 +1231,18 @@ class ClaimFile:
             if isinstance(iv, DepInterval):
                 if ss.integer:
                     raise self._err(dline, item, f"domain of {n} {text}: an integer symbol takes a constant domain")
-            elif ss.dep is None and not iv.is_subset(ss.interval):
+            elif ss.dep is None and self.builtin is None and not iv.is_subset(ss.interval):
                 raise self._err(dline, item, f"domain of {n} {text} is not inside its declared {ss.interval}")
             narrow[n] = iv
         names = {s.name for s in used}
+        over = spec.get("over")
+        if over is not None:
+            over = [_canon(o) for o in over]
+            missing = names - set(over)
+            if missing or not set(over) <= set(self.symbols):
+                raise self._err(line, item, f"over={spec['over']!r} must list declared symbols, every one the "
+                                f"claim uses ({', '.join(sorted(missing))} missing)")
+            names = set(over)
         x = kw.get("x")
         keep = set()
         if kind in ("limit", "asymptotic") and x is not None:
@@ -1070,11 +1268,24 @@ class ClaimFile:
                                 f"this {kind} claim is about: give {', '.join(movers)} a domain that does not "
                                 f"depend on {x.name} and state the dependence as a condition")
         conds = [c.xreplace(subs) for c in conds] + list(units.pop("conditions", []))
+        if searches:
+            vars_ = [dataclass_replace(v, search=searches[v.name][0], integer=searches[v.name][1] or v.integer)
+                     if v.name in searches else v for v in vars_]
+        if over is not None and not units:
+            byname = {v.name: v for v in vars_}
+            vars_ = [byname[n] for n in over]
         return checkers.Domain(vars_, tuple(conds)), subs, units
 
     # ------------------------------------------------------------------ registry
     def register(self) -> str:
-        """Register the paper, its formulas and claims (all or nothing); returns the key."""
+        """Register the paper, its formulas and claims (all or nothing); returns the key.  A built-in
+        paper's file adds its claims (and any formulas of its own) to the paper registered in Python."""
+        if self.builtin is not None:
+            for f in self.formulas.values():
+                registry.add_formula(f)
+            for c in self.claims:
+                registry.add_claim(c)
+            return self.key
         if self.key in registry.PAPERS:
             prev = registry.PAPERS[self.key].get("file")
             if prev == str(self.path.resolve()):
@@ -1260,6 +1471,12 @@ def _printed(kind: str, s: dict) -> str:
         return f"\\lim_{{{s['var']} \\to {s['to']}}} {s['of']} = {s['equals']}"
     if kind == "asymptotic":
         return f"{s['of']} = {s['approx']} + O({s['error']})"
+    if kind in ("sampled", "exists"):
+        op = {"==": "=", "=": "="}.get(str(s["op"]).strip()) or _OP_LATEX.get(_OPS.get(str(s['op']).strip(), s['op']), s['op'])
+        rel = f"{s['lhs']} {op} {s['rhs']}"
+        return rel if kind == "sampled" else f"\\exists: {rel}"
+    if kind == "fitted_rate":
+        return f"{s['of']} = O({s['var']}^{{-{s['rate']}}})"
     return s["bound"]
 
 
@@ -1278,6 +1495,12 @@ def _auto_statement(kind: str, s: dict) -> str:
         return f"limit as {s['var']} -> {s['to']}"
     if kind == "asymptotic":
         return f"asymptotic expansion as {s['var']} -> {s['to']}"
+    if kind == "sampled":
+        return f"relation lhs {s['op']} rhs at random draws of the '{s['sampler']}' sampler"
+    if kind == "fitted_rate":
+        return f"an error of order {s['var']}^-{s['rate']}"
+    if kind == "exists":
+        return f"some point of the domain has lhs {s['op']} rhs"
     return f"{s['side']} bound on {s['truth']}" if s["side"] != "equal" else f"equals {s['truth']}"
 
 

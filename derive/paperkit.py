@@ -91,6 +91,17 @@ class Paper:
                   why_custom=why_custom)
         return registry.add_claim(c)
 
+    def load(self, module_file: str, name: str | None = None) -> list[Claim]:
+        """Register the claims of the claim file beside a section module (``sec2_3.py`` ->
+        ``sec2_3.toml``, or ``name``): the TOML users write (docs/claim-files.md), with the paper's
+        registered formulas as ``@name`` and the fields of ``claimfile.PAPER_FIELDS``."""
+        from pathlib import Path
+        from .claimfile import ClaimFile
+        path = Path(module_file).with_name(name) if name else Path(module_file).with_suffix(".toml")
+        cf = ClaimFile(path, paper=self.key)
+        cf.register()
+        return cf.claims
+
     def generic(self, cid: str, location: str, kind: str, statement: str, *, latex: str,
                 params: tuple, conditions: tuple = (), formulas: tuple = (), section: str = "",
                 seed: str | None = None, note: str = "", shown_kind: str | None = None,
@@ -150,3 +161,13 @@ def pmf_pair(name: str, points: int):
     syms = [sp.Symbol(f"{name}_{s}{i}", real=True) for s in "uv" for i in range(1, points + 1)]
     params = tuple(Param(x, sp.Interval(-sp.oo, sp.oo), ("uniform", -4.0, 4.0)) for x in syms)
     return params, sp.Function("Pmf")(*syms)
+
+
+def load_errata(module_file: str) -> list[dict]:
+    """A paper's errata groupings: the ``[[erratum]]`` tables of ``errata.toml`` beside the paper's
+    ``errata.py`` (data, not code: key, claims, severity, title, printed/corrected, wrong/right,
+    setting, explanation, and optionally corrected_check or correction_unchecked)."""
+    import tomllib
+    from pathlib import Path
+    path = Path(module_file).with_suffix(".toml")
+    return tomllib.loads(path.read_text(encoding="utf-8")).get("erratum", [])

@@ -26,7 +26,7 @@ _SEV_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
 
 
 def grouping_table(key: str) -> list[dict]:
-    """The paper's erratum table (``derive/papers/<key>/errata.py``), or [] when it has none."""
+    """The paper's erratum table (``derive/papers/<key>/errata.toml``, served by its errata.py), or [] when it has none."""
     try:
         mod = importlib.import_module(f"derive.papers.{key}.errata")
     except ModuleNotFoundError as exc:

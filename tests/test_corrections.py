@@ -86,3 +86,38 @@ def test_the_printed_form_fails_where_the_correction_passes():
         key, e, short = p.values
         if short in e.get("corrected_check", {}):
             assert derive.claim(f"{key}.{short}").check().status == "fails", (e["key"], short)
+
+
+# ----------------------------------------------------------------------------- custom members
+def _custom_errata():
+    out = []
+    for key in registry.PAPERS:
+        for e in grouping_table(key):
+            if any(registry.CLAIMS[cid].spec is None for cid in e["claims"]):
+                out.append((key, e))
+    return out
+
+
+CUSTOM = _custom_errata()
+
+
+def test_every_custom_erratum_names_the_check_of_its_correction_or_says_what_is_true():
+    """A hand-checked member's correction is either checked by other claims (``corrected_by``: the claims
+    that test the corrected reading) or the entry says why no check exists and what is true instead."""
+    assert CUSTOM
+    bad = [e["key"] for _, e in CUSTOM if not e.get("corrected_by") and not e.get("correction_unchecked")]
+    assert not bad, f"errata with a custom member but neither corrected_by nor correction_unchecked: {bad}"
+    both = [e["key"] for _, e in CUSTOM if e.get("corrected_by") and e.get("correction_unchecked")]
+    assert not both, f"corrected_by and correction_unchecked together: {both}"
+
+
+BY = [pytest.param(key, e, cid, id=f"{e['key']}:{cid}") for key, e in CUSTOM for cid in e.get("corrected_by", ())]
+
+
+@pytest.mark.parametrize("key,e,cid", BY)
+def test_the_claim_checking_a_correction_passes(key, e, cid):
+    full = cid if cid.startswith(key + ".") else f"{key}.{cid}"
+    assert full in registry.CLAIMS, (e["key"], cid)
+    assert full not in e["claims"], "a correction is checked by another claim than the failing one"
+    v = registry.CLAIMS[full].check()
+    assert v.status in PASSING, (e["key"], cid, v.status, v.note)

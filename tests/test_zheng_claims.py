@@ -15,7 +15,7 @@ from derive.papers.zheng2020.errata import ERRATA
 derive.load_all()
 
 # What each claim must show comes from the paper, not from this code's output: a claim fails
-# exactly when derive/papers/zheng2020/errata.py lists it, with the mistake's root cause,
+# exactly when derive/papers/zheng2020/errata.toml lists it, with the mistake's root cause,
 # severity and corrected form written from the seed; every other claim is proved or holds
 # numerically.  The failing ones are confirmed below by second computations that do not
 # reuse the claim's check.

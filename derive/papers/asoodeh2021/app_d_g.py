@@ -18,8 +18,7 @@ import sympy as sp
 from ... import registry
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import (Param, ALPHA, DELTA, EPS, GAMMA, RHO, SIGMA, TSTEPS, A, L, T, alpha, delta, eps, gamma,
-                        rho, sigma, zeta_alpha)
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, RHO, SIGMA, TSTEPS, A, L, T, alpha, delta, eps, gamma, rho, sigma, zeta_alpha
 from ...verify import check_draws, check_equal, check_relation, mp_minimize, symbolic_zero
 from ._paper import P
 from .sec4 import (ZETA, _in_L, asymptotic_residual, eps_upper_ok, gauss_delta, renyi_quad,
@@ -29,31 +28,6 @@ APP_D, APP_E, APP_F, APP_G = "App. D", "App. E", "App. F", "App. G"
 thm4_f = registry.FORMULAS["asoodeh2021.thm4.f"]
 
 
-# ============================================================================= Appendix D
-EQ92_LATEX = (r"\varepsilon_{\alpha}^{\delta}(\gamma) \begin{cases} \leq \left(\gamma - \frac{1}{\alpha - 1} "
-              r"\log \frac{\delta}{\zeta_{\alpha}}\right)_{+}, & \text{if } \alpha \delta \leq 1 \\ = "
-              r"(\gamma + \log(1 - \delta))_{+} & \text{otherwise.} \end{cases}")
-_b92a = parse_printed(r"\left(\gamma - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_{\alpha}}\right)_{+}").xreplace(
-    {zeta_alpha: ZETA})
-_b92b = parse_printed(r"(\gamma + \log(1 - \delta))_{+}")
-
-
-# an upper bound B on eps_alpha^delta(gamma) is checked as gamma_alpha^B(delta) >= gamma (the exact
-# conversion gamma_alpha^eps(delta) of derive.truths is increasing in eps)
-P.generic("appD.eq92a", "(92)", "bound",
-          "first branch of (92): eps_alpha^delta(gamma) <= (gamma - log(delta/zeta_alpha)/(alpha-1))_+ if alpha delta <= 1",
-          latex=EQ92_LATEX, section=APP_D, shown_kind="inequality", params=(ALPHA, GAMMA, DELTA),
-          conditions=(alpha * delta <= 1,), bound=gamma, side="lower", truth=sp.Function("OptimalRdpGamma")(alpha, _b92a, delta))
-
-
-# eps_alpha^delta(gamma) = B > 0 iff the exact conversion at B returns gamma (strictly increasing in eps)
-P.generic("appD.eq92b", "(92)", "bound",
-          "second branch of (92): eps_alpha^delta(gamma) = (gamma + log(1-delta))_+ if alpha delta > 1",
-          latex=EQ92_LATEX, section=APP_D, shown_kind="identity", params=(ALPHA, GAMMA, DELTA),
-          conditions=(alpha * delta > 1, gamma + sp.log(1 - delta) > 0),
-          bound=gamma, side="equal", truth=sp.Function("OptimalRdpGamma")(alpha, _b92b, delta),
-          note="checked where gamma + log(1-delta) > 0 (where it is <= 0, see appE.zero_large_delta)")
-
 F1_LATEX = r"f_1(\alpha, \varepsilon, \delta) := (e^{\varepsilon} - \alpha \delta)(\frac{\delta - 1}{\delta - e^{\varepsilon}})^{\alpha} + \alpha \delta"
 f1 = P.formula("appD.f1", "App. D", F1_LATEX,
                parse=r"(e^{\varepsilon} - \alpha \delta)(\frac{\delta - 1}{\delta - e^{\varepsilon}})^{\alpha} + \alpha \delta",
@@ -62,54 +36,21 @@ f1 = P.formula("appD.f1", "App. D", F1_LATEX,
                description="the argument of the logarithm in Theorem 4's f")
 
 
-P.generic("appD.f1", "App. D", "identity", "f_1 is the expression inside the logarithm in Theorem 4's f", shown_kind="definition",
-          latex=F1_LATEX, section=APP_D, formulas=("appD.f1", "thm4.f"),
-          params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
-          lhs=thm4_f.expr, rhs=eps + sp.log(f1.expr) / (alpha - 1), truth_side="lhs")
-
 D2F1_LATEX = (r"(\alpha - 1)\alpha (e^{\varepsilon} - 1)\bar{\delta}^{\alpha} \frac{(e^{\varepsilon}(1 - 2\delta + "
               r"e^{\varepsilon}) - \alpha\delta(e^{\varepsilon} - 1))}{\bar{\delta}^{2}(e^{\varepsilon} - \delta)^{\alpha}"
               r"(\delta - e^{\varepsilon})^{2}}.")
 d2f1 = P.formula("appD.d2f1", "App. D", D2F1_LATEX, role="identity",
                  quantity=r"\partial^2 f_1/\partial \delta^2", lhs=r"\frac{\partial^2 f_1}{\partial \delta^2}",
                  params=(ALPHA, EPS, DELTA), section=APP_D, description="unnumbered display before (93)")
-D2F1_TRUE = sp.diff(f1.expr, delta, 2)
 
-P.generic("appD.d2f1", "App. D", "derivative",
-          "the second partial derivative of f_1 with respect to delta (unnumbered display)",
-          latex=D2F1_LATEX, section=APP_D, formulas=("appD.d2f1", "appD.f1"), params=(ALPHA, EPS, DELTA),
-          f=f1.expr, x=delta, g=d2f1.expr, order=2,
-          note="the text writes f_1(delta, alpha, eps) here and f_1(alpha, eps, delta) in its definition")
 
-EQ93_LATEX = r"\delta - \frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)} \le 0."
 F2_LATEX = r"f_2(\alpha, \varepsilon) := \frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)}"
 f2 = P.formula("appD.f2", "App. D", F2_LATEX,
                parse=r"\frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)}",
                role="definition", quantity=r"f_2(\alpha, \varepsilon)", lhs=r"f_2(\alpha, \varepsilon)",
                params=(ALPHA, EPS), section=APP_D)
-_c93 = parse_printed(r"\delta - \frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)}")
-
-P.generic("appD.eq93", "(93)", "inequality", "f_1 is convex in delta wherever (93) holds (alpha > 1, eps >= 0, delta in (0,1))", shown_kind="convexity",
-          latex=EQ93_LATEX, section=APP_D, formulas=("appD.f1",),
-          params=(ALPHA, EPS, DELTA), conditions=(_c93 <= 0,),
-          lhs=D2F1_TRUE, op=">=", rhs=sp.Integer(0))
-P.generic("appD.f2", "(93)", "identity", "f_2 is the bound on delta in (93): delta - f_2 <= 0 is (93)", shown_kind="definition",
-          latex=F2_LATEX, section=APP_D, formulas=("appD.f2",),
-          params=(ALPHA, EPS, DELTA),
-          lhs=_c93, rhs=delta - f2.expr, truth_side="lhs")
-
-EQ94_LATEX = (r"\gamma_{\alpha}^{\varepsilon}(\delta) \ge f(\alpha, \varepsilon, \delta) = \varepsilon + "
-              r"\frac{1}{\alpha - 1} \log(f_1(\alpha, \varepsilon, \delta))")
 
 
-P.generic("appD.eq94", "(94)", "bound",
-          "if delta - f_2 <= 0 then gamma_alpha^eps(delta) >= f = eps + log(f_1)/(alpha-1)",
-          latex=EQ94_LATEX, formulas=("thm4.f", "appD.f1", "appD.f2"), shown_kind="inequality",
-          params=(ALPHA, EPS, DELTA), conditions=(delta <= f2.expr,),
-          bound=thm4_f.expr, side="lower", truth=sp.Function("OptimalRdpGamma")(alpha, eps, delta))
-
-EQ95A_LATEX = (r"\geq \varepsilon + \frac{1}{\alpha - 1} \log \left(f_1(\alpha, \varepsilon, \delta = 0) + "
-               r"\frac{\partial f_1(\delta = 0, \alpha, \varepsilon)}{\partial \delta} \delta \right)")
 EQ95_LATEX = (r"= \varepsilon + \frac{1}{\alpha - 1} \log \left(e^{-\varepsilon(\alpha - 1)} + \alpha \delta - "
               r"\alpha \delta e^{-\varepsilon(\alpha - 1)} \right),")
 eq95 = P.formula("appD.eq95", "(95)", EQ95_LATEX,
@@ -118,25 +59,7 @@ eq95 = P.formula("appD.eq95", "(95)", EQ95_LATEX,
                  role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"f(\alpha,\varepsilon,\delta)",
                  params=(ALPHA, EPS, DELTA), section=APP_D,
                  description="Theorem 4's f with f_1 replaced by its tangent at delta = 0")
-TANGENT = f1.expr.subs(delta, 0) + sp.diff(f1.expr, delta).subs(delta, 0) * delta
 
-
-P.generic("appD.eq95_tangent", "(95)", "identity",
-          "f_1(alpha,eps,0) + d f_1/d delta(0) delta = e^{-eps(alpha-1)} + alpha delta - alpha delta e^{-eps(alpha-1)}",
-          latex=EQ95_LATEX, section=APP_D, formulas=("appD.f1", "appD.eq95"), params=(ALPHA, EPS, DELTA),
-          lhs=sp.simplify(TANGENT), rhs=sp.expand_log(sp.exp((alpha - 1) * (eq95.expr - eps)), force=True),
-          truth_side="lhs")
-
-P.generic("appD.eq95", "(95)", "inequality",
-          "linearisation: f >= eps + log(tangent of f_1 at delta = 0)/(alpha-1) when delta <= f_2, equality iff delta = 0",
-          latex=EQ95A_LATEX, section=APP_D, formulas=("thm4.f", "appD.eq95"), params=(ALPHA, EPS, DELTA),
-          conditions=(delta <= f2.expr,), lhs=thm4_f.expr, op=">=", rhs=eq95.expr)
-
-# over every eps >= 0 (not only at the minimiser), which is the statement
-P.generic("appD.f2_gt", "(96)", "inequality",
-          "f_2(alpha, eps) > 1/alpha for alpha > 1, so delta <= 1/alpha suffices for delta - f_2 <= 0",
-          latex=r"we prove that $\delta \leq \frac{1}{\alpha}$ is a sufficient condition for $\delta - f_2(\alpha, \varepsilon) \leq 0$",
-          section=APP_D, formulas=("appD.f2",), params=(ALPHA, EPS), lhs=f2.expr, op=">", rhs=1 / alpha)
 
 EQ96_LATEX = (r"\frac{\partial f_2(\alpha, \varepsilon)}{\partial \varepsilon} = \frac{e^{\varepsilon} \left((2 + "
               r"\alpha)e^{2\varepsilon} - 2\alpha e^{2\varepsilon} - \alpha \right)}{\left(2e^{\varepsilon} + \alpha "
@@ -147,75 +70,26 @@ eq96 = P.formula("appD.eq96", "(96)", EQ96_LATEX,
                  role="identity", quantity=r"\partial f_2/\partial \varepsilon",
                  lhs=r"\frac{\partial f_2(\alpha, \varepsilon)}{\partial \varepsilon}", params=(ALPHA, EPS),
                  section=APP_D)
-DF2_TRUE = sp.diff(f2.expr, eps)
 
-P.generic("appD.eq96", "(96)", "identity", "the partial derivative of f_2 with respect to eps", shown_kind="derivative",
-          latex=EQ96_LATEX, section=APP_D, formulas=("appD.eq96", "appD.f2"),
-          params=(ALPHA, EPS),
-          lhs=DF2_TRUE, rhs=eq96.expr, truth_side="lhs")
 
-EQ97_LATEX = (r"\begin{cases} \leq 0, & 1 \leq e^{\varepsilon} \leq \frac{\alpha + \sqrt{2\alpha(\alpha + 1)}}{2 + "
-              r"\alpha} \\ > 0, & \text{otherwise,} \end{cases}")
-USTAR = parse_printed(r"\frac{\alpha + \sqrt{2\alpha(\alpha + 1)}}{2 + \alpha}")
-# the sign pattern as one inequality: -d f_2/d eps on the first branch, +d f_2/d eps otherwise, >= 0
-P.generic("appD.eq97", "(97)", "inequality",
-          "d f_2/d eps <= 0 for 1 <= e^eps <= (alpha + sqrt(2 alpha(alpha+1)))/(2+alpha), > 0 otherwise",
-          latex=EQ97_LATEX, section=APP_D, formulas=("appD.f2",), shown_kind="sign", params=(ALPHA, EPS),
-          lhs=sp.Piecewise((-DF2_TRUE, sp.exp(eps) <= USTAR), (DF2_TRUE, True)), op=">=", rhs=sp.Integer(0))
-
-EQ98A_LATEX = (r"f_{2}(\alpha, \varepsilon) - \frac{1}{\alpha} \ge f_{2}\left(\alpha, \varepsilon = \log "
-               r"\frac{\alpha + \sqrt{2\alpha(\alpha + 1)}}{2 + \alpha}\right) - \frac{1}{\alpha}")
 EQ98_LATEX = r"= \frac{2(\alpha^{2} + \alpha(\sqrt{2\alpha(\alpha + 1)} - 1) - 2)}{\alpha(2 + \alpha)^{2}}"
 eq98 = P.formula("appD.eq98", "(98)", EQ98_LATEX,
                  parse=r"\frac{2(\alpha^{2} + \alpha(\sqrt{2\alpha(\alpha + 1)} - 1) - 2)}{\alpha(2 + \alpha)^{2}}",
                  role="equality", quantity=r"\min_{\varepsilon} f_2(\alpha, \varepsilon) - 1/\alpha",
                  params=(ALPHA,), section=APP_D)
-F2_AT_STAR = f2.expr.subs(eps, sp.log(USTAR)) - 1 / alpha
 
 
-P.generic("appD.eq98_min", "(98)", "inequality",
-          "f_2(alpha, .) attains its minimum over eps >= 0 at e^eps = (alpha + sqrt(2 alpha(alpha+1)))/(2+alpha)",
-          latex=EQ98A_LATEX, section=APP_D, formulas=("appD.f2",), shown_kind="optimum", params=(ALPHA, EPS),
-          lhs=f2.expr - 1 / alpha, op=">=", rhs=F2_AT_STAR)
-P.generic("appD.eq98", "(98)", "identity", "f_2 at that minimiser, minus 1/alpha, equals 2(alpha^2 + alpha(sqrt(2 alpha(alpha+1)) - 1) - 2)/(alpha(2+alpha)^2)", shown_kind="identity",
-          latex=EQ98_LATEX, section=APP_D, formulas=("appD.f2", "appD.eq98"),
-          params=(ALPHA,),
-          lhs=F2_AT_STAR, rhs=eq98.expr, truth_side="lhs")
-
-EQ99_LATEX = r"=: \frac{f_3(\alpha)}{\alpha(2+\alpha)^2}"
 F3 = sp.expand(eq98.expr * alpha * (2 + alpha) ** 2)  # f_3 as defined by (99)
 
 
-# f_3 solved from (99) = (98) over the verbatim denominator, against the statement's f_3
-P.generic("appD.eq99", "(99)", "identity",
-          "(99) defines f_3(alpha) = 2(alpha^2 + alpha(sqrt(2 alpha(alpha+1)) - 1) - 2), the numerator of (98)",
-          latex=EQ99_LATEX, section=APP_D, formulas=("appD.eq98",), shown_kind="definition", params=(ALPHA,),
-          lhs=eq98.expr * parse_printed(r"\alpha(2+\alpha)^2"),
-          rhs=2 * (alpha ** 2 + alpha * (sp.sqrt(2 * alpha * (alpha + 1)) - 1) - 2), truth_side="lhs")
-
-EQ100_LATEX = r"> \frac{f_3(1)}{\alpha(2+\alpha)^2} = 0,"
-
-
 assert F3.subs(alpha, 1) == 0   # f_3(1) = 0 exactly (SymPy evaluates it)
-P.generic("appD.eq100", "(100)", "inequality", "f_3(1) = 0 and f_3(alpha) > f_3(1) for alpha > 1",
-          latex=EQ100_LATEX, section=APP_D, formulas=("appD.eq98",), params=(ALPHA,),
-          lhs=F3, op=">", rhs=F3.subs(alpha, 1))
 
 EQ101_LATEX = (r"\frac{\mathrm{d}f_3(\alpha)}{\mathrm{d}\alpha} = \frac{\sqrt{2}\alpha(1+2\alpha)}{\sqrt{\alpha(1+\alpha)}} "
                r"+ 2\sqrt{2\alpha(1+\alpha)} + 4\alpha - 2 > 0.")
 eq101 = P.formula("appD.eq101", "(101)", EQ101_LATEX,
                   parse=r"\frac{\sqrt{2}\alpha(1+2\alpha)}{\sqrt{\alpha(1+\alpha)}} + 2\sqrt{2\alpha(1+\alpha)} + 4\alpha - 2",
                   role="identity", quantity=r"\mathrm{d}f_3/\mathrm{d}\alpha", params=(ALPHA,), section=APP_D)
-DF3_TRUE = sp.diff(F3, alpha)
 
-P.generic("appD.eq101", "(101)", "identity", "the derivative of f_3", shown_kind="derivative",
-          latex=EQ101_LATEX, section=APP_D, formulas=("appD.eq101",),
-          params=(ALPHA,),
-          lhs=DF3_TRUE, rhs=eq101.expr, truth_side="lhs")
-P.generic("appD.eq101_pos", "(101)", "inequality", "f_3 is increasing on alpha > 1: d f_3/d alpha > 0", shown_kind="monotonicity",
-          latex=EQ101_LATEX, section=APP_D, formulas=("appD.eq101",),
-          params=(ALPHA,),
-          lhs=DF3_TRUE, op=">", rhs=sp.Integer(0))
 
 EQ102_LATEX = (r"\varepsilon_{\alpha}^{\delta}(\gamma) \le \frac{1}{\alpha - 1} \log \left(\frac{e^{(\alpha - 1)\gamma} "
                r"- 1}{\alpha \delta} + 1 \right)")
@@ -225,44 +99,6 @@ eq102 = P.formula("appD.eq102", "(102)", EQ102_LATEX,
                   lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA),
                   conditions=(alpha * delta <= 1,), section=APP_D)
 
-
-# (102) solves "(95) = gamma" for eps: (95) at eps = (102) returns gamma (and (102) = 0 at gamma = 0 follows)
-P.generic("appD.eq102_inverse", "(102)", "identity",
-          "(102) inverts the linearised bound (95): eps + log(...)/(alpha-1) = gamma solved for eps; 0 at gamma = 0",
-          latex=EQ102_LATEX, section=APP_D, formulas=("appD.eq95", "appD.eq102"), params=(ALPHA, GAMMA, DELTA),
-          conditions=(alpha * delta <= 1,), lhs=gamma, rhs=eq95.expr.subs(eps, eq102.expr), truth_side="lhs")
-
-
-P.generic("appD.eq102", "(102)", "bound",
-          "eps_alpha^delta(gamma) <= log((e^{(alpha-1)gamma} - 1)/(alpha delta) + 1)/(alpha-1) for delta <= 1/alpha",
-          latex=EQ102_LATEX, section=APP_D, formulas=("appD.eq102",), shown_kind="inequality",
-          params=(ALPHA, GAMMA, DELTA), conditions=(alpha * delta <= 1,),
-          bound=gamma, side="lower", truth=sp.Function("OptimalRdpGamma")(alpha, eq102.expr, delta),
-          note="the sentence before (102) breaks off at 'for delta'; read as delta <= 1/alpha (the proof's range)")
-
-# ============================================================================= Appendix E
-E1_LATEX = (r"\gamma - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_{\alpha}} < 0$ for $\delta > "
-            r"\zeta_{\alpha} e^{(\alpha-1)\gamma}")
-_e1 = parse_printed(r"\gamma - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_{\alpha}}").xreplace({zeta_alpha: ZETA})
-P.generic("appE.negative", "App. E", "inequality", "gamma - log(delta/zeta_alpha)/(alpha-1) < 0 for delta > zeta_alpha e^{(alpha-1)gamma}", shown_kind="inequality",
-          latex=E1_LATEX, section=APP_E,
-          params=(ALPHA, GAMMA, DELTA), conditions=(delta > ZETA * sp.exp((alpha - 1) * gamma),),
-          lhs=_e1, op="<", rhs=sp.Integer(0))
-
-E2_LATEX = (r"we therefore have $\varepsilon_{\alpha}^{\delta}(\gamma) = 0$ for $\delta \in "
-            r"[\zeta_{\alpha}e^{(\alpha-1)\gamma}, \frac{1}{\alpha}]$")
-
-
-# eps_alpha^delta(gamma) = 0 iff gamma_alpha^0(delta) >= gamma (exact conversion at eps = 0); the interval is
-# non-empty iff gamma < log(alpha/(alpha-1)) (appE.nonempty): gamma and delta are placed in it by fractions u, v
-_u, _v = sp.symbols("u v", positive=True)
-U01, V01 = Param(_u, sp.Interval.open(0, 1), ("uniform", 0, 1)), Param(_v, sp.Interval.open(0, 1), ("uniform", 0, 1))
-_g_in = _v * sp.log(alpha / (alpha - 1))
-_lo_in = (ZETA * sp.exp((alpha - 1) * gamma)).subs(gamma, _g_in)
-P.generic("appE.zero_interval", "App. E", "bound",
-          "eps_alpha^delta(gamma) = 0 for delta in [zeta_alpha e^{(alpha-1)gamma}, 1/alpha]",
-          latex=E2_LATEX, section=APP_E, shown_kind="value", params=(ALPHA, U01, V01),
-          bound=_g_in, side="lower", truth=sp.Function("OptimalRdpGamma")(alpha, sp.Integer(0), _lo_in + _u * (1 / alpha - _lo_in)))
 
 E3_LATEX = (r"$\zeta_{\alpha}e^{(\alpha-1)\gamma} < \frac{1}{\alpha}$ that is simplified to "
             r"$1-e^{-\gamma} \le \frac{1}{\alpha}$")
@@ -305,21 +141,6 @@ P.claim("appE.nonempty", "App. E", "condition",
         latex=E3_LATEX, section=APP_E, check=_nonempty_check,
         why_custom='a failing claim about two conditions that differ only on a boundary (SymPy at the boundary; no generic kind compares relations)')
 
-E4_LATEX = r"we have $\gamma + \log(1 - \delta) < 0$ if $\delta > 1 - e^{-\gamma}$"
-P.generic("appE.log_negative", "App. E", "inequality", "gamma + log(1 - delta) < 0 if delta > 1 - e^{-gamma}", shown_kind="inequality",
-          latex=E4_LATEX, section=APP_E,
-          params=(GAMMA, DELTA), conditions=(delta > 1 - sp.exp(-gamma),),
-          lhs=gamma + sp.log(1 - delta), op="<", rhs=sp.Integer(0))
-
-E5_LATEX = (r"Hence, $\varepsilon_{\alpha}^{\delta}(\gamma) = 0$ if $\delta > \max\{1 - e^{-\gamma}, "
-            r"1/\alpha\}$")
-
-
-_lo_large = sp.Max(1 - sp.exp(-gamma), 1 / alpha)     # delta = lo + u (1 - lo) runs over (lo, 1)
-P.generic("appE.zero_large_delta", "App. E", "bound",
-          "eps_alpha^delta(gamma) = 0 if delta > max{1 - e^{-gamma}, 1/alpha}",
-          latex=E5_LATEX, section=APP_E, shown_kind="value", params=(ALPHA, GAMMA, U01),
-          bound=gamma, side="lower", truth=sp.Function("OptimalRdpGamma")(alpha, sp.Integer(0), _lo_large + _u * (1 - _lo_large)))
 
 # ============================================================================= Appendix F
 RHO_F_LATEX = r"we have $\gamma(\alpha) = \alpha \rho T$ where $\rho = 1/\sigma^2$"
@@ -358,12 +179,6 @@ eq103 = P.formula("appF.eq103", "(103)", EQ103_LATEX,
                   role="equality", quantity=r"\varepsilon_{\alpha}^{\delta}(\rho\alpha T)",
                   lhs=r"\varepsilon_{\alpha}^{\delta}(\rho\alpha T)", params=(ALPHA, RHO, TSTEPS, DELTA),
                   conditions=(alpha * delta > 1,), section=APP_F)
-P.generic("appF.eq103", "(103)", "bound",
-          "for alpha delta > 1: eps_alpha^delta(rho alpha T) = (rho alpha T + log(1-delta))_+",
-          latex=EQ103_LATEX, section=APP_F, formulas=("appF.eq103",), shown_kind="identity",
-          params=(ALPHA, RHO, TSTEPS, DELTA), conditions=(alpha * delta > 1, rho * alpha * T + sp.log(1 - delta) > 0),
-          bound=rho * alpha * T, side="equal", truth=sp.Function("OptimalRdpGamma")(alpha, eq103.expr, delta),
-          note="checked where the positive part is active")
 
 EQ104_LATEX = r"\varepsilon^{\delta}(\rho, T) = \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)"
 
@@ -382,7 +197,6 @@ P.claim("appF.eq104", "(104)", "definition", "first line of (104)-(106) restates
         why_custom='a textual comparison of (104) with definition (30), not a mathematical check')
 
 EQ105_LATEX = r"\leq \inf_{\alpha > \frac{1}{2}} (\rho \alpha T + \log(1 - \delta))_{+}"
-EQ104B_LATEX = r"\leq \inf_{\alpha > \frac{1}{\pi}} (\rho \alpha T + \log(1 - \delta))_{+}"
 EQ106_LATEX = r"= \left(\frac{\rho T}{\delta} + \log(1 - \delta)\right)_{+}."
 eq106 = P.formula("appF.eq106", "(106)", EQ106_LATEX,
                   parse=r"\left(\frac{\rho T}{\delta} + \log(1 - \delta)\right)_{+}", role="upper_bound",
@@ -440,32 +254,6 @@ P.claim("appF.eq106", "(106)", "optimum",
         latex=EQ106_LATEX, section=APP_F, formulas=("appF.eq106",), check=_eq106_check,
         why_custom='an infimum over alpha >= 1/delta (monotone objective plus its value at the end): two kinds in one claim')
 
-CHI_F_LATEX = r"where $\chi(\alpha \rho T) = \frac{e^{\rho \alpha(\alpha-1)T}-1}{\alpha-1}$"
-CHI_TERM_LATEX = r"\frac{1}{\alpha - 1} \log \bigg(\frac{(\alpha - 1)\chi(\alpha \rho T)}{\alpha \delta} + 1 \bigg)"
-
-
-_chi_term = parse_printed(CHI_TERM_LATEX, {"chi": sp.Function("chi")}).replace(
-    lambda e: isinstance(e, sp.Function) and type(e).__name__ == "chi",
-    lambda e: parse_printed(r"\frac{e^{\rho \alpha(\alpha-1)T}-1}{\alpha-1}"))
-# Lemma 1's second term (25)/(102) at gamma = alpha rho T against the chi-form
-P.generic("appF.chi", "(107)", "identity",
-          "the display before (107) is Lemma 1 at gamma = alpha rho T with chi(alpha rho T) = "
-          "(e^{rho alpha(alpha-1)T} - 1)/(alpha - 1)",
-          latex=CHI_F_LATEX, section=APP_F, formulas=("appD.eq102",), params=(ALPHA, RHO, TSTEPS, DELTA),
-          conditions=(alpha * delta < 1,), lhs=eq102.expr.subs(gamma, alpha * rho * T), rhs=_chi_term,
-          truth_side="lhs")
-
-EQ107_LATEX = (r"\leq \inf_{1 < \alpha < \frac{1}{\delta}} \min \left\{ \left(\alpha \rho T - \frac{1}{\alpha - 1} "
-               r"\log \frac{\delta}{\zeta_{\alpha}} \right)_{+}, \frac{1}{\alpha - 1} \log \left(1 + "
-               r"\frac{e^{\rho \alpha (\alpha - 1)T} - 1}{\alpha \delta} \right) \right\}.")
-_o107a = parse_printed(r"\left(\alpha \rho T - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_{\alpha}} \right)_{+}").xreplace(
-    {zeta_alpha: ZETA})
-_o107b = parse_printed(r"\frac{1}{\alpha - 1} \log \left(1 + \frac{e^{\rho \alpha (\alpha - 1)T} - 1}{\alpha \delta} \right)")
-P.generic("appF.eq107", "(107)", "bound",
-          "eps^delta(rho,T) <= inf_{1<alpha<1/delta} min{eps_0-objective, eps_1-objective}",
-          latex=EQ107_LATEX, section=APP_F, shown_kind="inequality", params=(ALPHA, RHO, TSTEPS, DELTA),
-          conditions=(alpha * delta < 1,),
-          bound=rho * alpha * T, side="lower", truth=sp.Function("OptimalRdpGamma")(alpha, sp.Min(_o107a, _o107b), delta))
 
 COMBINE_LATEX = (r"Combining the two inequalities in (106) and (107), we obtain the upper bound of "
                  r"$\varepsilon^{\delta}(\rho, T)$ in Lemma 2.")
@@ -528,18 +316,6 @@ P.claim("appG.eq108", "(108)", "inequality",
         note="(108) is (32) without the positive part and with rho = 1/(2 sigma^2) (Sec. IV), not App. F's 1/sigma^2",
         why_custom="exact conversion at the minimising alpha and the T-fold Gaussian's exact delta(eps): an inner minimisation")
 
-COND_LATEX = (r"Assuming that $\frac{2\log\delta^{-1}}{\varepsilon} \leq \frac{1}{\delta}$, or equivalently "
-              r"$\varepsilon \geq 2\delta\log\delta^{-1}$")
-
-
-# (1/delta - 2 log(1/delta)/eps) eps delta = eps - 2 delta log(1/delta), and eps delta > 0
-# (Theorem 5 states the strict eps > 2 delta log(1/delta); see sec4.thm5_condition)
-P.generic("appG.condition", "App. G", "identity",
-          "2 log(1/delta)/eps <= 1/delta is equivalent to eps >= 2 delta log(1/delta)",
-          latex=COND_LATEX, section=APP_G, shown_kind="condition", params=(EPS, DELTA),
-          lhs=(1 / delta - parse_printed(r"\frac{2\log\delta^{-1}}{\varepsilon}")) * eps * delta,
-          rhs=eps - 2 * delta * sp.log(1 / delta), truth_side="lhs")
-
 
 # custom: a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none
 def _plug_check():
@@ -574,13 +350,6 @@ eq109 = P.formula("appG.eq109", "(109)", EQ109_LATEX, role="equality", quantity=
                   conditions=(eps < 2 * sp.log(1 / delta),),
                   description="sigma^2 making (108)'s objective equal eps at alpha = 2 log(1/delta)/eps")
 
-
-# the truth is SymPy's solution of (108) = eps for sigma^2 at alpha = 2 log(1/delta)/eps (in L = log(1/delta))
-P.generic("appG.eq109", "(109)", "identity",
-          "(109) is the sigma^2 solving (108) = eps after plugging alpha = 2 log(1/delta)/eps",
-          latex=EQ109_LATEX, section=APP_G, formulas=("appG.eq109", "appG.eq108_objective"),
-          params=(EPS, DELTA, TSTEPS), conditions=(eps < 2 * sp.log(1 / delta),),
-          lhs=sigma2_at_plugged_alpha().subs(L, sp.log(1 / delta)), rhs=eq109.expr, truth_side="lhs")
 
 A_LATEX = r"$A:=\frac{\log\frac{1}{\delta^2}}{\varepsilon}$"
 A_def = parse_printed(r"\frac{\log\frac{1}{\delta^2}}{\varepsilon}")
@@ -639,11 +408,6 @@ def in_x(expr):
     return _split_logs(expr.xreplace({L: eps / (2 * _X)})).xreplace({sp.log(_X): -_ELL})
 
 
-# the exact sigma^2 (109) and the expansions, in L = log(1/delta) -> oo (alpha = 2L/eps > 1 needs eps < 2L)
-LOGINV = Param(L, sp.Interval.open(1, sp.oo), ("loguniform", 2, 1e12))
-SIGMA2 = sigma2_at_plugged_alpha()
-
-
 # custom: the SymPy series of the exact (109) in A proves (110) (the generic asymptotic kind,
 # which now tells the slow 1/log L approach from growth, would only give holds_numerically)
 def _eq110_check():
@@ -690,18 +454,6 @@ P.claim("appG.eq110_oterm", "(110)", "asymptotic",
         why_custom='the generic asymptotic checker fails it too, but names a wrong leading term of the remainder')
 
 
-P.generic("appG.eq111", "(111)", "asymptotic",
-          "(109) = (2T/eps^2) log(1/delta) + T/eps - (2T/eps^2)(log(2 log 1/delta) + 1 - log eps) "
-          "+ O(log^2(log 1/delta)/log(1/delta))",
-          latex=EQ111_LATEX, section=APP_G, formulas=("appG.eq111", "appG.eq109"), shown_kind="series",
-          params=(EPS, TSTEPS, LOGINV), conditions=(eps < 2 * L,),
-          f=SIGMA2, g=_in_L(eq111.expr), h=sp.log(L) ** 2 / L, x=L, x0=sp.oo)
-
-
-P.generic("appG.thm5", "(111)", "identity", "(111) is Theorem 5's bound", latex=EQ111_LATEX, section=APP_G,
-          formulas=("appG.eq111", "sec4.thm5"), params=(EPS, DELTA, TSTEPS), conditions=(delta < sp.exp(-1),),
-          lhs=registry.FORMULAS["asoodeh2021.sec4.thm5"].expr, rhs=eq111.expr, truth_side="lhs")
-
 FOURTH_LATEX = (r"for any fixed finite ε and T, the fourth term is of order $O(\frac{\log^2(\log \delta^{-1})}"
                 r"{\log \delta^{-1}})$ and dominates $O(\frac{1}{\log^2 \delta^{-1}})$")
 
@@ -727,3 +479,5 @@ P.claim("appG.fourth", "(110)", "series",
         "the fourth term of (110) is O(log^2(log 1/delta)/log(1/delta)) and dominates O(1/log^2(1/delta))",
         latex=FOURTH_LATEX, section=APP_G, formulas=("appG.eq110",), check=_fourth_check,
         why_custom='an O-term and a domination (the term times L^2 grows) in one claim')
+
+P.load(__file__)  # the generic claims: app_d_g.toml

@@ -9,52 +9,13 @@ import sympy as sp
 
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import Param, ALPHA, DELTA, EPS, GAMMA, LAM, TVAR, P as PP, alpha, delta, eps, gamma, lam, p, t, zeta_alpha
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, eps, gamma, p, t, zeta_alpha
 from ...verify import check_draws, check_relation, mp_minimize
 from . import _truth as TR
 from ._paper import P
-from ...paperkit import pmf_pair
 
 II, III = "Sec. II", "Sec. III"
 
-# ----------------------------------------------------------------------------- Sec. I-II
-# claims about every pair of distributions: searched over pmfs on 5 points (derive.truths' Pmf pair)
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
-
-
-def _softmax_pair(pair):
-    """(P, Q) as SymPy lists: the softmax of the logits of a ``pmf_pair`` (as ``derive.truths.pmf_pair``)."""
-    u = pair.args
-    k = len(u) // 2
-    su, sv = sum(sp.exp(x) for x in u[:k]), sum(sp.exp(x) for x in u[k:])
-    return [sp.exp(x) / su for x in u[:k]], [sp.exp(x) / sv for x in u[k:]]
-
-
-def _hockey(pair, lam_):
-    """E_lambda(P||Q) = sum_x (P(x) - lambda Q(x))_+ written out in SymPy (used only in conditions)."""
-    P_, Q_ = _softmax_pair(pair)
-    return sum(sp.Max(a - lam_ * b, 0) for a, b in zip(P_, Q_))
-_F = sp.Function
-P.generic("sec3.renyi_chi", "Sec. III", "identity",
-          "Renyi divergence is a function of the chi^alpha divergence: "
-          "D_alpha = log(1 + (alpha-1) chi^alpha)/(alpha-1), for every pair of distributions",
-          latex=r"D_{\alpha}(P||Q) = \frac{1}{\alpha-1}\log(1+(\alpha-1)\chi^{\alpha}(P||Q))",
-          section=III, params=(ALPHA,) + _PQ_PARAMS,
-          lhs=_F("Renyi")(_PQ, alpha), rhs=sp.log(1 + (alpha - 1) * _F("ChiAlpha")(_PQ, alpha)) / (alpha - 1))
-
-P.generic("sec2.eq4", "(4)", "identity",
-          "(eps,delta)-DP as sup over events of M_d(A) - e^eps M_d'(A): the sup over all events "
-          "(brute force) equals the hockey-stick divergence E_{e^eps} (the form used in (9))",
-          shown_kind="definition",
-          latex=r"\sup_{A \in \mathcal{F}, d \sim d'} \mathcal{M}_d(A) - e^{\varepsilon} \mathcal{M}_{d'}(A) \le \delta.",
-          section=II, params=(EPS,) + _PQ_PARAMS,
-          lhs=_F("SupOverEvents")(_PQ, sp.exp(eps)), rhs=_F("HockeyStick")(_PQ, sp.exp(eps)))
-
-P.generic("sec3.eq8", "(8)", "identity",
-          "E_lambda(P||Q) = int (dP - lambda dQ)_+ = sup_A [P(A) - lambda Q(A)]",
-          latex=r"\mathsf{E}_{\lambda}(P\|Q) = \int (\mathsf{d}P - \lambda \mathsf{d}Q)_{+} = \sup_{A \in \mathcal{F}} [P(A) - \lambda Q(A)].",
-          section=III, params=(LAM,) + _PQ_PARAMS,
-          lhs=_F("SupOverEvents")(_PQ, lam), rhs=_F("HockeyStick")(_PQ, lam))
 
 # ----------------------------------------------------------------------------- (10)-(11)
 CHI_LATEX = r"\chi(\gamma) := \frac{e^{(\alpha - 1)\gamma} - 1}{\alpha - 1}."
@@ -67,12 +28,6 @@ chi_inv = P.formula("chi_inv", "(17)", CHI_INV_LATEX, parse=r"\frac{1}{\alpha - 
                     role="definition", quantity=r"\chi^{-1}(t)", lhs=r"\chi^{-1}(t)",
                     params=(ALPHA, TVAR), section=III,
                     description="functional inverse of chi, stated after (17)")
-
-
-P.generic("sec3.chi_inverse", "(17)", "identity",
-          "chi^{-1}(t) = log(1 + (alpha-1) t)/(alpha-1) is the functional inverse of chi in (11)",
-          latex=CHI_INV_LATEX, section=III, formulas=("chi", "chi_inv"), params=(ALPHA, GAMMA),
-          lhs=gamma, rhs=chi_inv.expr.subs(t, chi.expr), truth_side="lhs")
 
 
 def _eq10_check():
@@ -100,12 +55,6 @@ P.claim("sec3.eq10", "(10)", "identity",
         section=III, formulas=("chi",), check=_eq10_check,
         why_custom='two facts in one claim (chi increasing by SymPy, and chi(D_alpha) = chi^alpha on pairs)')
 
-P.generic("sec3.eq9", "(9)", "identity",
-          "M is (eps,delta)-DP iff sup E_{e^eps}(M_d||M_d') <= delta: the DP constraint (4) is the "
-          "hockey-stick divergence at lambda = e^eps (brute force over events)",
-          latex=r"\sup_{d \sim d'} \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \leq \delta.",
-          section=III, params=(EPS,) + _PQ_PARAMS,
-          lhs=_F("SupOverEvents")(_PQ, sp.exp(eps)), rhs=_F("HockeyStick")(_PQ, sp.exp(eps)))
 
 # ----------------------------------------------------------------------------- Theorem 1
 THM1_LATEX = r"\delta = e^{-(\alpha - 1)(\varepsilon - \gamma)}. (7)"
@@ -114,13 +63,6 @@ thm1 = P.formula("thm1.delta", "(7)", THM1_LATEX, parse=r"e^{-(\alpha - 1)(\vare
                  lhs=r"\delta", params=(ALPHA, EPS, GAMMA), conditions=(eps > gamma,),
                  section=II, description="Theorem 1 ([5, Th. 2], Mironov/Abadi): RDP to DP")
 
-
-# sound iff every (alpha, gamma)-RDP mechanism is (eps, printed delta)-DP iff gamma <= gamma_alpha^eps(delta)
-P.generic("thm1.sound", "(7)", "bound",
-          "Theorem 1: an (alpha,gamma)-RDP mechanism is (eps, e^{-(alpha-1)(eps-gamma)})-DP for eps > gamma",
-          shown_kind="inequality", latex=THM1_LATEX, section=II, formulas=("thm1.delta",),
-          params=(ALPHA, EPS, GAMMA), conditions=(eps > gamma,),
-          bound=gamma, side="lower", truth=_F("OptimalRdpGamma")(alpha, eps, thm1.expr))
 
 # ----------------------------------------------------------------------------- (12)-(17)
 # custom: a transcription check (free symbols of a printed subscript), not a mathematical statement
@@ -145,20 +87,6 @@ def _symbol_check(fragment: str, allowed: set) -> Verdict:
                        derived=sp.exp(eps),
                        note="the subscript should be e^{varepsilon}, as in (9) and (12)")
     return Verdict("proved", "all symbols of the printed fragment are defined")
-
-
-# over every pair of pmfs on 5 points: D_alpha(P||Q) >= gamma_alpha^eps(E_{e^eps}(P||Q)), where
-# E_{e^eps} > 1e-8: the truth's interior minimisation over p is not accurate as delta -> 0 with (alpha-1) eps large
-# (gamma_alpha^eps(0) = 0 is claim thm4.eq21)
-_EMIN = sp.Rational(1, 10 ** 8)
-P.generic("sec3.eq16", "(16)", "bound",
-          "gamma_alpha^eps(delta) is the least Renyi divergence chi^{-1}(chi^alpha) over all pairs with "
-          "E_{e^eps} >= delta: no random multi-point pair does better than the binary optimum",
-          shown_kind="optimum",
-          latex=r"= \inf_{\mathcal{M}: \mathbb{D} \to \mathcal{P}(\mathbb{X})} \inf_{d \sim d'} \chi^{-1} \left(\chi^{\alpha} (\mathcal{M}_d \| \mathcal{M}_{d'}) \right)",
-          section=III, params=(ALPHA, EPS) + _PQ_PARAMS, conditions=(_hockey(_PQ, sp.exp(eps)) > _EMIN,),
-          bound=_F("Renyi")(_PQ, alpha), side="upper",
-          truth=_F("OptimalRdpGamma")(alpha, eps, _F("HockeyStick")(_PQ, sp.exp(eps))))
 
 
 def _eq18_check():
@@ -210,16 +138,6 @@ P.claim("sec3.eq18_upper", "(18)", "identity",
         why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
                    "delta >= 1/alpha")
 
-# over every pair of pmfs on 6 points: chi^alpha(P||Q) >= chi(gamma_alpha^eps(E_{e^eps}(P||Q)))
-_PQ6_PARAMS, _PQ6 = pmf_pair("PQ6", 6)
-P.generic("sec3.thm2", "(19)", "bound",
-          "Theorem 2 ([15, Th. 8]): the joint range of (chi^alpha, E_{e^eps}) is the convex hull of the "
-          "binary one; random 3-6 point pairs never fall below the binary boundary",
-          shown_kind="optimum", latex=r"\left\{ \left(D_f(P \| Q), D_g(P \| Q) \right) \middle| P, Q \in \mathcal{P}(\mathbb{X}) \right\} = \mathsf{conv}(\mathcal{B}) \quad (19)",
-          section=III, params=(ALPHA, EPS) + _PQ6_PARAMS, conditions=(_hockey(_PQ6, sp.exp(eps)) > _EMIN,),
-          bound=_F("ChiAlpha")(_PQ6, alpha), side="upper",
-          truth=chi.expr.subs(gamma, _F("OptimalRdpGamma")(alpha, eps, _F("HockeyStick")(_PQ6, sp.exp(eps)))))
-
 
 # ----------------------------------------------------------------------------- Theorem 3
 M_LATEX = r"M(\alpha, \varepsilon, \delta) := \min_{p \in (\delta, 1)} \left[p^{\alpha} (p - \delta)^{1 - \alpha} + \bar{p}^{\alpha} (e^{\varepsilon} - p + \delta)^{1 - \alpha} \right]."
@@ -255,11 +173,6 @@ P.claim("thm3.exact", "(20)", "optimum",
         latex=THM3_LATEX, section=III, formulas=("thm3.gamma", "thm3.objective"), check=_thm3_check,
         why_custom='two numeric programs against each other (2-D brute force vs 1-D minimisation), no SymPy side')
 
-
-P.generic("thm3.convex", "(20)", "convex",
-          "the term inside the logarithm is convex in p, so (20) is a tractable convex program",
-          shown_kind="convexity", latex=M_LATEX, section=III, formulas=("thm3.objective",),
-          params=objective.params, conditions=(p > delta,), f=objective.expr, x=p)
 
 # ----------------------------------------------------------------------------- Theorem 4
 ZETA_LATEX = r"\zeta_{\alpha} := \frac{1}{\alpha} (1 - \frac{1}{\alpha})^{\alpha - 1}"
@@ -302,27 +215,6 @@ P.claim("thm4.eq21", "(21)", "value", "gamma_alpha^eps(0) = 0",
         why_custom="the value 0 is eps + log(min)/(alpha-1), a cancellation to a residue of order 1e-30 eps "
                    "that a bound against the exact 0 (relative error) cannot tolerate")
 
-_GX = _F("OptimalRdpGamma")(alpha, eps, delta)  # the exact gamma_alpha^eps(delta) of derive.truths
-P.generic("thm4.eq22", "(22)", "bound", "gamma_alpha^eps(delta) = eps - log(1 - delta) when alpha*delta >= 1",
-          shown_kind="identity", latex=EQ22_LATEX, section=III, formulas=("thm4.eq22",),
-          params=(ALPHA, EPS, DELTA), conditions=(alpha * delta >= 1,),
-          bound=eq22.expr, side="equal", truth=_GX)
-P.generic("thm4.g_lower", "(23)", "bound", "g(alpha,eps,delta) <= gamma_alpha^eps(delta) when 0 < alpha*delta < 1",
-          shown_kind="inequality", latex=G_LATEX, section=III, formulas=("thm4.g", "thm4.zeta"),
-          params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
-          bound=g.expr, side="lower", truth=_GX)
-P.generic("thm4.f_lower", "(23)", "bound", "f(alpha,eps,delta) <= gamma_alpha^eps(delta) when 0 < alpha*delta < 1",
-          shown_kind="inequality", latex=F_LATEX, section=III, formulas=("thm4.f",),
-          params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
-          bound=f.expr, side="lower", truth=_GX)
-# the generic search probes the ends of each parameter's range (alpha -> 1+, alpha large, eps = 0,
-# eps large, delta -> 0+) and the condition's edge alpha delta -> 1-
-P.generic("thm4.range_ends", "Thm. 4", "bound",
-          "Theorem 4's range: f, g <= gamma_alpha^eps(delta) for every eps >= 0, alpha > 1, 0 < alpha delta < 1, "
-          "checked at the ends of each range",
-          shown_kind="domain", latex=r"For any $\varepsilon \geq 0$ and $\alpha > 1$", section=III,
-          formulas=("thm4.f", "thm4.g"), params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
-          bound=sp.Max(f.expr, g.expr), side="lower", truth=_GX)
 
 # ----------------------------------------------------------------------------- Lemma 1
 EQ24_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) = (\gamma + \log(1 - \delta))_{+}, \quad \text{if} \quad \alpha\delta \ge 1,"
@@ -345,41 +237,6 @@ balle = P.formula("balle2020", "Sec. III", BALLE_LATEX,
                   role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
                   lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA), section=III,
                   description="Balle et al. [18, Th. 21] as quoted after Lemma 1")
-
-# eps -> gamma_alpha^eps(delta) is increasing, so a value E >= 0 is eps_alpha^delta(gamma) = inf{eps >= 0 :
-# gamma_alpha^eps(delta) >= gamma} iff gamma_alpha^E(delta) = max(gamma, gamma_alpha^0(delta)) (E > 0: it meets
-# gamma at E; E = 0: gamma is already met at 0): two exact conversions instead of a bisection for eps
-P.generic("lemma1.eq24", "(24)", "bound", "eps_alpha^delta(gamma) = (gamma + log(1-delta))_+ when alpha*delta >= 1",
-          shown_kind="identity", latex=EQ24_LATEX, section=III, formulas=("lemma1.eq24",),
-          params=(ALPHA, GAMMA, DELTA), conditions=(alpha * delta >= 1,),
-          bound=sp.Max(gamma, _F("OptimalRdpGamma")(alpha, sp.Integer(0), delta)), side="equal",
-          truth=_F("OptimalRdpGamma")(alpha, eq24.expr, delta))
-# an upper bound B on eps_alpha^delta(gamma) holds iff gamma_alpha^B(delta) >= gamma (eps -> gamma_alpha^eps(delta)
-# is increasing): one exact conversion instead of a bisection for eps
-P.generic("lemma1.eq25", "(25)", "bound", "Lemma 1's bound is never below the exact eps when 0 < alpha*delta < 1",
-          shown_kind="inequality", latex=EQ25_LATEX, section=III, formulas=("lemma1.eq25", "thm4.zeta"),
-          params=(ALPHA, GAMMA, DELTA), conditions=(alpha * delta < 1,),
-          bound=gamma, side="lower", truth=_F("OptimalRdpGamma")(alpha, eq25.expr, delta))
-# the generic search probes the ends of each range (alpha -> 1+, alpha large, gamma -> 0+, gamma large,
-# delta -> 0+) and the condition's edge alpha delta -> 1-
-P.generic("lemma1.range_ends", "Lemma 1", "bound",
-          "Lemma 1's range: (25) is never below the exact eps for alpha > 1, gamma > 0, 0 < alpha delta < 1, "
-          "checked at the ends of each range",
-          shown_kind="domain", latex=r"Lemma 1: For $\alpha > 1$ and $\gamma > 0$, we have", section=III,
-          formulas=("lemma1.eq25",), params=(ALPHA, GAMMA, DELTA), conditions=(alpha * delta < 1,),
-          bound=gamma, side="lower", truth=_F("OptimalRdpGamma")(alpha, eq25.expr, delta))
-# where Balle's bound is negative it says nothing the exact eps (defined as an inf over eps >= 0) can be held to
-P.generic("lemma1.balle", "Sec. III", "bound", "Balle et al. [18, Th. 21] is never below the exact eps",
-          shown_kind="inequality", latex=BALLE_LATEX, section=III, formulas=("balle2020",),
-          params=(ALPHA, GAMMA, DELTA), conditions=(alpha * delta < 1, balle.expr >= 0),
-          bound=gamma, side="lower", truth=_F("OptimalRdpGamma")(alpha, balle.expr, delta))
-# where the positive part is inactive, the first term of (25) is Balle's bound
-P.generic("lemma1.balle_first", "Sec. III", "identity",
-          "Balle et al.'s bound corresponds to the first term in (25) (hence Lemma 1 is never weaker)",
-          latex=r"Their bound corresponds to the first term in (25), and thus weaker than Lemma 1.",
-          section=III, formulas=("balle2020", "lemma1.eq25"), params=(ALPHA, GAMMA, DELTA),
-          conditions=(alpha * delta < 1, (alpha - 1) * balle.expr > 0),
-          lhs=balle.expr, rhs=(_first / (alpha - 1)).xreplace({zeta_alpha: zeta.expr}), truth_side="lhs")
 
 
 # custom: two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)
@@ -405,20 +262,5 @@ P.claim("lemma1.limits", "Sec. III", "series",
         note="'for reasonable values of alpha and delta' is read as delta < zeta_alpha",
         why_custom='two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)')
 
-# ----------------------------------------------------------------------------- Remark 1
-REMARK1_LATEX = r"$\gamma < \log(\frac{\alpha}{\alpha-1})$ and $\delta \in [\zeta_{\alpha}e^{(\alpha-1)\gamma}, \frac{1}{\alpha}]$"
 
-
-# (0, delta)-DP for every (alpha, gamma)-RDP mechanism  <=>  gamma <= gamma_alpha^0(delta); the stated range
-# is parametrised by fractions u, v in (0, 1): gamma = u log(alpha/(alpha-1)), delta from its lower end (v = 0)
-# to 1/alpha (v = 1) (the lower end is below 1/alpha exactly when gamma < log(alpha/(alpha-1)))
-_u, _v = sp.symbols("u v", positive=True)
-_G1 = _u * sp.log(alpha / (alpha - 1))
-_D1 = zeta.expr * sp.exp((alpha - 1) * _G1) + _v * (1 / alpha - zeta.expr * sp.exp((alpha - 1) * _G1))
-P.generic("remark1", "Remark 1", "bound",
-          "an (alpha,gamma)-RDP mechanism is (0,delta)-DP if gamma < log(alpha/(alpha-1)) and "
-          "delta in [zeta_alpha e^{(alpha-1)gamma}, 1/alpha]",
-          shown_kind="inequality", latex=REMARK1_LATEX, section=III, formulas=("thm4.zeta",),
-          params=(ALPHA, Param(_u, sp.Interval.open(0, 1), ("uniform", 0, 1)),
-                  Param(_v, sp.Interval(0, 1), ("uniform", 0, 1))),
-          bound=_G1, side="lower", truth=_F("OptimalRdpGamma")(alpha, sp.Integer(0), _D1))
+P.load(__file__)  # the generic claims: sec2_3.toml

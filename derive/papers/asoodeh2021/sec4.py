@@ -18,18 +18,12 @@ import sympy as sp
 
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import (ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, Param, T, alpha, delta, eps, rho, sigma,
-                        zeta_alpha)
+from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta, eps, rho, sigma, zeta_alpha
 from ...verify import (check_draws, check_equal, mp_minimize, mp_sup, symbolic_zero)
 from . import _truth as TR
 from ._paper import P
-from .sec2_3 import _softmax_pair
-from ...paperkit import pmf_pair
 
 IV = "Sec. IV"
-_F = sp.Function
-#: L = log(1/delta) as a parameter of the asymptotic claims (delta in (0, 1) is L in (0, oo))
-LPARAM = Param(L, sp.Interval.open(0, sp.oo), ("loguniform", 1e-2, 1e3))
 
 ZETA = (1 / alpha) * (1 - 1 / alpha) ** (alpha - 1)  # zeta_alpha of Theorem 4 (sec2_3's thm4.zeta)
 TO_L = {delta: sp.exp(-L)}                            # L = log(1/delta)
@@ -126,17 +120,6 @@ P.claim("sec4.eq27", "(27)", "identity",
         latex=EQ27_LATEX, section=IV, check=_eq27_check,
         why_custom='a round trip between two infima over alpha (numeric minimisation), no closed-form side')
 
-CONVEX_LATEX = r"\alpha \mapsto (\alpha - 1)D_{\alpha}(P||Q)"
-
-
-# (alpha-1) D_alpha(P||Q) = log sum_x P(x)^alpha Q(x)^(1-alpha) (definition (1)) written out for every pair of
-# pmfs on 4 points (softmax logits), convex in alpha by the sign of its SymPy second derivative
-_CPQ_PARAMS, _CPQ = pmf_pair("CPQ", 4)
-_CP, _CQ = _softmax_pair(_CPQ)
-P.generic("sec4.convex", "(27)", "convex",
-          "alpha -> (alpha-1) D_alpha(P||Q) is convex, so (26)-(27) are log-convex problems",
-          shown_kind="convexity", latex=CONVEX_LATEX, section=IV, params=(ALPHA,) + _CPQ_PARAMS,
-          f=sp.log(sum(a ** alpha * b ** (1 - alpha) for a, b in zip(_CP, _CQ))), x=alpha)
 
 # ----------------------------------------------------------------------------- (28)
 EQ28_LATEX = (r"\sup_{d \sim d'} D_{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}) = \frac{\alpha}{2\sigma^2} "
@@ -238,26 +221,6 @@ P.claim("sec4.eq29", "(29)", "optimum",
         why_custom="an infimum over alpha shown equal to (29) by SymPy's stationary point of a convex objective")
 
 
-# the T-fold Gaussian mechanism (rho = 1/(2 sigma^2)) is dominated by N(0, 1), N(sqrt(2 rho T), 1)
-_GT = _F("Gaussian")(sp.sqrt(2 * rho * T))
-P.generic("sec4.eq29_sound", "(29)", "bound",
-          "M^(T) (Gaussian, rho = 1/(2 sigma^2)) is (eps, delta)-DP with eps of (29)",
-          shown_kind="inequality", latex=EQ29_LATEX, section=IV, formulas=("eq29",), params=(RHO, TSTEPS, DELTA),
-          bound=delta, side="upper", truth=_F("DeltaOfEps")(_GT, eq29.expr))
-
-# ----------------------------------------------------------------------------- (30)
-EQ30_LATEX = r"\varepsilon^{\delta}(\rho, T) := \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)."
-
-
-# at MA's optimal alpha* = 1 + sqrt(log(1/delta)/(rho T)), eps^delta(rho, T) <= eps_alpha*^delta(rho alpha* T),
-# which is <= (29) iff gamma_alpha*^{(29)}(delta) >= rho alpha* T (the exact conversion is increasing in eps)
-_AMA = 1 + sp.sqrt(sp.log(1 / delta) / (rho * T))
-P.generic("sec4.eq30", "(30)", "bound",
-          "eps^delta(rho,T) := inf_alpha eps_alpha^delta(rho alpha T) is never above MA's (29) "
-          "('a tighter bound ... than (29)')",
-          shown_kind="definition", latex=EQ30_LATEX, section=IV, formulas=("eq29",), params=(RHO, TSTEPS, DELTA),
-          bound=rho * _AMA * T, side="lower", truth=_F("OptimalRdpGamma")(_AMA, eq29.expr, delta))
-
 # ----------------------------------------------------------------------------- Lemma 2
 EQ31_LATEX = (r"\varepsilon^{\delta}(\rho, T) \le \min \left\{ \varepsilon_0(\rho, T), \ \varepsilon_1(\rho, T), "
               r"\ \left(\frac{\rho T}{\delta} + \log(1 - \delta) \right)_+ \right\},")
@@ -298,19 +261,6 @@ def lemma2_parts(r, tt, d):
     if e1 < v1:
         a1, v1 = 1 / d, e1
     return (v0, a0), (v1, a1), _f3(r, tt, d)
-
-
-# an upper bound B on eps_alpha^delta(rho alpha T) holds iff gamma_alpha^B(delta) >= rho alpha T
-P.generic("sec4.eq32", "(32)", "bound",
-          "for alpha in (1, 1/delta] the objective of (32) bounds eps_alpha^delta(rho alpha T) from above",
-          shown_kind="inequality", latex=EQ32_LATEX, section=IV, formulas=("lemma2.eps0_objective",),
-          params=(ALPHA, RHO, TSTEPS, DELTA), conditions=(alpha * delta <= 1,),
-          bound=rho * alpha * T, side="lower", truth=_F("OptimalRdpGamma")(alpha, eps0_obj.expr, delta))
-P.generic("sec4.eq33", "(33)", "bound",
-          "for alpha in (1, 1/delta] the objective of (33) bounds eps_alpha^delta(rho alpha T) from above",
-          shown_kind="inequality", latex=EQ33_LATEX, section=IV, formulas=("lemma2.eps1_objective",),
-          params=(ALPHA, RHO, TSTEPS, DELTA), conditions=(alpha * delta <= 1,),
-          bound=rho * alpha * T, side="lower", truth=_F("OptimalRdpGamma")(alpha, eps1_obj.expr, delta))
 
 
 def _lemma2_check():
@@ -416,15 +366,6 @@ P.claim("sec4.eq35", "(35)", "optimum",
         why_custom='a supremum over alpha (numeric minimisation) against the printed closed form')
 
 
-def sup_symbolic():
-    """The sup of (34) in closed form, derived by SymPy (stationary point in alpha > 1), in L."""
-    obj = _in_L(SUP_OBJ)
-    roots = [r for r in sp.solve(sp.Eq(sp.diff(obj, alpha), 0), alpha) if _above_one(r)]
-    if len(roots) != 1:
-        raise RuntimeError(f"expected one stationary point in alpha > 1, got {roots}")
-    return sp.simplify(obj.subs(alpha, roots[0]))
-
-
 def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 ** 7, 10 ** 9, 10 ** 12),
                         eps_T=((mp.mpf("0.3"), 1), (mp.mpf(1), 7), (mp.mpf(4), 100)), dps: int = 90,
                         growth: float = 20.0) -> Verdict:
@@ -456,20 +397,6 @@ def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 
                    counterexample={"params": row, "growth": mp.nstr(ratio, 4)})
 
 
-def series_in_L(expr, order: int = 2):
-    """Expansion of ``expr`` (in eps, T, L) as L -> oo: the sum of its terms down to L^-(order-1)."""
-    x = sp.Symbol("x", positive=True)
-    s = sp.series(expr.xreplace({L: 1 / x}), x, 0, order).removeO()
-    return sp.expand(s.xreplace({x: 1 / L}))
-
-
-# the least sigma^2 allowed by (34), T/(2 sup) with the sup at SymPy's stationary point, in L = log(1/delta) -> oo
-P.generic("sec4.eq36", "(36)", "asymptotic",
-          "sigma^2 >= T/(2 sup) = (2T/eps^2) log(1/delta) + T/eps + O(1/log(1/delta)) as delta -> 0",
-          shown_kind="series", latex=EQ36_LATEX, section=IV, formulas=("sec4.eq36", "sec4.eq35"),
-          params=(EPS, TSTEPS, LPARAM),
-          f=T / (2 * sup_symbolic()), g=_in_L(eq36.expr), h=1 / L, x=L, x0=sp.oo)
-
 # ----------------------------------------------------------------------------- Theorem 5
 THM5_LATEX = (r"\sigma^2 & \geq \frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon} - "
               r"\frac{2T}{\varepsilon^2} \Big(\log \Big(2 \log \delta^{-1} \Big) + 1 - \log \varepsilon \Big)")
@@ -492,50 +419,10 @@ def sigma2_at_plugged_alpha():
     return sol[0]
 
 
-# sigma^2 solving (108) at alpha = 2 log(1/delta)/eps (SymPy); the T-fold Gaussian mechanism with that noise is
-# dominated by N(0, 1), N(sqrt(T/sigma^2), 1): its exact delta at eps must not exceed delta
-_S2 = sigma2_at_plugged_alpha().xreplace({L: sp.log(1 / delta)})
-P.generic("sec4.thm5", "Theorem 5", "bound",
-          "Theorem 5: with sigma^2 at least the solution (109) of (108) at alpha = 2 log(1/delta)/eps, "
-          "M^(T) is (eps, delta)-DP; (111) expands that solution",
-          shown_kind="inequality", latex=THM5_LATEX, section=IV, formulas=("sec4.thm5",),
-          params=(EPS, DELTA, TSTEPS),
-          conditions=(eps > 2 * delta * sp.log(1 / delta), 2 * sp.log(1 / delta) / eps > 1, _S2 > 0),
-          bound=delta, side="upper", truth=_F("DeltaOfEps")(_F("Gaussian")(sp.sqrt(T / _S2)), eps),
-          note="the O-term makes the displayed statement asymptotic; its expansion is checked in appG.eq110/eq111 "
-             "and its condition in sec4.thm5_condition and appG.plug")
-
-THM5_COND_LATEX = r"for $\varepsilon > 2\delta \log \frac{1}{\delta}$, if"
-
-
-# on the theorem's domain (eps > 2 delta log(1/delta)) the proof's requirement (App. G: >=) holds
-P.generic("sec4.thm5_condition", "Theorem 5", "inequality",
-          "Theorem 5's condition eps > 2 delta log(1/delta) implies App. G's eps >= 2 delta log(1/delta)",
-          shown_kind="condition", latex=THM5_COND_LATEX, section=IV, params=(EPS, DELTA),
-          conditions=(eps > 2 * delta * sp.log(1 / delta),),
-          lhs=eps, op=">=", rhs=2 * delta * sp.log(1 / delta),
-          note="the theorem is stated on eps > 2 delta log(1/delta), the proof (App. G) works for >=; the strict "
-               "form asks slightly more than the proof needs")
-
 # ----------------------------------------------------------------------------- variance reduction
 RED_LATEX = r"\frac{2T}{\varepsilon^2}(\log(2\log\delta^{-1}) + 1 - \log\varepsilon)"
 reduction = P.formula("sec4.reduction", "Theorem 5", RED_LATEX, role="approximation",
                       quantity=r"\sigma^2_{\mathsf{MA}} - \sigma^2_{\mathrm{Thm.\,5}}", params=(EPS, DELTA, TSTEPS),
                       section=IV, description="variance saved by Theorem 5 over MA, quoted after Theorem 5")
 
-
-
-
-P.generic("sec4.reduction", "Theorem 5", "identity", "the variance reduction (2T/eps^2)(log(2 log 1/delta) + 1 - log eps) is (36) minus Theorem 5", shown_kind="identity",
-          latex=RED_LATEX, section=IV, formulas=("sec4.eq36", "sec4.thm5", "sec4.reduction"),
-          params=(EPS, DELTA, TSTEPS), conditions=(delta < sp.exp(-1),),
-          lhs=sp.expand(eq36.expr - thm5.expr), rhs=reduction.expr, truth_side="lhs")
-
-
-P.generic("sec4.reduction_exact", "Theorem 5", "asymptotic",
-          "the exact MA variance T/(2 sup (34)) minus the exact (109) is the quoted reduction + O(log^2 L/L), "
-          "L = log(1/delta)",
-          shown_kind="series", latex=RED_LATEX, section=IV, formulas=("sec4.reduction", "sec4.eq35"),
-          params=(EPS, TSTEPS, LPARAM),
-          f=T / (2 * sup_symbolic()) - sigma2_at_plugged_alpha(), g=_in_L(reduction.expr), h=sp.log(L) ** 2 / L,
-          x=L, x0=sp.oo)
+P.load(__file__)  # the generic claims: sec4.toml

@@ -20,7 +20,6 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, lam, mu, q, rho, sigma, T, tau
 from ...verify import check_draws, check_equal, symbolic_zero
-from ...paperkit import pmf_pair
 from ... import truths as TS
 from ._paper import P
 
@@ -35,22 +34,7 @@ PA = Param(a_sym, sp.Interval.open(0, 1), ("uniform", 0, 1))
 PB = Param(b_sym, sp.Interval.open(0, 1), ("uniform", 0, 1))
 EXTRA = {"a": a_sym, "b": b_sym, "beta": beta_sym, "delta_{varepsilon}": delta_eps_sym}
 
-# generic claims about "any mechanism": the symmetric mechanism {(P, Q), (Q, P)} of every pair of pmfs on
-# 4 points (softmax logits searched over [-4, 4]), with the truths of derive.truths
-PMF_PARAMS, PMF = pmf_pair("pq", 4)
-S_UP = Param(sp.Symbol("s", positive=True), sp.Interval.open(0, sp.oo), ("loguniform", 1e-3, 10))
-U_IN = Param(sp.Symbol("u", nonnegative=True), sp.Interval(0, 1), ("uniform", 0, 1))
 Renyi, KL, Tradeoff, Swapped = (sp.Function(n) for n in ("Renyi", "KL", "Tradeoff", "Swapped"))
-GAM_PMF = sp.Max(Renyi(PMF, alpha), Renyi(Swapped(PMF), alpha))     # gamma(alpha) = sup_{d~d'} D_alpha
-KL_PMF = sp.Max(KL(PMF), KL(Swapped(PMF)))
-_kl_bin = lambda x, y: x * sp.log(x / y) + (1 - x) * sp.log((1 - x) / (1 - y))  # noqa: E731  binary KL
-LRCdf, LRCdfQ = sp.Function("LikelihoodRatioCdf"), sp.Function("LikelihoodRatioCdfQ")
-LAMP = Param(lam, sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
-# lambda = (dP/dQ at the first point) e^z, z in [0, 2]: the search's end z = 0 puts lambda on an atom of the ratio
-_zs = sp.Symbol("z", nonnegative=True)
-Z02 = Param(_zs, sp.Interval(0, 2), ("uniform", 0, 2))
-_u_l, _v_l = PMF.args[:len(PMF.args) // 2], PMF.args[len(PMF.args) // 2:]
-LAM_ATOM = sp.exp(_u_l[0] - _v_l[0] + _zs) * sum(sp.exp(v) for v in _v_l) / sum(sp.exp(u) for u in _u_l)
 
 
 from ...functions import GaussTradeoff, Phi, PhiInv as Phi_inv  # noqa: E402,F401  (the one definition)
@@ -118,30 +102,6 @@ def _np_quantities(pair, lam):
     return t, pair.tradeoff(t)
 
 
-# ============================================================================= (37)-(38)
-EQ38_LATEX = r"\beta_{\mathcal{M}}^{dd'}(\tau) := \inf \int P_{Z|X}(0|x) \mathcal{M}_{d'}(\mathrm{d}x)"
-
-
-# beta(tau_lambda) = Q(dP/dQ > lambda) at tau_lambda = P(dP/dQ <= lambda), written as beta + Q(dP/dQ <= lambda) = 1
-P.generic("sec5.eq38", "(38)", "bound",
-          "the trade-off function (38) is attained by likelihood-ratio tests (Neyman-Pearson)",
-          latex=EQ38_LATEX, section=V, shown_kind="definition", params=PMF_PARAMS + (LAMP,),
-          bound=sp.Integer(1), side="equal", truth=Tradeoff(PMF, LRCdf(PMF, lam)) + LRCdfQ(PMF, lam))
-
-
-# for a < b and w in (0, 1): beta((1-w)a + wb) <= (1-w)beta(a) + w beta(b) and beta(b) <= beta(a)
-_w = sp.Symbol("w", positive=True)
-W01 = Param(_w, sp.Interval.open(0, 1), ("uniform", 0, 1))
-P.generic("sec5.tradeoff_convex", "(38)", "inequality",
-          "tau -> beta(tau) is non-increasing and convex",
-          latex=r"is non-increasing and convex", section=V, shown_kind="property",
-          params=PMF_PARAMS + (PA, PB, W01), conditions=(a_sym < b_sym,),
-          lhs=sp.Max(Tradeoff(PMF, (1 - _w) * a_sym + _w * b_sym) - (1 - _w) * Tradeoff(PMF, a_sym) - _w * Tradeoff(PMF, b_sym),
-                     Tradeoff(PMF, b_sym) - Tradeoff(PMF, a_sym)), op="<=", rhs=sp.Integer(0))
-
-# ============================================================================= C_M and (39)
-CM_LATEX = (r"\mathcal{C}_{\mathcal{M}} := \bigcup_{d \sim d'} \left\{ (\tau, \beta) \in [0, 1]^2 : "
-            r"\beta_{\mathcal{M}}^{dd'}(\tau) \le \beta \le 1 - \tau \right\}.")
 EQ39A_LATEX = (r"C_{\mathcal{M}} \subseteq C(\varepsilon, \delta) := \left\{ (\tau, \beta) \in [0, 1]^2 : "
                r"\tau + e^{\varepsilon} \beta \right.")
 EQ39B_LATEX = r"\geq 1 - \delta, \beta + e^{\varepsilon} \tau \geq \bar{\delta} \right\}. \tag{39}"
@@ -178,18 +138,6 @@ P.claim("sec5.eq39", "(39)", "equivalence",
         latex=EQ39B_LATEX, section=V, formulas=("sec5.eq39_line1", "sec5.eq39_line2"), check=_eq39_check,
         why_custom="the least delta with C_M in C(eps, delta) is a sup over the region's boundary (no generic kind takes a sup)")
 
-# ============================================================================= Remark 2
-R2_E_LATEX = (r"\mathsf{E}_{\lambda}(P\|Q) = P(\frac{\mathrm{d}P}{\mathrm{d}Q} \ge \lambda) - "
-              r"\lambda Q(\frac{\mathrm{d}P}{\mathrm{d}Q} \ge \lambda)")
-
-
-# E_lambda + lambda Q(dP/dQ >= lambda) = P(dP/dQ >= lambda), lambda often on an atom of the ratio (E_lambda by
-# brute force over all events)
-P.generic("sec5.remark2_E", "Remark 2", "bound",
-          "E_lambda(P||Q) = P(dP/dQ >= lambda) - lambda Q(dP/dQ >= lambda)",
-          latex=R2_E_LATEX, section=V, shown_kind="identity", params=PMF_PARAMS + (Z02,),
-          bound=sp.Function("LikelihoodRatioTail")(PMF, LAM_ATOM), side="equal",
-          truth=sp.Function("SupOverEvents")(PMF, LAM_ATOM) + LAM_ATOM * sp.Function("LikelihoodRatioTailQ")(PMF, LAM_ATOM))
 
 R2_NP_LATEX = (r"\beta_{\mathcal{M}}^{dd'}(\tau) = \mathcal{M}_{d'}(\log \frac{\mathrm{d}\mathcal{M}_d}{\mathrm{d}"
                r"\mathcal{M}_{d'}} \geq \varepsilon)$ where $\tau = \mathcal{M}_d(\log \frac{d\mathcal{M}_d}"
@@ -378,13 +326,6 @@ eq40 = P.formula("sec5.eq40", "(40)", EQ40_LATEX,
                  description="privacy profile of the Gaussian mechanism, unit L2 sensitivity")
 
 
-# the Gaussian mechanism with unit sensitivity and noise sigma: the pair N(0,1), N(1/sigma,1)
-GAUSS_S = sp.Function("Gaussian")(1 / sigma)
-P.generic("sec5.eq40", "(40)", "bound",
-          "Gaussian mechanism (unit sensitivity): delta_eps = Phi(-eps sigma + 1/(2 sigma)) - e^eps Phi(-eps sigma - 1/(2 sigma))",
-          latex=EQ40_LATEX, section=V, formulas=("sec5.eq40",), shown_kind="identity", params=(EPS, SIGMA),
-          bound=eq40.expr, side="equal", truth=sp.Function("DeltaOfEps")(GAUSS_S, eps))
-
 # ----------------------------------------------------------------------------- (41)
 EQ41_LATEX = r"G_{\mu}(\tau) = \Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big),\tag{41}"
 eq41 = P.formula("sec5.eq41", "(41)", EQ41_LATEX, role="definition", quantity=r"G_{\mu}(\tau)",
@@ -393,11 +334,6 @@ eq41 = P.formula("sec5.eq41", "(41)", EQ41_LATEX, role="definition", quantity=r"
                  description="Gaussian trade-off function")
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 
-
-P.generic("sec5.eq41", "(41)", "bound",
-          "G_mu is the optimal trade-off of testing N(0,1) against N(mu,1)",
-          latex=EQ41_LATEX, section=V, formulas=("sec5.eq41",), shown_kind="identity", params=(TAU, MU),
-          bound=eq41.expr, side="equal", truth=sp.Function("Tradeoff")(sp.Function("Gaussian")(mu), tau))
 
 G_HALF_LATEX = r"\inf_{d \sim d'} \beta^{dd'}_{\mathcal{M}}(\tau) = G_{\frac{1}{2}}(\tau)"
 
@@ -421,13 +357,6 @@ P.claim("sec5.gauss_tradeoff", "Remark 2", "identity",
         latex=G_HALF_LATEX, section=V, formulas=("sec5.eq41",), check=_g_half_check,
         why_custom='the failing verdict must name the fix (G_{1/sigma}); the bound kind gives no note or derived formula')
 
-FIG6_LATEX = r"\tau \mapsto \Phi(\Phi^{-1}(\bar{\tau}) - 1/\sigma)"
-
-
-P.generic("sec5.fig6", "Fig. 6", "bound",
-          "Fig. 6: the Gaussian mechanism's trade-off is tau -> Phi(Phi^{-1}(1 - tau) - 1/sigma)",
-          latex=FIG6_LATEX, section=V, formulas=("sec5.eq41",), shown_kind="identity", params=(TAU, SIGMA),
-          bound=eq41.expr.subs(mu, 1 / sigma), side="equal", truth=sp.Function("Tradeoff")(GAUSS_S, tau))
 
 # ============================================================================= Proposition 1
 EQ42_LATEX = (r"\gamma = \sup_{d \sim d'} \frac{1}{\alpha - 1} \log \left(1 - \beta_{\mathcal{M}}^{dd'}(0) + "
@@ -473,19 +402,6 @@ P.claim("sec5.prop1", "(42)", "inequality",
         note="tight only when beta(0) = 1; see appH.renyi for the exact identity",
         why_custom="(42) needs the integral of |beta'|^{1-alpha} along the trade-off curve (no truth or kind for it)")
 
-# ============================================================================= Lemma 3
-EQ43_LATEX = r"C_{\mathcal{M}} \subseteq \bigcap_{\varepsilon \ge 0} \mathcal{C}(\varepsilon, \delta_{\alpha}^{\varepsilon}(\gamma)). \tag{43}"
-
-
-# C_M inside C(eps, delta) iff delta >= the privacy profile (39); with gamma^eps_alpha(.) increasing, Lemma 3
-# is gamma_alpha^eps(DeltaOfEps) <= gamma(alpha) (Theorem 3's exact conversion); where the profile vanishes
-# (below 1e-15) the inclusion is trivial and the conversion at delta = 0 says nothing, so the truth is 0 there
-_dC = sp.Function("DeltaOfEps")(PMF, eps)
-P.generic("sec5.lemma3", "(43)", "bound",
-          "Lemma 3: C_M lies in the intersection over eps of C(eps, delta_alpha^eps(gamma)) for (alpha, gamma)-RDP M",
-          latex=EQ43_LATEX, section=V, shown_kind="inclusion", params=PMF_PARAMS + (ALPHA, EPS),
-          bound=GAM_PMF, side="upper",
-          truth=sp.Piecewise((sp.Function("OptimalRdpGamma")(alpha, eps, _dC), _dC > sp.Float("1e-15")), (0, True)))
 
 # ============================================================================= Lemma 4, d_alpha, d
 DA_LATEX = (r"d_{\alpha}(a||b) := \frac{1}{\alpha - 1} \log(a^{\alpha}b^{1 - \alpha} + "
@@ -500,14 +416,6 @@ d_f = P.formula("sec5.d", "(45)", D_LATEX, parse=r"a \log \frac{a}{b} + \bar{a} 
                 role="definition", quantity=r"d(a\|b)", lhs=r"d(a\|b)", params=(PA, PB), section=V,
                 symbols=EXTRA, description="binary KL divergence (as printed)")
 _dA = sp.lambdify([a_sym, b_sym, alpha], d_alpha_f.expr, "mpmath")
-_dA_s = sp.Lambda((a_sym, b_sym), d_alpha_f.expr)
-
-
-BERN_AB = sp.Function("Bernoulli")(a_sym, b_sym)
-P.generic("sec5.d_alpha", "(45)", "bound",
-          "d_alpha(a||b) is the Renyi divergence of order alpha between Bernoulli(a) and Bernoulli(b)",
-          latex=DA_LATEX, section=V, formulas=("sec5.d_alpha",), shown_kind="definition", params=(PA, PB, ALPHA),
-          bound=d_alpha_f.expr, side="equal", truth=sp.Function("Renyi")(BERN_AB, alpha))
 
 
 # custom: the bound kind's failing note here is wrong ("off by the constant factor 0"); the fix b-bar is derived
@@ -525,122 +433,6 @@ P.claim("sec5.d", "(45)", "definition",
         latex=D_LATEX, section=V, formulas=("sec5.d",), check=_d_check,
         why_custom='the failing verdict carries the fix (b-bar in the second denominator), which the bound kind does not derive')
 
-EQ44_LATEX = (r"C_{\mathcal{M}} \subseteq \left\{ (\tau, \beta) \in (0, 1)^2 : d_{\alpha}(\bar{\tau} \| \beta) "
-              r"\le \gamma, d_{\alpha}(\bar{\beta} \| \tau) \le \gamma \right\}")
-
-
-# a point of C_M: tau in (0, 1), beta = beta(tau) + u (1 - tau - beta(tau)) between the curve and 1 - tau
-_beta_u = Tradeoff(PMF, tau) + U_IN.symbol * (1 - tau - Tradeoff(PMF, tau))
-P.generic("sec5.eq44", "(44)", "inequality",
-          "Lemma 4: points of C_M with tau in (0,1) satisfy d_alpha(1-tau||beta) <= gamma and d_alpha(1-beta||tau) <= gamma",
-          latex=EQ44_LATEX, section=V, formulas=("sec5.d_alpha",), shown_kind="inclusion",
-          params=PMF_PARAMS + (TAU, U_IN, ALPHA), conditions=(tau > 0, tau < 1),
-          lhs=sp.Max(_dA_s(1 - tau, _beta_u), _dA_s(1 - _beta_u, tau)), op="<=", rhs=GAM_PMF,
-          note="C_M also holds (0, 1) and (1, 0), outside the open square of (44)")
-
-EQ45_LATEX = (r"\subseteq \left\{ (\tau, \beta) \in (0, 1)^2 : d(\bar{\tau} \| \beta) \le \gamma, "
-              r"d(\bar{\beta} \| \tau) \le \gamma \right\},")
-
-
-# (44) inside (45) for every gamma >= 0 is, point by point of (0, 1)^2 (a = tau, b = beta), the inequality
-# max(d(1-tau||beta), d(1-beta||tau)) <= max(d_alpha(1-tau||beta), d_alpha(1-beta||tau)); with d as printed
-# in (45) (b, not b-bar, in the second denominator) it fails, the same slip as sec5.d (erratum eq45_binary_kl)
-_d_s = sp.Lambda((a_sym, b_sym), d_f.expr)
-P.generic("sec5.eq45", "(45)", "inequality",
-          "(44) lies inside (45) with d as printed in (45): max(d(1-tau||beta), d(1-beta||tau)) <= "
-          "max(d_alpha(1-tau||beta), d_alpha(1-beta||tau)) at every (tau, beta) in (0, 1)^2",
-          latex=EQ45_LATEX, section=V, formulas=("sec5.d_alpha", "sec5.d"), shown_kind="inclusion",
-          params=(PA, PB, ALPHA),
-          lhs=sp.Max(_d_s(1 - a_sym, b_sym), _d_s(1 - b_sym, a_sym)), op="<=",
-          rhs=sp.Max(_dA_s(1 - a_sym, b_sym), _dA_s(1 - b_sym, a_sym)),
-          note="d read as printed in (45), with b (not b-bar) in the second denominator, the slip of claim sec5.d; "
-               "with b-bar the inclusion is claim sec5.eq45_kl")
-P.generic("sec5.eq45_kl", "(45)", "bound",
-          "(44) lies inside (45) when d is the binary KL divergence (d with b-bar, sec5.d's correction): "
-          "d(a||b) <= d_alpha(a||b)",
-          latex=EQ45_LATEX, section=V, formulas=("sec5.d_alpha", "sec5.d"), shown_kind="inclusion",
-          params=(PA, PB, ALPHA), bound=d_alpha_f.expr, side="upper", truth=sp.Function("KL")(BERN_AB))
-
-EQ46_LATEX = (r"D_{\alpha}(\mathcal{M}_{d} \| \mathcal{M}_{d'}) \ge D_{\alpha} \Big(\mathsf{Bernoulli}(\tau) \| "
-              r"\mathsf{Bernoulli} \Big(1 - \beta_{\mathcal{M}}^{dd'}(\tau) \Big) \Big)")
-
-
-P.generic("sec5.eq46", "(46)", "inequality",
-          "data processing: D_alpha(M_d||M_d') >= D_alpha(Bern(tau)||Bern(1 - beta(tau)))",
-          latex=EQ46_LATEX, section=V, params=PMF_PARAMS + (TAU, ALPHA), conditions=(tau > 0, tau < 1),
-          lhs=_dA_s(1 - tau, Tradeoff(PMF, tau)), op="<=", rhs=Renyi(PMF, alpha))
-
-EQ46B_LATEX = r"= d_{\alpha} \Big(1 - \tau \| \beta_{\mathcal{M}}^{dd'}(\tau) \Big), \tag{46}"
-
-
-# a = tau, b = beta: D_alpha(Bern(tau)||Bern(1-beta)) against the printed d_alpha(1-tau||beta)
-P.generic("sec5.eq46b", "(46)", "bound",
-          "D_alpha(Bern(tau)||Bern(1-beta)) = d_alpha(1-tau||beta)",
-          latex=EQ46B_LATEX, section=V, formulas=("sec5.d_alpha",), shown_kind="identity", params=(PA, PB, ALPHA),
-          bound=d_alpha_f.expr.xreplace({a_sym: 1 - a_sym}), side="equal",
-          truth=sp.Function("Renyi")(sp.Function("Bernoulli")(a_sym, 1 - b_sym), alpha))
-
-EQ47_LATEX = (r"\max \left\{ d_{\alpha} \left(1 - \tau \| \beta_{\mathcal{M}}^{dd'}(\tau) \right), d_{\alpha} "
-              r"\left(\beta_{\mathcal{M}}^{dd'}(\tau) \| 1 - \tau \right) \right\} \le \gamma, \quad (47)")
-
-
-_b_pq, _b_qp = Tradeoff(PMF, tau), Tradeoff(Swapped(PMF), tau)   # both neighbouring pairs d ~ d'
-P.generic("sec5.eq47", "(47)", "inequality",
-          "for all d ~ d': max{d_alpha(1-tau||beta(tau)), d_alpha(beta(tau)||1-tau)} <= gamma",
-          latex=EQ47_LATEX, section=V, formulas=("sec5.d_alpha",), params=PMF_PARAMS + (TAU, ALPHA),
-          conditions=(tau > 0, tau < 1),
-          lhs=sp.Max(*[f(b) for b in (_b_pq, _b_qp) for f in (lambda x: _dA_s(1 - tau, x), lambda x: _dA_s(x, 1 - tau))]),
-          op="<=", rhs=GAM_PMF)
-
-MONO_LATEX = (r"which in turn implies (44) by noticing that $a \mapsto d_{\alpha}(a||b)$ is decreasing for a < b "
-              r"and similarly $b \mapsto d_{\alpha}(a||b)$ is decreasing for b < a")
-
-
-# with a < b: d/da d_alpha(a||b) <= 0 and d/db d_alpha(b||a) <= 0 (sympy.diff of the printed d_alpha)
-_da, _db = sp.diff(d_alpha_f.expr, a_sym), sp.diff(d_alpha_f.expr, b_sym)
-P.generic("sec5.lemma4_monotone", "(47)", "inequality",
-          "a -> d_alpha(a||b) decreases on a < b and b -> d_alpha(a||b) decreases on b < a",
-          latex=MONO_LATEX, section=V, formulas=("sec5.d_alpha",), shown_kind="monotonicity",
-          params=(PA, PB, ALPHA), conditions=(a_sym < b_sym,),
-          lhs=sp.Max(_da, _db.xreplace({a_sym: b_sym, b_sym: a_sym})), op="<=", rhs=sp.Integer(0))
-
-RMONO_LATEX = r"Since $\alpha \mapsto D_{\alpha}(P||Q)$ is non-decreasing [49, Th. 3], the inclusion (45) follows immediately."
-
-
-# D_alpha at alpha (1 + s) bounds D_alpha at alpha from above, for every pair of pmfs on 4 points
-P.generic("sec5.renyi_monotone", "(45)", "bound",
-          "alpha -> D_alpha(P||Q) is non-decreasing", latex=RMONO_LATEX, section=V, shown_kind="monotonicity",
-          params=PMF_PARAMS + (ALPHA, S_UP), bound=Renyi(PMF, alpha * (1 + S_UP.symbol)), side="upper",
-          truth=Renyi(PMF, alpha))
-
-STRICT_LATEX = r"Note that although the set in (45) strictly contains the one in (44)"
-
-
-# a boundary point (tau, beta), beta < 1 - tau, of (45) at gamma = d(1-tau||beta) lies outside (44):
-# d_alpha(1-tau||beta) > d(1-tau||beta) (a = tau, b = beta)
-P.generic("sec5.strict", "(45)", "inequality",
-          "the set (45) strictly contains (44): its boundary points violate d_alpha <= gamma",
-          latex=STRICT_LATEX, section=V, formulas=("sec5.d_alpha",), shown_kind="property",
-          params=(PA, PB, ALPHA), conditions=(a_sym + b_sym < 1,),
-          lhs=_dA_s(1 - a_sym, b_sym), op=">", rhs=_kl_bin(1 - a_sym, b_sym))
-
-# ============================================================================= Corollary 1
-EQ48_LATEX = (r"C_{\mathcal{M}} \subseteq \bigcap_{\alpha > 1} \left\{ (\tau, \beta) : d_{\alpha}(\bar{\tau} \| \beta) "
-              r"\le \gamma(\alpha), d_{\alpha}(\bar{\beta} \| \tau) \le \gamma(\alpha) \right\}")
-EQ49_LATEX = (r"\subset \bigcap_{\alpha > 1} \left\{ (\tau, \beta) : d(\bar{\tau} \| \beta) \le \gamma(\alpha), "
-              r"d(\bar{\beta} \| \tau) \le \gamma(\alpha) \right\}.")
-# (48) at every alpha > 1 with gamma(alpha) = sup D_alpha; (49) with the binary KL against inf_alpha gamma(alpha)
-# = sup KL (gamma(alpha) -> KL as alpha -> 1)
-P.generic("sec5.eq48", "(48)", "inequality",
-          "Corollary 1: C_M lies in the intersection over alpha of the (44)-sets with gamma(alpha)",
-          latex=EQ48_LATEX, section=V, formulas=("sec5.d_alpha",), shown_kind="inclusion",
-          params=PMF_PARAMS + (TAU, U_IN, ALPHA), conditions=(tau > 0, tau < 1),
-          lhs=sp.Max(_dA_s(1 - tau, _beta_u), _dA_s(1 - _beta_u, tau)), op="<=", rhs=GAM_PMF)
-P.generic("sec5.eq49", "(49)", "inequality",
-          "Corollary 1: ... inside the intersection of the (45)-sets (d = binary KL)",
-          latex=EQ49_LATEX, section=V, formulas=("sec5.d",), shown_kind="inclusion",
-          params=PMF_PARAMS + (TAU, U_IN), conditions=(tau > 0, tau < 1),
-          lhs=sp.Max(_kl_bin(1 - tau, _beta_u), _kl_bin(1 - _beta_u, tau)), op="<=", rhs=KL_PMF)
 
 # ============================================================================= (50)-(53)
 EQ50_LATEX = r"\inf_{d \sim d'} \beta_{\mathcal{M}^{(T)}}^{dd'}(\tau) = G_{\sqrt{2\rho T}}(\tau)"
@@ -648,42 +440,10 @@ eq50 = P.formula("sec5.eq50_mu", "(50)", EQ50_LATEX, parse=r"\sqrt{2\rho T}", ro
                  quantity=r"\mu", lhs=r"\mu", params=(RHO, TSTEPS),
                  section=V, description="the Gaussian trade-off parameter of the T-fold Gaussian mechanism")
 
-_mu_T = eq50.expr                                   # sqrt(2 rho T)
-_b_T = eq41.expr.xreplace({mu: _mu_T})              # beta = G_{sqrt(2 rho T)}(tau), the exact boundary
-
-
-# the exact trade-off of the T-fold product of N(0,1) vs N(1/sigma,1) (derive.truths) against G_{sqrt(2 rho T)}
-T_INT = Param(T, sp.Interval(1, sp.oo), ("integer", 1, 1000))
-P.generic("sec5.eq50", "(50)", "bound",
-          "the T-fold Gaussian mechanism has trade-off G_{sqrt(2 rho T)}, rho = 1/(2 sigma^2)",
-          latex=EQ50_LATEX, section=V, formulas=("sec5.eq50_mu", "sec5.eq41"), shown_kind="identity",
-          params=(TAU, SIGMA, T_INT), bound=_b_T.xreplace({rho: 1 / (2 * sigma ** 2)}), side="equal",
-          truth=Tradeoff(sp.Function("Composed")(GAUSS_S, T), tau))
 
 EQ51_LATEX = (r"C_{\mathcal{M}^{(T)}} = \left\{ (\tau, \beta) \in (0, 1)^2 : G_{\sqrt{2\rho T}}(\tau) \le \beta "
               r"\le 1 - \tau \right\}.")
 
-
-# G_mu(G_mu(tau)) = tau: the curve is its own inverse, so swapping d and d' adds nothing to the union
-P.generic("sec5.eq51", "(51)", "identity",
-          "the privacy region of the T-fold Gaussian mechanism is the set between G_mu and 1 - tau (G_mu symmetric)",
-          latex=EQ51_LATEX, section=V, formulas=("sec5.eq41",), params=(TAU, MU),
-          lhs=eq41.expr.xreplace({tau: eq41.expr}), rhs=tau)
-
-EQ52_LATEX = (r"C_{\mathcal{M}^{(T)}} \subseteq \bigcap_{\alpha > 1} \left\{ (\tau, \beta) : d_{\alpha}(\bar{\tau} \| "
-              r"\beta) \le \rho \alpha T, d_{\alpha}(\bar{\beta} \| \tau) \le \rho \alpha T \right\}")
-EQ53_LATEX = (r"\subset \left\{ (\tau, \beta) \in [0, 1]^{2} : d(\bar{\tau} \| \beta) \le \rho T, d(\bar{\beta} \| "
-              r"\tau) \le \rho T \right\}.")
-
-
-P.generic("sec5.eq52", "(52)", "inequality", "Corollary 1 for the T-fold Gaussian: (52)",
-          latex=EQ52_LATEX, section=V, formulas=("sec5.d_alpha",), shown_kind="inclusion",
-          params=(RHO, TSTEPS, TAU, ALPHA), conditions=(tau > 0, tau < 1),
-          lhs=sp.Max(_dA_s(1 - tau, _b_T), _dA_s(1 - _b_T, tau)), op="<=", rhs=rho * alpha * T)
-P.generic("sec5.eq53", "(53)", "inequality", "Corollary 1 for the T-fold Gaussian: (53) with d = binary KL",
-          latex=EQ53_LATEX, section=V, formulas=("sec5.d",), shown_kind="inclusion",
-          params=(RHO, TSTEPS, TAU), conditions=(tau > 0, tau < 1),
-          lhs=sp.Max(_kl_bin(1 - tau, _b_T), _kl_bin(1 - _b_T, tau)), op="<=", rhs=rho * T)
 
 # ============================================================================= noisy SGD (54)-(55)
 RHOQ_LATEX = r"\rho_q = \frac{q^2}{(1-q)\sigma^2}"
@@ -865,16 +625,6 @@ P.claim("appH.eq112", "(112)", "identity",
         latex=EQ112_LATEX, section=H, check=_eq112_check,
         why_custom="an f-divergence as an integral over the trade-off curve's slopes (a failing claim needing its note)")
 
-EQ113_LATEX = (r"\tau_{\lambda} := P\left(\frac{\mathrm{d}P}{\mathrm{d}Q} \le \lambda\right) = \int \mathbf{1} "
-               r"\left\{\frac{\mathrm{d}P}{\mathrm{d}Q} \le \lambda\right\} \mathrm{d}P,")
-EQ114_LATEX = r"\beta(\tau_{\lambda}) = Q\left(\frac{\mathrm{d}P}{\mathrm{d}Q} > \lambda\right)."
-
-
-# as sec5.eq38, with lambda often on an atom of the ratio (where '>' and '>=' differ)
-P.generic("appH.eq114", "(114)", "bound",
-          "Neyman-Pearson: beta(tau_lambda) = Q(dP/dQ > lambda) with tau_lambda = P(dP/dQ <= lambda) (113)",
-          latex=EQ114_LATEX, section=H, shown_kind="identity", params=PMF_PARAMS + (Z02,),
-          bound=sp.Integer(1), side="equal", truth=Tradeoff(PMF, LRCdf(PMF, LAM_ATOM)) + LRCdfQ(PMF, LAM_ATOM))
 
 EQ115_LATEX = r"\frac{\mathrm{d}}{\mathrm{d}\lambda}\tau_{\lambda} = -\lambda \frac{\mathrm{d}}{\mathrm{d}\lambda}\beta(\tau_{\lambda}). \tag{115}"
 
@@ -976,11 +726,6 @@ for _eq, _lx in ((116, EQ116_LATEX), (117, EQ117_LATEX), (118, EQ118_LATEX), (11
             note="(120) prints dO for dQ" if _eq == 120 else "",
         why_custom='the right-hand sides of (116)-(120) are integrals of ratio masses computed as printed (no generic kind)')
 
-# E_lambda + tau_lambda + lambda beta(tau_lambda) = 1 (E_lambda = SupOverEvents: brute force over all events)
-P.generic("appH.E_lambda", "App. H", "bound",
-          "E_lambda(P||Q) = sup_A P(A) - lambda Q(A) = 1 - tau_lambda - lambda beta(tau_lambda) for every lambda >= 0",
-          latex=E_LATEX, section=H, shown_kind="identity", params=PMF_PARAMS + (LAMP,), bound=sp.Integer(1),
-          side="equal", truth=sp.Function("SupOverEvents")(PMF, lam) + LRCdf(PMF, lam) + lam * Tradeoff(PMF, LRCdf(PMF, lam)))
 
 EQ121_LATEX = (r"D_f(P||Q) = \int f\left(\frac{\mathrm{d}P}{\mathrm{d}Q}\right) \frac{\mathrm{d}Q}{\mathrm{d}P} "
                r"\mathrm{d}P = \int_0^\infty f(t) \frac{1}{t} \mathrm{d}\tau_t \tag{121}")
@@ -1063,3 +808,5 @@ P.claim("appH.renyi", "App. H", "identity",
         "D_alpha(P||Q) = (1/(alpha-1)) log(1 - beta(0) + int_0^1 |beta'|^{1-alpha} dtau) (the exact form of (42))",
         latex=RENYI_H_LATEX, section=H, check=lambda: _chi_check(True),
         why_custom="D_alpha from the curve's slopes and beta(0) (a failing claim needing its note)")
+
+P.load(__file__)  # the generic claims: sec5_apph.toml

@@ -13,8 +13,6 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import alpha, delta, eps
 from ...verify import check_draws
-from ...paperkit import pmf_pair
-from ...parse import parse_printed
 from ...symbols import Param
 from . import _truth as TR
 from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS, eta
@@ -26,7 +24,6 @@ k_, j_, l_, a_ = sp.symbols("k j ell a", integer=True, nonnegative=True)
 Discrete, Composed = sp.Function("Discrete"), sp.Function("Composed")
 HockeyStick, TV, Tradeoff, DeltaOfEps = (sp.Function(x) for x in ("HockeyStick", "TV", "Tradeoff", "DeltaOfEps"))
 t_ = sp.Symbol("t", nonnegative=True)
-T01 = Param(t_, sp.Interval(0, 1), ("uniform", 0, 1))           # a type I error
 # the number of compositions k and the index j as searched parameters (real symbols: the printed
 # sums are unrolled at each integer k, j of the checked range, see ``unrolled``)
 kc, jc = sp.Symbol("k", positive=True), sp.Symbol("j", nonnegative=True)
@@ -88,31 +85,6 @@ def _rand_pair(rng, n=None):
 
 
 # ----------------------------------------------------------------------------- Sec. II
-# claims about every pair of distributions: searched over pmfs on 5 points (derive.truths' Pmf pair)
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
-P.generic("def1.dp", "Def. 1", "identity",
-          "(eps,delta)-DP: the smallest delta with Pr(M(D0) in S) <= e^eps Pr(M(D1) in S) + delta for all S "
-          "is the hockey-stick divergence sum (P0 - e^eps P1)_+ (brute force over all events)",
-          shown_kind="definition",
-          latex=r"{\rm\mathbf{Pr}}(M(D_{0})\in S)\leq e^{\varepsilon}{\rm\mathbf{Pr% }}(M(D_{1})\in S)+\delta.",
-          section=II, params=(EPSP,) + _PQ_PARAMS,
-          lhs=sp.Function("SupOverEvents")(_PQ, sp.exp(eps)), rhs=sp.Function("HockeyStick")(_PQ, sp.exp(eps)))
-
-
-P.generic("thm1.roc", "Thm. 1", "inequality",
-          "Theorem 1 ([7, Thm. 2.1]): (eps,delta)-DP iff t + e^eps f(t) >= 1 - delta and e^eps t + f(t) >= 1 - delta",
-          shown_kind="identity",
-          latex=r"t+e^{\varepsilon}f(P_{0},P_{1})(t)\geq 1-\delta,", section=II,
-          params=(EPSP, T01) + _PQ_PARAMS,
-          lhs=sp.Min(t_ + sp.exp(eps) * Tradeoff(_PQ, t_), sp.exp(eps) * t_ + Tradeoff(_PQ, t_)), op=">=",
-          rhs=1 - DeltaOfEps(_PQ, eps))
-
-
-P.generic("def3.tv", "Def. 3", "identity",
-          "d_TV(P,Q) = sup_A (P(A) - Q(A)) equals half the L1 distance (brute force over events)",
-          shown_kind="definition",
-          latex=r"d_{TV}(P,Q)=\sup_{A\subseteq\mathcal{Y}}(P(A)-Q(A)).", section=II, params=_PQ_PARAMS,
-          lhs=sp.Function("SupOverEvents")(_PQ, 1), rhs=sp.Function("TV")(_PQ))
 
 
 def _draw_footnote(rng):
@@ -175,15 +147,7 @@ P.claim("cor1.eta_range", "Cor. 1", "upper_bound",
 
 
 _DOM = dominating_pair(sp.exp(eps), alpha, delta)
-P.generic("cor1.region", "(2)-(4)", "bound",
-          "the curve satisfying (2)-(4) with equality is attained (the region of (eps,delta)-DP and eta-TV "
-          "is exactly the intersection (2)-(4)): Neyman-Pearson curve of the dominating mechanism",
-          shown_kind="identity",
-          latex=r"t+f(P_{0},P_{1})(t)\geq 1-\eta,", section=II, params=(EPSP, DELTA0, ALPHA01, T01),
-          bound=sp.Max(0, 1 - delta - sp.exp(eps) * t_, sp.exp(-eps) * (1 - delta - t_), 1 - TV(_DOM) - t_),
-          side="equal", truth=Tradeoff(_DOM, t_))
 
-REM1_LHS = r"\frac{2(1-\delta)}{1+e^{\varepsilon}}"
 REM1_RHS = r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)"
 REM1_LATEX = (r"\beta_{\mathrm{I}}+\beta_{\mathrm{II}}\geq\frac{2(1-\delta)}{1+e^{\varepsilon}% }="
               r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)")
@@ -191,16 +155,6 @@ rem1 = P.formula("rem1.sum_errors", "Remark 1", REM1_LATEX, parse=REM1_RHS, role
                  quantity=r"\beta_{\mathrm{I}}+\beta_{\mathrm{II}}", params=(EPSP, DELTA0), section=II,
                  symbols=SYMS)
 
-
-# truth: the least beta_I + beta_II on a trade-off curve is 1 - TV (footnote 1), and the largest TV of
-# an (eps, delta)-DP mechanism is that of (43)-(44) at alpha = 0
-P.generic("rem1.max_eta", "Remark 1", "bound",
-          "Remark 1: beta_I + beta_II >= 2(1-delta)/(1+e^eps) = 1 - (delta + (1-delta)(e^eps-1)/(e^eps+1))",
-          shown_kind="identity",
-          latex=REM1_LATEX, section=II, formulas=("rem1.sum_errors",), params=(EPSP, DELTA0),
-          # both printed sides, averaged: either one off moves the average off the truth
-          bound=parse_printed(REM1_LHS, SYMS) + (rem1.expr - parse_printed(REM1_LHS, SYMS)) / 2, side="equal",
-          truth=1 - TV(dominating_pair(sp.exp(eps), 0, delta)))
 
 # ----------------------------------------------------------------------------- Theorem 2
 ALPHA_LATEX = (r"\alpha=1-\frac{(\eta-\delta)(1+e^{\varepsilon})}{(1-\delta)(e^{% \varepsilon}-1)}")
@@ -214,34 +168,8 @@ tv_f = P.formula("appF.tv", "App. F", TV_F_LATEX,
                  section=APPF, symbols=SYMS)
 
 
-def _positive_parts(P0, P1):
-    """sum_x (P0(x) - P1(x))_+ : the TV of a pmf pair by its definition (a Piecewise)."""
-    return sum(sp.Max(x - y, 0) for x, y in zip(P0, P1)).rewrite(sp.Piecewise)
-
-
-# truth: the sum of positive parts of (43) - (44) (a paper-specific pmf pair, so by definition)
-P.generic("appF.tv", "App. F", "identity",
-          "the TV of the dominating mechanism (43)-(44) is delta + (1-delta)(1-alpha)(e^eps-1)/(1+e^eps)",
-          latex=TV_F_LATEX, section=APPF, formulas=("appF.tv",), params=(EPSP, DELTA0, ALPHA01),
-          lhs=_positive_parts(*dominating(sp.exp(eps), alpha, delta)), rhs=tv_f.expr, truth_side="lhs")
-
-
-P.generic("thm2.alpha", "Thm. 2", "identity",
-          "alpha(eta) of Theorem 2 is the parameter at which the dominating mechanism has TV exactly eta",
-          latex=ALPHA_LATEX, section=III, formulas=("thm2.alpha", "appF.tv"), params=(EPSP, DELTA0, ETA),
-          lhs=eta, rhs=tv_f.expr.subs(alpha, alpha_eta.expr))
-
-THM2_RANGE_LATEX = (r"\eta\in[\delta,\delta+\frac{(e^{\varepsilon}-1)(1-\delta)}{1+e^{\varepsilon}}]")
-
-
 # eta = delta + s (eta_max - delta), s in [0, 1], sweeps the printed range: alpha = 1 - s there
 s_ = sp.Symbol("s", nonnegative=True)
-P.generic("thm2.eta_range", "Thm. 2", "identity",
-          "Theorem 2's eta range [delta, delta + (e^eps-1)(1-delta)/(1+e^eps)] is exactly alpha in [0, 1]",
-          latex=THM2_RANGE_LATEX, section=III, formulas=("thm2.alpha",),
-          params=(EPSP, DELTA0, Param(s_, sp.Interval(0, 1), ("uniform", 0, 1))),
-          lhs=alpha_eta.expr.subs(eta, delta + s_ * (sp.exp(eps) - 1) * (1 - delta) / (1 + sp.exp(eps))),
-          rhs=1 - s_)
 
 EQ5_LATEX = (r"\delta_{j}=\!\!\sum_{a=0}^{k-j-1}\!\!{k\choose a}\!\!\sum_{\ell=0% }^{\lceil\frac{k-j-a}{2}\rceil-1}")
 EQ5_HAND = sp.Sum(sp.binomial(k_, a_) * sp.Sum(
@@ -264,12 +192,6 @@ P.generic("thm2.eq5", "(5)", "bound",
           section=III, formulas=("thm2.eq5", "thm2.alpha"), params=(EPSP, DELTA0, ALPHA01, KC4, JC),
           conditions=(jc <= kc,), bound=unrolled(_EQ5_DP, 4), side="equal",
           truth=HockeyStick(Composed(_DOM, kc), sp.exp(jc * eps)))
-
-
-P.generic("thm2.tv", "Thm. 2", "bound", "the composed TV is d_TV = 1 - (1-delta)^k (1 - delta_0)",
-          shown_kind="equality",
-          latex=r"d_{TV}=1-(1-\delta)^{k}(1-\delta_{0})", section=III, params=(EPSP, DELTA0, ALPHA01, KC4),
-          bound=unrolled(_EQ5_DP.subs(j_, 0), 4).subs(jc, 0), side="equal", truth=TV(Composed(_DOM, kc)))
 
 
 def _thm2_region_exact_check():
@@ -300,17 +222,6 @@ P.claim("thm2.region_exact", "Thm. 2", "identity",
         latex=r"j\in\{0,1,...,k\}", section=III, check=_thm2_region_exact_check,
         why_custom='a max over a parameter-dependent number (k + 1) of lines, each with its own hockey-stick')
 
-
-# every pair of pmfs on 3 points, at its exact delta (both orders) and TV eta, composed k = 2, 3 times
-_PQ3_PARAMS, _PQ3 = pmf_pair("PQ", 3)
-_D3 = DeltaOfEps(_PQ3, eps)
-P.generic("thm2.converse", "Sec. III-C3", "bound",
-          "converse: every (eps,delta)-DP, eta-TV mechanism composes inside Theorem 2's region (checked on "
-          "random pairs, non-adaptive composition)",
-          shown_kind="upper_bound", latex=r"f_{M}(t)\geq f_{{\varepsilon,0,\eta}}(t)", section=III,
-          params=(EPSP, Param(kc, sp.Interval(1, sp.oo), ("integer", 2, 3)), JC) + _PQ3_PARAMS,
-          conditions=(jc <= kc,), side="upper", truth=HockeyStick(Composed(_PQ3, kc), sp.exp(jc * eps)),
-          bound=unrolled(_EQ5_DP, 3).xreplace({alpha: alpha_eta.expr.subs({eta: TV(_PQ3), delta: _D3}), delta: _D3}))
 
 # ----------------------------------------------------------------------------- (6)
 EQ6_LATEX = (r"\delta_{j}=\frac{\sum_{\ell=0}^{\frac{k-j}{2}-1}{k\choose\ell}% "
@@ -361,27 +272,6 @@ P.claim("eq6.kairouz", "(6)", "equality",
         latex=EQ6_LATEX, section="Sec. III-A", formulas=("eq6", "thm2.eq5"), check=_eq6_check,
         why_custom='the composed truth carries rounding noise (1e-33) that makes the generic "equal" search drop every point (no point evaluated); exact rational arithmetic instead')
 
-FIG4_LATEX = r"\eta=0.7\frac{e^{\varepsilon}-1}{1+e^{\varepsilon}}"
-
-
-P.generic("sec3a.fig4_alpha", "Sec. III-A", "identity",
-          "Fig. 4's eta = 0.7 (e^eps-1)/(1+e^eps) at delta = 0 is alpha = 0.3",
-          latex=FIG4_LATEX, section="Sec. III-A", formulas=("thm2.alpha",), params=(EPSP,),
-          lhs=alpha_eta.expr.subs({delta: 0, eta: sp.Rational(7, 10) * (sp.exp(eps) - 1) / (1 + sp.exp(eps))}),
-          rhs=sp.Rational(3, 10))
-
-
-P.generic("remark2", "Remark 2", "identity",
-          "eps = log((1+eta)/(1-eta)) is the same as eta = (e^eps-1)/(e^eps+1), i.e. plain eps-DP",
-          latex=r"\varepsilon=\log\frac{1+\eta}{1-\eta}", section="Sec. III-A", params=(EPSP,),
-          lhs=eps, rhs=parse_printed(r"\log\frac{1+\eta}{1-\eta}", SYMS).subs(
-              eta, parse_printed(r"\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}", SYMS)))
-
-
-P.generic("sec3b1.mia", "Sec. III-B1", "bound",
-          "the composed dominating (0,eta)-DP mechanism has TV 1 - (1-eta)^k (Bayes security beta1 beta2)",
-          shown_kind="equality", latex=r"1-(1-\eta)^{k}", section="Sec. III-B1", params=(ETA, KC4),
-          bound=1 - (1 - eta) ** kc, side="equal", truth=TV(Composed(dominating_pair(1, 0, eta), kc)))
 
 # ----------------------------------------------------------------------------- Sec. III-C
 TV7_LATEX = r"d_{TV}(P_{0},P_{1})=\frac{(e^{\varepsilon}-1)(1-\alpha)}{(1+e^{\varepsilon})}"
@@ -389,37 +279,9 @@ tv7 = P.formula("sec3c1.tv7", "(7)", TV7_LATEX, parse=r"\frac{(e^{\varepsilon}-1
                 role="identity", quantity=r"d_{TV}(P_0,P_1)", params=(EPSP, ALPHA01), section=III, symbols=SYMS)
 
 
-P.generic("sec3c1.tv7", "(7)", "identity", "the TV of M_{eps,0,eta} (7) is (e^eps-1)(1-alpha)/(1+e^eps)",
-          latex=TV7_LATEX, section=III, formulas=("sec3c1.tv7",), params=(EPSP, ALPHA01),
-          lhs=_positive_parts(*dominating(sp.exp(eps), alpha, 0)), rhs=tv7.expr, truth_side="lhs")
-
 A7_LATEX = r"\alpha=1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}"
 a7 = P.formula("sec3c1.alpha", "Sec. III-C1", A7_LATEX, parse=r"1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}",
                role="definition", quantity=r"\alpha", params=(EPSP, ETA), section=III, symbols=SYMS, lhs=r"\alpha")
-
-
-P.generic("sec3c1.alpha", "Sec. III-C1", "identity",
-          "for a target eta, alpha = 1 - eta (e^eps+1)/(e^eps-1) gives (7) TV eta",
-          latex=A7_LATEX, section=III, formulas=("sec3c1.alpha", "sec3c1.tv7"), params=(EPSP, ETA),
-          lhs=eta, rhs=tv7.expr.subs(alpha, a7.expr))
-
-
-_R = sp.exp(eps)
-_P0, _P1 = dominating(_R, alpha, 0)
-_ka, _la, _aa = sp.symbols("k ell a", positive=True)
-_KLA = (Param(_ka, sp.Interval(1, sp.oo), ("integer", 1, 8)), Param(_la, sp.Interval(0, sp.oo), ("integer", 0, 8)),
-        Param(_aa, sp.Interval(0, sp.oo), ("integer", 0, 8)))
-# product probabilities of a sequence with k-l-a zeros, a erasures and l ones, vs the printed forms;
-# both sequences at once: 1 + (relative error of P0~)^2 + (relative error of P1~)^2 = 1
-_PT0 = _P0[1] ** (_ka - _la - _aa) * _P0[2] ** _aa * _P0[3] ** _la
-_PT1 = _P1[1] ** (_ka - _la - _aa) * _P1[2] ** _aa * _P1[3] ** _la
-_PR0 = ((1 - alpha) / (1 + _R)) ** (_ka - _aa) * sp.exp((_ka - _la - _aa) * eps) * alpha ** _aa
-_PR1 = ((1 - alpha) / (1 + _R)) ** (_ka - _aa) * sp.exp(_la * eps) * alpha ** _aa
-P.generic("sec3c2.ptilde", "Sec. III-C2", "identity",
-          "P0~(s^k) = ((1-alpha)/(1+e^eps))^{k-a} e^{(k-l-a)eps} alpha^a and P1~(s^k) = (...)^{k-a} e^{l eps} alpha^a",
-          latex=r"=\left(\frac{1-\alpha}{1+e^{\varepsilon}}\right)^{k-a}e^{(k-\ell-% a)\varepsilon}\alpha^{a},",
-          section=III, params=(EPSP, ALPHA01) + _KLA, conditions=(_la + _aa <= _ka,),
-          lhs=1 + (_PT0 / _PR0 - 1) ** 2 + (_PT1 / _PR1 - 1) ** 2, rhs=1)
 
 
 def _summation_bounds_check():
@@ -457,3 +319,5 @@ P.claim("sec3c2.notation", "Sec. III-C2", "notation",
         "the achievability proof composes M_{eps,0,eta} (printed M_{eps,0,delta})",
         latex=r"M_{i}=M_{\varepsilon,0,\delta}", section=III, check=_notation_check,
         why_custom='a notation erratum (M_{eps,0,delta} for M_{eps,0,eta}): nothing numeric to check')
+
+P.load(__file__)  # the generic claims: sec2_3.toml

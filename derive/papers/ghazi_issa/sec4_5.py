@@ -12,11 +12,9 @@ from ...core import Verdict
 from ...symbols import delta, eps, mu
 from ...verify import check_draws
 from . import _truth as TR
-from ._paper import C0, EPSP, ETA, P, c0, c1, eta, n
+from ._paper import EPSP, ETA, P, c0, eta, n
 from ...symbols import Param
-from ...symbols import alpha
-from ._paper import ALPHA01, DELTA0, MU0, Phi
-from .sec2_3 import dominating
+from ._paper import DELTA0
 
 IV, V, APPG, APPH = "Sec. IV", "Sec. V", "App. G", "App. H"
 PROP1_LATEX = r"\log\left(1+p\left(e^{\varepsilon}-1\right)\right),p\delta"
@@ -66,100 +64,13 @@ P.claim("prop1.subsampling", "Prop. 1", "upper_bound",
 
 
 p_ = sp.Symbol("p", positive=True)
-_P0, _P1 = dominating(sp.exp(eps), alpha, delta)
-_MIX = sp.Function("Discrete")(*[p_ * x + (1 - p_) * y for x, y in zip(_P0, _P1)], *_P1)   # (48)-(49)
-# both attained values at once: DeltaOfEps (both orders; (50) is the mirror pair) at eps' plus the TV
-P.generic("prop1.tight", "(48)-(50)", "bound",
-          "tightness: the subsampled dominating mechanism (48)-(50) attains p delta at eps' and TV p eta",
-          shown_kind="identity", latex=r"pP_{1}+(1-p)P_{0}\text{ and }P_{0}.", section=APPH,
-          params=(EPSP, DELTA0, ALPHA01, Param(p_, sp.Interval.Lopen(0, 1), ("uniform", 0, 1))),
-          bound=p_ * delta + p_ * sp.Function("TV")(sp.Function("Discrete")(*_P0, *_P1)), side="equal",
-          truth=sp.Function("DeltaOfEps")(_MIX, sp.log(1 + p_ * (sp.exp(eps) - 1))) + sp.Function("TV")(_MIX))
 
 # ----------------------------------------------------------------------------- Sec. V
-P.generic("eq12.gmu", "(12)", "bound",
-          "G_mu(alpha) = f(N(0,1), N(mu,1))(alpha) = Phi(Phi^{-1}(1-alpha) - mu)",
-          latex=r"G_{\mu}(\alpha)=f(\mathcal{N}(0,1),\mathcal{N}(\mu,1))(\alpha),", section=V,
-          params=(MU0, ALPHA01), bound=Phi(sp.sqrt(2) * sp.erfinv(1 - 2 * alpha) - mu), side="equal",
-          truth=sp.Function("Tradeoff")(sp.Function("Gaussian")(mu), alpha))
-
-
-# f_{eps,0,eta} = max(0, 1 - e^eps t, 1 - eta - t, e^-eps (1 - t)): its kinks t1 < t2 solved from the
-# lines (not taken from the printed limits); |f'| is e^eps, 1, e^-eps on [0,t1], [t1,t2], [t2,1]
-_t = sp.Symbol("t", real=True)
-_T1 = sp.solve(sp.Eq(1 - sp.exp(eps) * _t, 1 - eta - _t), _t)[0]
-_T2 = sp.solve(sp.Eq(1 - eta - _t, sp.exp(-eps) * (1 - _t)), _t)[0]
-_PIECES = ((0, _T1, sp.exp(eps)), (_T1, _T2, sp.Integer(1)), (_T2, 1, sp.exp(-eps)))
-# eta up to the largest TV of eps-DP, tanh(eps/2) (the envelope has both kinks in [0, 1])
-_FEASIBLE = (eta < (sp.exp(eps) - 1) / (sp.exp(eps) + 1),)
-
-
-def _log_slope_integral(power, absval=False):
-    """int_0^1 (log|f'|)^power dt (|log|f'||^power if ``absval``) over the three pieces."""
-    return sum(sp.integrate((sp.Abs(sp.log(s)) if absval else sp.log(s)) ** power, (_t, lo, hi))
-               for lo, hi, s in _PIECES)
-
-
-KL_MID_LATEX = (r"=-\left(\int_{0}^{\frac{\eta}{e^{\varepsilon}-1}}\varepsilon dt+% "
-                r"\int_{1-\eta\frac{e^{\varepsilon}}{e^{\varepsilon}+1}}^{1}(-\varepsilon)dt\right)")
-
-
-P.generic("appG.kl_middle", "App. G", "identity",
-          "the middle line of kl(f_{eps,0,eta}): the printed integration limit 1 - eta e^eps/(e^eps+1)",
-          latex=KL_MID_LATEX, section=APPG, params=(EPSP, ETA), conditions=_FEASIBLE,
-          lhs=-_log_slope_integral(1), truth_side="lhs",
-          rhs=-(sp.Integral(eps, (_t, 0, eta / (sp.exp(eps) - 1)))
-                + sp.Integral(-eps, (_t, 1 - eta * sp.exp(eps) / (sp.exp(eps) + 1), 1))))
-
-
-P.generic("appG.kl", "App. G", "identity", "kl(f_{eps,0,eta}) = eps eta",
-          latex=r"=\varepsilon\eta.", section=APPG, params=(EPSP, ETA), conditions=_FEASIBLE,
-          lhs=-_log_slope_integral(1), rhs=eps * eta, truth_side="lhs")
-
-KAPPA2_LATEX = (r"\kappa_{2}(f_{\varepsilon,0,\eta})\vcentcolon=\int_{0}^{1}\log^{2% }\left|f_{\varepsilon,0,\eta}^{\prime}(t)\right|dt="
-                r"\eta\varepsilon^{2}\frac{e^% {\varepsilon}+1}{e^{\varepsilon}-1},")
-KAPPA3_LATEX = (r"\kappa_{3}(f_{\varepsilon,0,\eta})\vcentcolon=\int_{0}^{1}\left|% \log\left|f_{\varepsilon,0,\eta}^{\prime}(t)\right|\right|^{3}dt="
-                r"\eta% \varepsilon^{3}\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}.")
-
-
-P.generic("appG.kappa2", "App. G", "identity", "kappa_2(f_{eps,0,eta}) = eta eps^2 (e^eps+1)/(e^eps-1)",
-          latex=KAPPA2_LATEX, section=APPG, params=(EPSP, ETA), conditions=_FEASIBLE,
-          lhs=_log_slope_integral(2, absval=True), truth_side="lhs",
-          rhs=eta * eps ** 2 * (sp.exp(eps) + 1) / (sp.exp(eps) - 1))
-P.generic("appG.kappa3", "App. G", "identity", "kappa_3(f_{eps,0,eta}) = eta eps^3 (e^eps+1)/(e^eps-1)",
-          latex=KAPPA3_LATEX, section=APPG, params=(EPSP, ETA), conditions=_FEASIBLE,
-          lhs=_log_slope_integral(3, absval=True), truth_side="lhs",
-          rhs=eta * eps ** 3 * (sp.exp(eps) + 1) / (sp.exp(eps) - 1))
-
-
-P.generic("appG.taylor", "App. G", "inequality",
-          "|eps(e^eps+1)/(2(e^eps-1)) - 1| <= eps^2 (the first inequality after (46))",
-          latex=r"\leq\sum_{i=1}^{n}\varepsilon_{ni}\eta_{ni}\varepsilon_{ni}^{2}", section=APPG, params=(EPSP,),
-          lhs=sp.Abs(eps * (sp.exp(eps) + 1) / (2 * (sp.exp(eps) - 1)) - 1), op="<=", rhs=eps ** 2)
 
 
 # eps_n = mu/sqrt(n) (Dong et al.'s Thm. 3.6 CLT parameter mu), eta_n = eps_n/c0:
 # Theorem 3's mu' = sqrt(2 lim sum eps eta)
 NN = Param(n, sp.Interval(1, sp.oo), ("integer", 1, 1000))
-P.generic("sec5.c0", "Sec. V", "limit",
-          "with eta ~ eps/c0 Theorem 3 gives mu sqrt(2/c0) where Dong et al.'s Thm. 3.6 gives mu",
-          shown_kind="identity", latex=r"\mu\sqrt{\frac{2}{c_{0}}}", section=V, params=(MU0, C0, NN),
-          f=sp.sqrt(2 * n * (mu / sp.sqrt(n)) * (mu / sp.sqrt(n) / c0)), x=n, x0=sp.oo, value=mu * sp.sqrt(2 / c0))
-
-
-# Theorem 3's two conditions at once: (sum eps eta - mu^2/2)^2 + (max eps)^2 -> 0, for c1 in (0, 1/2)
-_E1, _N1 = mu / n ** c1, mu / (2 * n ** (1 - c1))
-P.generic("sec5.c1", "Sec. V", "limit",
-          "eps_ni = mu/n^c1, eta_ni = mu/(2 n^{1-c1}) satisfy Theorem 3's conditions",
-          shown_kind="identity", latex=r"\eta_{ni}=\frac{\mu}{2n^{1-c_{1}}}", section=V,
-          params=(MU0, Param(c1, sp.Interval.open(0, sp.Rational(1, 2)), ("uniform", 0, 0.5)), NN),
-          # simplified first: sympy.limit of the raw form answers mu^4/4 (a SymPy limit bug)
-          f=sp.simplify((n * _E1 * _N1 - mu ** 2 / 2) ** 2 + _E1 ** 2), x=n, x0=sp.oo, value=0)
-
-
-P.generic("sec5.pure_dp", "Sec. V", "limit", "eta = (e^eps-1)/(e^eps+1) ~ eps/2 for small eps",
-          latex=r"\eta=\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\approx\frac{\varepsilon}{2}", section=V,
-          params=(EPSP,), f=((sp.exp(eps) - 1) / (sp.exp(eps) + 1)) / eps, x=eps, x0=0, value=sp.Rational(1, 2))
 
 
 def composed_curve_mp(k, e, n_, ts):
@@ -207,3 +118,5 @@ P.claim("thm3.clt", "(13)", "approximation",
         "sum eps_ni eta_ni -> mu^2/2 and max eps_ni -> 0",
         latex=r"\lim_{n\rightarrow\infty}f_{n}=G_{\mu},", section=V, check=_thm3_check,
         why_custom='a CLT: exact k-fold composition of f_{eps,0,eta} converging to G_mu in sup-distance as k grows')
+
+P.load(__file__)  # the generic claims: sec4_5.toml

@@ -12,14 +12,10 @@ from ...symbols import eps, mu
 from ...verify import check_draws
 from . import _truth as TR
 from ._paper import EPSP, MU0, P, Phi, SYMS, dump_parse
-from ...symbols import SIGMA, sigma
-from ...symbols import Param
-from ._paper import Dl
 
 # the truths of derive.truths, used inside claim expressions
 TV, HockeyStick = sp.Function("TV"), sp.Function("HockeyStick")
 Gaussian, Laplace, Swapped = sp.Function("Gaussian"), sp.Function("Laplace"), sp.Function("Swapped")
-SENS = Param(Dl, sp.Interval.open(0, sp.oo), ("loguniform", 1e-1, 10))    # the sensitivity Delta
 
 VI, APPI, APPJ, APPK = "Sec. VI", "App. I", "App. J", "App. K"
 
@@ -29,69 +25,14 @@ lap = P.formula("sec6a.tv_laplace", "Sec. VI-A", LAP_LATEX, parse=r"1-e^{-\frac{
                 role="identity", quantity=r"d_{TV}(M_{\mathrm{Lap}})", params=(EPSP,), section=VI, symbols=SYMS)
 
 
-P.generic("sec6a.tv_laplace", "Sec. VI-A", "bound", "the Laplace mechanism Lap(Delta/eps) has TV 1 - e^{-eps/2}",
-          latex=LAP_LATEX, section=VI, formulas=("sec6a.tv_laplace",), params=(EPSP, SENS),
-          bound=lap.expr, side="equal", truth=TV(Laplace(Dl, Dl / eps)))
-
-APPI_LINE3 = r"=\int_{-\infty}^{0}\frac{\varepsilon}{2\Delta}(e^{\varepsilon x}-% e^{-\varepsilon(\Delta-x)})\,dx"
-
-
-_x = sp.Symbol("x", real=True)
-
-
-def _int(f, lo, hi):
-    """SymPy's closed form of int_lo^hi f dx (convergence conditions dropped: eps, Delta > 0)."""
-    return sp.integrate(f, (_x, lo, hi), conds="none")
-
-
-# truth: the previous line, int_{-oo}^{Delta/2} of the Laplace densities' difference (scale Delta/eps)
-P.generic("appI.line3", "App. I", "identity",
-          "App. I's third line: the split integrals with exponents e^{eps x}, e^{-eps(Delta-x)}",
-          latex=APPI_LINE3, section=APPI, params=(EPSP, SENS), truth_side="lhs",
-          lhs=_int(eps / (2 * Dl) * (sp.exp(-eps * sp.Abs(_x) / Dl) - sp.exp(-eps * sp.Abs(_x - Dl) / Dl)),
-                   -sp.oo, Dl / 2),
-          rhs=(_int(eps / (2 * Dl) * (sp.exp(eps * _x) - sp.exp(-eps * (Dl - _x))), -sp.oo, 0)
-               + _int(eps / (2 * Dl) * (sp.exp(-eps * _x) - sp.exp(-eps * (Dl - _x))), 0, Dl / 2)))
-
 # ----------------------------------------------------------------------------- Gaussian
 GAUSS_LATEX = r"=2\Phi\Bigl{(}\frac{\mu}{2}\Bigr{)}-1,"
 gtv = P.formula("eq16", "(16)", GAUSS_LATEX, role="identity", quantity=r"d_{TV}", params=(MU0,), section=VI,
                 parse=GAUSS_LATEX.lstrip("="), symbols=SYMS, transform=lambda e: e.rewrite(sp.erf))
 
 
-P.generic("eq16", "(16)", "bound", "the Gaussian mechanism with sigma = sens/mu has TV 2 Phi(mu/2) - 1",
-          latex=GAUSS_LATEX, section=VI, formulas=("eq16",), params=(MU0, SIGMA),
-          bound=gtv.expr, side="equal", truth=TV(Gaussian(mu, sigma)))
-
-
-EQ17_LATEX = (r"\delta(\varepsilon)=\Phi\left(-\frac{\varepsilon}{\mu}+\frac{\mu}% {2}\right)-e^{\varepsilon}"
-              r"\Phi\left(-\frac{-\varepsilon}{\mu}-\frac{\mu}{2}% \right),")
-P.generic("eq17", "(17)", "bound", "(17): delta(eps) of a mu-GDP mechanism [5, Cor. 2.13]",
-          shown_kind="identity", latex=EQ17_LATEX, section="Sec. VI-D", params=(MU0, EPSP),
-          bound=Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-(-eps) / mu - mu / 2), side="equal",
-          truth=HockeyStick(Swapped(Gaussian(mu)), sp.exp(eps)))
-
-EQ18_LATEX = r"\eta=\delta(0)=\Phi\left(\frac{\mu}{2}\right)-e^{\varepsilon}\Phi% \left(-\frac{\mu}{2}\right)."
-
-
-P.generic("eq18", "(18)", "bound", "(18): eta = delta(0) of a mu-GDP mechanism",
-          shown_kind="identity", latex=EQ18_LATEX, section="Sec. VI-D", params=(MU0, EPSP),
-          bound=Phi(mu / 2) - sp.exp(eps) * Phi(-mu / 2), side="equal", truth=TV(Gaussian(mu)))
-
-APPJ_LATEX = (r"\delta(\varepsilon)=\Phi\bigl{(}-\frac{\varepsilon}{\mu}+\frac{\mu}{2}\bigr{)}% "
-              r"-e^{\varepsilon}\Phi\bigl{(}-\frac{\varepsilon}{\mu}-\frac{\mu}{2}\bigr{)}")
-
-
-P.generic("appJ.delta", "App. J", "bound", "App. J's delta(eps) of mu-GDP (the correct form of (17))",
-          latex=APPJ_LATEX, section=APPJ, params=(MU0, EPSP),
-          bound=Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu / 2), side="equal",
-          truth=HockeyStick(Swapped(Gaussian(mu)), sp.exp(eps)))
-
 EQ51_LATEX = (r"\delta(0)=\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-\Phi\bigl{(}-\frac{% \mu}{2}\bigr{)}=2\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-1.")
 
-
-P.generic("eq51", "(51)", "bound", "(51): delta(0) = 2 Phi(mu/2) - 1", latex=EQ51_LATEX, section=APPJ,
-          params=(MU0,), bound=2 * Phi(mu / 2) - 1, side="equal", truth=TV(Gaussian(mu)))
 
 # ----------------------------------------------------------------------------- staircase
 STAIR_LATEX = (r"\begin{aligned} &\frac{(1-e^{-\varepsilon})(2\gamma(1-e^% "
@@ -108,24 +49,7 @@ stair = P.formula("sec6c.tv_staircase", "Sec. VI-C", STAIR_LATEX, role="identity
                               "assembled as a Piecewise in gamma")
 
 
-def stair_tv_printed(e, g):
-    from ...symbols import gamma as S_gamma
-    expr = stair.expr.subs(g_, S_gamma) if g_ in stair.expr.free_symbols else stair.expr
-    return sp.lambdify([eps, S_gamma], expr, "mpmath")(e, g)
-
-
-def _stair_truth(e, g):
-    p, q = TR.staircase_pdf(e, g), TR.staircase_pdf(e, g)
-    qq = lambda x: q(x - 1)
-    return TR.piecewise_const_integral(lambda x: max(p(x) - qq(x), 0), TR.staircase_breaks(g, n=int(60 / e) + 5))
-
-
-# gamma over [0, 1], where f_gamma is a density (the stated R^+ is sec6c.gamma_range's erratum)
-GAM = Param(g_, sp.Interval(0, 1), ("uniform", 0, 1))
 Staircase = sp.Function("Staircase")
-P.generic("sec6c.tv_staircase", "Sec. VI-C", "bound", "the staircase mechanism's TV, both branches",
-          shown_kind="identity", latex=STAIR_LATEX, section="Sec. VI-C", formulas=("sec6c.tv_staircase",),
-          params=(EPSP, GAM), bound=stair.expr, side="equal", truth=TV(Staircase(eps, g_)))
 
 K1_MID_LATEX = r"a(\gamma)(2\gamma\Delta(1-e^{\varepsilon}))"
 
@@ -149,7 +73,6 @@ P.claim("appK1.middle", "App. K1", "identity", "App. K1: the P - Q mass on (-gam
         why_custom='a partial integral of the staircase densities over (-gamma, gamma] (not a quantity of a pair)')
 
 K1_LEFT = (r"a(\gamma)\Delta\sum_{n=1}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta e^{-\varepsilon}")
-K1_RIGHT = (r"a(\gamma)\Delta\sum_{n=0}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta")
 
 
 def _k1_left_check():
@@ -167,35 +90,6 @@ P.claim("appK1.left", "App. K1", "identity", "App. K1: the (P - Q)_+ mass on (-o
         latex=K1_LEFT, section=APPK, check=_k1_left_check,
         why_custom='a partial integral of (P - Q)_+ over (-oo, -gamma] (not a quantity of a pair)')
 
-
-_n = sp.Symbol("n", integer=True, nonnegative=True)
-P.generic("appK1.right", "App. K1", "identity",
-          "App. K1 (gamma > 1/2): a(gamma) Delta sum_{n>=0} (...) = a(gamma) Delta",
-          latex=K1_RIGHT, section=APPK, params=(EPSP,),
-          lhs=sp.Sum(sp.exp(-_n * eps) - sp.exp(-_n * eps - eps), (_n, 0, sp.oo)), rhs=1)
-
-
-P.generic("sec6c.gamma_half", "Sec. VI-C", "identity", "at gamma = 1/2 the staircase TV is (e^eps-1)/(e^eps+1)",
-          latex=r"d_{TV}=\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}", section="Sec. VI-C", params=(EPSP,),
-          lhs=STAIR_HAND.args[1][0].subs(g_, sp.Rational(1, 2)), rhs=(sp.exp(eps) - 1) / (sp.exp(eps) + 1))
-
-
-# alpha = 1 - eta (e+1)/(e-1) at the staircase's TV (eps = 1, gamma = 0.0139) is 0.3 to within 5e-4
-# (it is 0.30011; half a unit in gamma's last printed digit moves it by about 6e-5)
-P.generic("sec6c.gamma_0139", "Sec. VI-C", "inequality", "gamma = 0.0139 gives alpha ~ 0.3 at eps = 1 (Fig. 4)",
-          shown_kind="approximation", latex=r"\gamma=0.0139", section="Sec. VI-C", params=(),
-          lhs=sp.Abs(1 - TV(Staircase(1, sp.Rational(139, 10000))) * (sp.E + 1) / (sp.E - 1) - sp.Rational(3, 10)),
-          op="<=", rhs=sp.Rational(5, 10000))
-
-
-_t = sp.Symbol("t", nonnegative=True)
-# its trade-off curve is the (eps, 0)-DP, eta-TV envelope of Cor. 1 at eta = its own TV
-P.generic("appK2.region", "App. K2", "bound",
-          "the staircase mechanism with TV eta achieves exactly the (eps,0)-DP, eta-TV region",
-          shown_kind="identity", latex=r"1-\frac{\eta e^{\varepsilon}}{e^{\varepsilon}-1}", section=APPK,
-          params=(EPSP, GAM, Param(_t, sp.Interval(0, 1), ("uniform", 0, 1))),
-          bound=sp.Max(0, 1 - sp.exp(eps) * _t, sp.exp(-eps) * (1 - _t), 1 - TV(Staircase(eps, g_)) - _t),
-          side="equal", truth=sp.Function("Tradeoff")(Staircase(eps, g_), _t))
 
 # ----------------------------------------------------------------------------- staircase: the stated range of gamma
 STAIR_RANGE_LATEX = r"\gamma\in\mathbb{R}^{+}"
@@ -231,3 +125,5 @@ P.claim("sec6c.gamma_range", "Sec. VI-C", "domain",
         "the staircase density f_gamma is a probability density for every gamma in R^+ (the stated range), "
         "checked at its ends", latex=STAIR_RANGE_LATEX, section="Sec. VI-C", check=_stair_range_check,
         why_custom='the total mass of the printed density for gamma > 1, where it is not a density (no pair exists)')
+
+P.load(__file__)  # the generic claims: sec6.toml

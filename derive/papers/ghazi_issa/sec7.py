@@ -17,8 +17,7 @@ from ...core import Verdict
 from ...symbols import eps
 from ...verify import check_draws, mp_sup
 from . import _truth as TR
-from ...paperkit import pmf_pair
-from ._paper import C_, EPSP, P, c, eta
+from ._paper import P, eta
 
 VII, APPL, APPM = "Sec. VII", "App. L", "App. M"
 F_DIVS = {"KL": lambda t: t * mp.log(t), "chi2": lambda t: (t - 1) ** 2,
@@ -47,14 +46,6 @@ def dominating_channel(e, n_):
     r = mp.e ** e
     return [[n_ * r / (r - 1), n_ / (r - 1), 1 - n_ * (r + 1) / (r - 1)],
             [n_ / (r - 1), n_ * r / (r - 1), 1 - n_ * (r + 1) / (r - 1)]]
-
-
-# read literally, E_{Q = P1}[dP0/dP1] = sum_y P1(y) P0(y)/P1(y) = 1 for every pair; the truth is
-# D_f with f = t log t (KL) over every pair of pmfs on 4 points
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 4)
-P.generic("eq20", "(20)", "bound", "(20): D_f(P0||P1) = E_Q[dP0/dP1] as printed", shown_kind="definition",
-          latex=r"\frac{dP_{0}}{dP_{1}}", section=VII, params=_PQ_PARAMS,
-          bound=sp.Integer(1), side="equal", truth=sp.Function("KL")(_PQ))
 
 
 def _eq22_check():
@@ -277,14 +268,6 @@ P.claim("eq40", "(40)", "upper_bound",
         why_custom='chi^2 of channel outputs over random channels in Q_{eps,eta} (channels, not pairs)')
 
 
-# D(M^(be))/D(M*) >= (2 eta^2 TV^2)/(4 eta (e^eps-1)(e^-eps+1) TV^2) (Pinsker over Theorem 6) at eta = c eps
-P.generic("eq41", "(41)", "limit",
-          "(41): D(M^(be))/D(M*) >= eta/(2(e^eps-1)(e^-eps+1)) -> c/4 when eta = c eps, eps -> 0",
-          shown_kind="lower_bound", latex=r"\frac{c}{4}", section=VII, params=(EPSP, C_),
-          f=(2 * eta ** 2 / (4 * eta * (sp.exp(eps) - 1) * (sp.exp(-eps) + 1))).subs(eta, c * eps),
-          x=eps, x0=0, value=c / 4)
-
-
 def _lemma3_appm_check():
     def draw(rng):
         nx = rng.randint(2, 3)
@@ -310,3 +293,5 @@ P.claim("thm7", "(42)", "lower_bound",
         latex=r"d_{TV}(Q^{\prime}_{Y|X})\leq(1-\alpha)\frac{e^{\varepsilon}-1}{e^{\varepsilon}% +1}",
         section=APPM, check=_lemma3_appm_check,
         why_custom='erasure channels composed with random LDP channels (channels, not pairs)')
+
+P.load(__file__)  # the generic claims: sec7.toml

@@ -5,6 +5,10 @@ Modules: Sections 1-2 (``sec2``), 3 (``sec3``: the Edgeworth formulas eq3_5, eq3
 eq3_8, eq3_9 used by the numeric side), 4 (``sec4``), 5 (``sec5``), Appendices A-E
 (``app_a`` ... ``app_e``).  Independent truths live in ``_truth``; privacy-loss
 cumulants in ``derive.cumulants``.
+
+Each module registers the paper's formulas (parsed from the seed) and its custom checks, then loads the
+claim file beside it (``sec2.toml`` ...: the generic claims, in the format users write); ``domains.toml``
+holds the stated parameter ranges and ``errata.toml`` the grouping of failing claims.
 """
 from . import sec2  # noqa: F401
 from . import sec3  # noqa: F401
@@ -15,4 +19,6 @@ from . import app_b  # noqa: F401
 from . import app_c  # noqa: F401
 from . import app_d  # noqa: F401
 from . import app_e  # noqa: F401
-from . import domains  # noqa: F401,E402  (stated ranges, issue 10; last)
+from ._paper import P
+
+P.load(__file__, "domains.toml")   # stated ranges (issue 10; last)

@@ -10,8 +10,8 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import Param
-from ._paper import erf_form, H, KT3, KT4, NN, SIGMA_N, SYMS, TT, P, Phi, h, kt3, kt4, kt5, n, phi, sigma_n, tt
-from .sec3 import EQ37, edgeworth_truth, u
+from ._paper import erf_form, H, KT3, KT4, SIGMA_N, SYMS, P, Phi, h, kt3, kt4, n, phi, sigma_n, tt
+from .sec3 import u
 
 SA = "App. A"
 w = sp.Symbol("w", positive=True)     # w = n^{-1/2}
@@ -24,24 +24,9 @@ Y, S = Param(y_, sp.Interval(-1, 1), ("uniform", -1, 1)), Param(s_, sp.Interval(
 A_, B_, C3, C4, C5, C6 = (Param(v, _R, ("uniform", -3, 3)) for v in (a_, b_, c3, c4, c5, c6))
 U = Param(u, _R, ("uniform", -3, 3))
 W = Param(w, sp.Interval.open(0, 1), ("uniform", 0, 1))
-KT5 = Param(kt5, _R, ("uniform", -5, 5))
 S1 = Param(sp.Symbol("s1", positive=True), sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
 C1 = Param(sp.Symbol("c1", positive=True), sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
 
-
-def _re_im(expr):
-    return sp.re(expr) + s_ * sp.im(expr)
-
-
-def _fs(density):
-    """int e^{ith} dG(h) for G with the given density (a Fourier-Stieltjes transform), unevaluated."""
-    return sp.Integral(sp.exp(sp.I * tt * h) * density, (h, -sp.oo, sp.oo))
-
-
-def _fs_identity(density, target, js=range(1, 4)):
-    """(lhs, rhs): sum_j y^j int e^{ith} d{G_j} = sum_j y^j target(j), real and imaginary parts."""
-    return (_re_im(sum(y_ ** j * _fs(density(j)) for j in js)),
-            _re_im(sum(y_ ** j * target(j) for j in js)))
 
 # ----------------------------------------------------------------------------- (A.1), chi_n
 P.formula("eqA_1", "(A.1)",
@@ -101,8 +86,6 @@ A3_1 = r"\displaystyle\exp\left(-\frac{t^{2}}{2}\right)\exp\left(\sum_{r=3}^{\in
 A3_2 = r"\displaystyle\exp\left(-\frac{t^{2}}{2}\right)\exp\left(\sum_{r=3,4}\frac{\sigma_{n}^{-r}}{r!}\bm{\tilde{\kappa}}_{r}(it)^{r}\right)"
 A3_3 = r"\displaystyle\exp\left(-\frac{t^{2}}{2}\right)\bigg{(}1+\sigma_{n}^{-3}\cdot\overbrace{\frac{1}{6}\bm{\tilde{\kappa}}_{3}(it)^{3}}^{r_{1}(it)}"
 A3_4 = r"\displaystyle+\sigma_{n}^{-4}\cdot\overbrace{\frac{1}{24}\bm{\tilde{\kappa}}_{4}(it)^{4}}^{r_{2}(it)}+\sigma_{n}^{-6}\cdot\overbrace{\frac{1}{72}\bm{\tilde{\kappa}}_{3}^{2}(it)^{6}}^{r_{3}(it)}\bigg{)}."
-A3_EXPR = sp.exp(-tt ** 2 / 2) * (1 + sigma_n ** -3 * kt3 * (sp.I * tt) ** 3 / 6 + sigma_n ** -4 * kt4 * (sp.I * tt) ** 4 / 24
-                                  + sigma_n ** -6 * kt3 ** 2 * (sp.I * tt) ** 6 / 72)
 P.formula("eqA_3", "(A.3)", A3_1, role="identity", quantity=r"\chi_n(t)", params=(),
           symbols=SYMS, section=SA)
 P.formula("eqA_3.trunc", "(A.3)", A3_2, role="approximation", quantity=r"\chi_n(t)", params=(),
@@ -114,22 +97,6 @@ P.formula("eqA_3.expand2", "(A.3)", A3_4, role="approximation", quantity="", par
           parse=A3_4.removesuffix(r"\bigg{)}."), symbols=SYMS, section=SA)
 
 
-_CUM = (0, 1, c3, c4, c5, c6)          # kappatilde_1..6(X_Q) with kappatilde_1 = 0, kappatilde_2 = 1
-P.generic("eqA_3.first", "(A.3)", "identity", "the r = 1, 2 cumulant terms of log chi_n give exp(-t^2/2)",
-          latex=A3_1, section=SA, formulas=("eqA_3",), params=(TT, C3, C4, C5, C6),
-          lhs=sum(_CUM[j - 1] * (sp.I * tt) ** j / sp.factorial(j) for j in range(1, 7)),
-          rhs=-tt ** 2 / 2 + sum(_CUM[j - 1] * (sp.I * tt) ** j / sp.factorial(j) for j in range(3, 7)))
-
-# i.i.d. bookkeeping of (A.9): kappatilde_3 = a sigma_n^3 w, kappatilde_4 = b sigma_n^4 w^2 (w = n^{-1/2})
-_IID = {kt3: a_ * sigma_n ** 3 * w, kt4: b_ * sigma_n ** 4 * w ** 2}
-P.generic("eqA_3.expand", "(A.3)", "asymptotic",
-          "exp(t_1 + t_2) ~ 1 + t_1 + t_2 + t_1^2/2 with t_1^2/2 = sigma_n^-6 kappatilde_3^2 (it)^6/72",
-          shown_kind="identity", latex=A3_4, section=SA, formulas=("eqA_3.expand", "eqA_3.expand2"),
-          params=(W, A_, B_, SIGMA_N, TT),
-          f=(sp.exp(-tt ** 2 / 2) * sp.exp(sigma_n ** -3 * kt3 * (sp.I * tt) ** 3 / 6
-                                           + sigma_n ** -4 * kt4 * (sp.I * tt) ** 4 / 24)).xreplace(_IID),
-          g=A3_EXPR.xreplace(_IID), h=w ** 3, x=w, x0=0)     # second order: the remainder is O(n^{-3/2})
-
 # ----------------------------------------------------------------------------- (A.4)-(A.6)
 P.formula("eqA_4", "(A.4)",
           r"\widetilde{F}_{n}(h)\approx\Phi(h)+\sigma_{n}^{-3}\cdot R_{1}(h)+\sigma_{n}^{-4}\cdot R_{2}(h)+\sigma_{n}^{-6}\cdot R_{3}(h),",
@@ -140,41 +107,10 @@ P.formula("fs_transform", "App. A", r"\int_{-\infty}^{\infty}e^{ith}dR_{j}(h)=r_
           role="definition", quantity=r"R_j", params=(), parse=r"r_{j}(it)e^{-t^{2}/2}", symbols=SYMS, section=SA)
 
 
-DJ_LATEX = r"e^{-t^{2}/2}=(-it)^{-j}\int_{-\infty}^{\infty}e^{ith}d\left\{D^{j}\Phi(h)\right\}"
-MDJ_LATEX = r"\int_{-\infty}^{\infty}e^{ith}d\left\{(-D)^{j}\Phi(h)\right\}=(it)^{j}e^{-t^{2}/2}."
-RJ_LATEX = r"\int_{-\infty}^{\infty}e^{ith}d\left\{r_{j}(-D)\Phi(h)\right\}=r_{j}(it)e^{-t^{2}/2}."
-_DJ = _fs_identity(lambda j: sp.diff(Phi(h), h, j + 1), lambda j: (-sp.I * tt) ** j * sp.exp(-tt ** 2 / 2))
-_MDJ = _fs_identity(lambda j: (-1) ** j * sp.diff(Phi(h), h, j + 1), lambda j: (sp.I * tt) ** j * sp.exp(-tt ** 2 / 2))
-P.generic("fs.Dj", "App. A", "identity", "e^{-t^2/2} = (-it)^{-j} int e^{ith} d{D^j Phi(h)}",
-          latex=DJ_LATEX, section=SA, params=(TT, Y, S), lhs=_DJ[0], rhs=_DJ[1], truth_side="lhs")   # j = 1..3
-P.generic("fs.mDj", "App. A", "identity", "int e^{ith} d{(-D)^j Phi(h)} = (it)^j e^{-t^2/2}",
-          latex=MDJ_LATEX, section=SA, params=(TT, Y, S), lhs=_MDJ[0], rhs=_MDJ[1], truth_side="lhs")
-P.generic("fs.rj", "App. A", "identity",
-          "int e^{ith} d{r_j(-D) Phi(h)} = r_j(it) e^{-t^2/2} (r_j a monomial c u^j, c = 1, by linearity)",
-          latex=RJ_LATEX, section=SA, params=(TT, Y, S, C3), truth_side="lhs",
-          lhs=_fs_identity(lambda j: c3 * (-1) ** j * sp.diff(Phi(h), h, j + 1), lambda j: 0)[0],
-          rhs=_fs_identity(lambda j: 0, lambda j: c3 * (sp.I * tt) ** j * sp.exp(-tt ** 2 / 2))[1])
-
 A5_LATEX = r"R_{j}(h)=r_{j}(-D)\phi(h)."
 P.formula("eqA_5", "(A.5)", A5_LATEX, role="identity", quantity=r"R_j(h)", params=(),
           hand=sp.Function("r_j(-D)")(phi(h)), hand_reason="an operator polynomial in D", section=SA)
 
-
-# r_j(u) = u^j: the printed R_j = (-D)^j phi must have Fourier-Stieltjes transform (it)^j e^{-t^2/2}
-_A5 = _fs_identity(lambda j: (-1) ** j * sp.diff(phi(h), h, j + 1), lambda j: (sp.I * tt) ** j * sp.exp(-tt ** 2 / 2),
-                   js=(1,))      # j = 1 already fails; one integral keeps the search quick
-P.generic("eqA_5", "(A.5)", "identity",
-          "R_j(h) = r_j(-D) phi(h) has Fourier-Stieltjes transform r_j(it) e^{-t^2/2}",
-          latex=A5_LATEX, section=SA, formulas=("eqA_5", "fs_transform"), params=(TT, Y, S),
-          lhs=_A5[0], rhs=_A5[1])
-
-A6_LATEX = r"(-D)^{j}\Phi(h)=-He_{j-1}(h)\phi(h)"
-
-
-P.generic("eqA_6", "(A.6)", "identity", "(-D)^j Phi(h) = -He_{j-1}(h) phi(h), j >= 1",
-          latex=A6_LATEX, section=SA, params=(H, Y), truth_side="rhs",      # j = 1..8 (coefficients of y^j)
-          lhs=sum(y_ ** j * (-1) ** j * sp.diff(Phi(h), h, j) for j in range(1, 9)),
-          rhs=sum(y_ ** j * -sp.hermite_prob(j - 1, h) * phi(h) for j in range(1, 9)))
 
 # ----------------------------------------------------------------------------- (A.7) Hermite
 HE_LATEX = {0: r"\displaystyle=1,\;\;", 1: r"\displaystyle=h,\;\;", 2: r"\displaystyle=h^{2}-1,",
@@ -190,34 +126,16 @@ for j in range(8):
                       description=f"probabilists' Hermite polynomial He_{j}")
 
 
-for j in range(8):
-    P.generic(f"eqA_7.He{j}", "(A.7)", "identity", f"He_{j}(h) as printed is the probabilists' Hermite polynomial",
-              latex=HE_LATEX[j], section=SA, formulas=(f"eqA_7.He{j}",), params=(H,),
-              lhs=sp.hermite_prob(j, h), rhs=HE[j].expr, truth_side="lhs")
-
 # ----------------------------------------------------------------------------- (A.8)
 A8 = (r"\displaystyle\Phi(h)+\sigma_{n}^{-3}\cdot-\frac{1}{6}\bm{\tilde{\kappa}}_{3}(h^{2}-1)\phi(h)",
       r"\displaystyle+\sigma_{n}^{-4}\cdot-\frac{1}{24}\bm{\tilde{\kappa}}_{4}(h^{3}-3h)\phi(h)",
       r"\displaystyle+\sigma_{n}^{-6}\cdot-\frac{1}{72}\bm{\tilde{\kappa}}_{3}^{2}(h^{5}-10h^{3}+15h)\phi(h).")
-A8_TERMS = (Phi(h) + sigma_n ** -3 * (-sp.Rational(1, 6)) * kt3 * (h ** 2 - 1) * phi(h),
-            sigma_n ** -4 * (-sp.Rational(1, 24)) * kt4 * (h ** 3 - 3 * h) * phi(h),
-            sigma_n ** -6 * (-sp.Rational(1, 72)) * kt3 ** 2 * (h ** 5 - 10 * h ** 3 + 15 * h) * phi(h))
-A8_EXPR = sum(A8_TERMS)
 P.formula("eqA_8", "(A.8)", A8[0], role="approximation", quantity=r"\widetilde{F}_n(h)",
           params=(H, SIGMA_N, KT3, KT4), continued=A8[1:], symbols=SYMS, transform=erf_form, section=SA)
 for k_, lx in ((2, A8[1]), (3, A8[2])):
     P.formula(f"eqA_8.l{k_}", "(A.8)", lx, role="approximation", quantity="", params=(H, SIGMA_N, KT3, KT4),
               symbols=SYMS, section=SA)
 
-P.generic("eqA_8.vs_3_7", "(A.8)", "identity", "(A.8) (written '+ sigma^-3 . -1/6 ...') and (3.7) (written '- T_1 - T_2') are the same expression: "
-        "the sign conventions agree", shown_kind="identity",
-          latex=A8[0], section=SA, formulas=("eqA_8", "eq3_7"),
-          params=(H, SIGMA_N, KT3, KT4),
-          lhs=EQ37, rhs=A8_EXPR, truth_side="lhs")
-P.generic("eqA_8.derivation", "(A.8)", "identity", "(A.8) follows from (A.4) with R_j = r_j(-D) Phi and (A.6)", shown_kind="identity",
-          latex=A8[2], section=SA, formulas=("eqA_8",),
-          params=(H, SIGMA_N, KT3, KT4),
-          lhs=edgeworth_truth(kt3, kt4, sigma_n), rhs=A8_EXPR, truth_side="lhs")
 
 # ----------------------------------------------------------------------------- truncation errors
 T1_LATEX = r"t_{1}:=\sigma^{-3}_{n}\cdot\frac{1}{6}\bm{\tilde{\kappa}}_{3}(it)^{3}"
@@ -232,11 +150,6 @@ _R5 = P.formula("err_r5", "App. A", K5_LATEX, role="approximation", quantity="",
 
 
 _r = sp.Symbol("r", integer=True, positive=True)
-P.generic("err_r5", "App. A", "identity", "the first omitted cumulant term is sigma^-5 kappatilde_5 (it)^5/120",
-          latex=K5_LATEX, section=SA, formulas=("err_r5",), params=(SIGMA_N, KT5, TT), truth_side="lhs",
-          lhs=(sigma_n ** -_r / sp.factorial(_r) * sp.Symbol("kappatilde_r") * (sp.I * tt) ** _r).subs(
-              {_r: 5, sp.Symbol("kappatilde_r"): kt5}),      # the r = 5 term of sum_r sigma^-r kappatilde_r (it)^r / r!
-          rhs=_R5.expr)
 
 T22_LATEX = r"\sigma^{-8}_{n}\cdot\frac{1}{576}\bm{\tilde{\kappa}}^{2}_{4}(it)^{8}"
 P.formula("err_t2sq", "App. A", T22_LATEX, role="approximation", quantity="", params=(),
@@ -260,17 +173,6 @@ for idx, (lx, sp_pow, kpow, _, npow) in enumerate(A9):
               parse=lx.partition(r"\sim")[2], symbols=SYMS, section=SA)
 
 
-# sigma_n = sqrt(n) s1 and kappatilde_r = n c1 (i.i.d.): each term over its stated power of n tends to
-# the non-zero constant s1^-r c1^k (the terms are weighted by y^1..y^5)
-_s1, _c1 = S1.symbol, C1.symbol
-P.generic("eqA_9", "(A.9)", "limit", "the orders in n of the five terms of (A.9) under i.i.d. scaling",
-          shown_kind="asymptotic", latex=A9[0][0], section=SA, formulas=tuple(f"eqA_9.{i}" for i in range(1, 6)),
-          params=(NN, S1, C1, Y),
-          f=sum(y_ ** (i + 1) * (sp.sqrt(n) * _s1) ** -spow * (n * _c1) ** kpow / n ** npow
-                for i, (_, spow, kpow, _, npow) in enumerate(A9)),
-          x=n, x0=sp.oo, value=sum(y_ ** (i + 1) * _s1 ** -spow * _c1 ** kpow
-                                   for i, (_, spow, kpow, _, _) in enumerate(A9)))
-
 CHI_ERR = r"O\left(n^{-2}(it)^{8}+n^{-3/2}(it)^{5}\right)"
 
 
@@ -283,26 +185,9 @@ P.generic("chi_err", "App. A", "limit",
           shown_kind="asymptotic", latex=CHI_ERR, section=SA, params=(W, C3, C4, C5, U),
           f=(sp.exp(_EXPO) - _KEPT) / w ** 3, x=w, x0=0, value=c5 * u ** 5 / 120)
 
-HE_ERR = r"O\left(n^{-2}He_{7}(h)+n^{-3/2}He_{4}(h)\right)"
-
-
-P.generic("he_err", "App. A", "identity",
-          "the (it)^8 and (it)^5 error terms map to He_7 and He_4 through (A.5)-(A.6)",
-          latex=HE_ERR, section=SA, params=(H, Y), truth_side="lhs",   # (it)^j e^{-t^2/2} <-> (-D)^j Phi (A.6)
-          lhs=-sp.diff(Phi(h), h, 5) + y_ * sp.diff(Phi(h), h, 8),
-          rhs=-(sp.hermite_prob(4, h) + y_ * sp.hermite_prob(7, h)) * phi(h),
-        note="this claim is the mapping of the two printed terms only (each (it)^j e^{-t^2/2} to -He_{j-1} phi); "
-             "which terms the error contains is claim chi_err")
-
-H_ERR = r"O\left(n^{-2}h^{7}+n^{-3/2}h^{3}\right)"
-
-
-# term by term (either term dominates for some n): He_7(h)/h^7 + He_4(h)/h^3 stays bounded as h -> oo
-P.generic("h_err", "App. A", "asymptotic", "O(n^-2 He_7(h) + n^-3/2 He_4(h)) is O(n^-2 h^7 + n^-3/2 h^3)",
-          latex=H_ERR, section=SA, params=(H,),
-          f=sp.hermite_prob(7, h) / h ** 7 + sp.hermite_prob(4, h) / h ** 3, g=sp.Integer(0), h=sp.Integer(1),
-          x=h, x0=sp.oo)
 
 P.formula("iid_sigma", "App. A", r"\sigma_{n}=\sqrt{n}\sigma", role="identity", quantity=r"\sigma_n", params=(),
           parse=r"\sqrt{n}\sigma", symbols={"n": n, "sigma": sp.Symbol("sigma_1", positive=True)}, section=SA,
           description="sigma here is the per-step sd (written sigma_1)")
+
+P.load(__file__)  # the generic claims: app_a.toml

@@ -11,7 +11,7 @@ import sympy as sp
 
 from ... import cumulants as C
 from ...symbols import Param
-from ._paper import THETA, P, theta
+from ._paper import P
 
 SB = "App. B"
 MU = sp.symbols("mu_1:7")           # raw moments mu_1..mu_6
@@ -70,23 +70,4 @@ for r, (lx, frag, hand, why) in KAPPA.items():
                       section=SB, **kw)
 
 
-for r in range(5):
-    P.generic(f"appB.kappa{r}", "App. B", "identity", f"kappa_{r} in terms of raw moments", latex=KAPPA[r][0],
-              section=SB, formulas=(f"appB.kappa{r}",), params=MU_PARAMS[:max(r, 1)],
-              lhs=sp.log(GENERIC_M).subs(_t, 0) if r == 0 else CGF6[r - 1], rhs=KF[r].expr,
-              truth_side="lhs")
-
-
-# raw moments E_P[L^k] of the Laplace privacy loss L = |x| - |x - theta| under P = Lap(0, 1), as integrals
-# over the pieces where L is smooth; the four printed kappa_r weighted by free w_1..w_4
-_x = sp.Symbol("x", real=True)
-_L, _dens = sp.Abs(_x) - sp.Abs(_x - theta), sp.exp(-sp.Abs(_x)) / 2
-_RAW = {MU[k - 1]: sum(sp.Integral(_L ** k * _dens, (_x, a, b)) for a, b in ((-sp.oo, 0), (0, theta), (theta, sp.oo)))
-        for k in range(1, 5)}
-_WB = sp.symbols("w_1:5", real=True)
-P.generic("appB.numeric", "App. B", "identity",
-          "the printed kappa_1..kappa_4, applied to quadrature moments of the Laplace privacy loss, give its cumulants",
-          latex=KAPPA[4][0], section=SB, formulas=tuple(f"appB.kappa{r}" for r in range(1, 5)),
-          params=(THETA,) + tuple(Param(w, sp.Interval(-sp.oo, sp.oo), ("uniform", -2, 2)) for w in _WB),
-          lhs=sum(w * k for w, k in zip(_WB, C.laplace_llr_cumulants(4, "P"))),
-          rhs=sum(w * KF[r].expr.xreplace(_RAW) for w, r in zip(_WB, (1, 2, 3, 4))), truth_side="lhs")
+P.load(__file__)  # the generic claims: app_b.toml

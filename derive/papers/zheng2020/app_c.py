@@ -8,13 +8,12 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import MU, P as PP, alpha, mu, p
 from ...verify import symbolic_zero
-from ._paper import ALPHA01, H, P, Phi, Phi_inv, erf_form, h, x
+from ._paper import ALPHA01, H, P, Phi, erf_form, h, x
 from ...functions import Phi as PhiF, PhiInv
 
 SC = "App. C"
 
 C1_LATEX = r"T(P,Q)=pG_{\mu}+(1-p)\mathrm{Id}."
-LEMMA_C1 = p * Phi(Phi_inv(1 - alpha) - mu) + (1 - p) * (1 - alpha)
 # G_mu and Id as printed, expanded by their definitions (Def. 2.2; Id(alpha) = 1 - alpha)
 _GMU, _ID = sp.Symbol("G_{mu}"), sp.Symbol("Id")
 _GID = {_GMU: PhiF(PhiInv(1 - alpha) - mu), _ID: 1 - alpha,
@@ -24,14 +23,6 @@ P.formula("lemmaC1", "Lemma C.1", C1_LATEX, role="equality", quantity="T(P,Q)(\\
           section=SC,
           description="trade-off function of N(0,1) vs p N(mu,1) + (1-p) N(0,1), mu >= 0")
 
-
-# T is invariant under x -> x/mu: N(0,1) vs p N(mu,1) + (1-p) N(0,1) has the trade-off function of
-# SubsampledGaussian(p, 1/mu), i.e. N(0, 1/mu^2) vs (1-p) N(0, 1/mu^2) + p N(1, 1/mu^2)
-P.generic("lemmaC1", "Lemma C.1 / Sec. 5.3", "bound",
-          "T(N(0,1), p N(mu,1) + (1-p) N(0,1)) = p G_mu + (1-p) Id (Sec. 5.3 uses mu = 1/sigma)",
-          shown_kind="identity", latex=C1_LATEX, section=SC, formulas=("lemmaC1",), params=(ALPHA01, MU, PP),
-          bound=LEMMA_C1, side="equal",
-          truth=sp.Function("Tradeoff")(sp.Function("SubsampledGaussian")(p, 1 / mu), alpha))
 
 LR_L = r"p\mathrm{e}^{-\frac{1}{2}(x-\mu)^{2}+\frac{1}{2}x^{2}}+1-p"
 LR_R = r"p\mathrm{e}^{\mu x-\frac{1}{2}\mu^{2}}+1-p"
@@ -67,18 +58,8 @@ P.formula("lemmaC1.alpha", "App. C", r"\displaystyle=P\{x:x>h\}=1-\Phi(h),", rol
           params=(H,), parse=r"1-\Phi(h)", symbols={"h": h}, transform=erf_form, section=SC)
 
 
-_MIX = (p * sp.exp(-(x - mu) ** 2 / 2) + (1 - p) * sp.exp(-x ** 2 / 2)) / sp.sqrt(2 * sp.pi)
-P.generic("lemmaC1.beta", "App. C", "identity", "beta = Q{x <= h} = p Phi(h - mu) + (1-p) Phi(h)",
-          latex=B_LATEX, section=SC, formulas=("lemmaC1.beta",), params=(H, MU, PP),
-          lhs=sp.Integral(_MIX, (x, -sp.oo, h)), rhs=p * Phi(h - mu) + (1 - p) * Phi(h), truth_side="lhs")
-
-SUB_LATEX = r"\beta=p\Phi(h-\mu)+(1-p)\Phi(h)=p\Phi(\Phi^{-1}(1-\alpha)-\mu)+(1-p)(1-\alpha)"
-
-
-P.generic("lemmaC1.substitute", "App. C", "identity",
-          "with h = Phi^{-1}(1 - alpha): beta = p Phi(Phi^{-1}(1-alpha) - mu) + (1-p)(1-alpha)",
-          latex=SUB_LATEX, section=SC, formulas=("lemmaC1",), params=(ALPHA01, MU, PP),
-          lhs=(p * Phi(h - mu) + (1 - p) * Phi(h)).subs(h, Phi_inv(1 - alpha)), rhs=LEMMA_C1)
 P.formula("lemmaC1.final", "App. C", r"T(P,Q)(\alpha)=\beta=pG_{\mu}(\alpha)+(1-p)\mathrm{Id}(\alpha).",
           role="equality", quantity=r"T(P,Q)(\alpha)", params=(ALPHA01, MU, PP),
           parse=r"pG_{\mu}(\alpha)+(1-p)\mathrm{Id}(\alpha)", subs=_GID, transform=erf_form, section=SC)
+
+P.load(__file__)  # the generic claims: app_c.toml

@@ -9,7 +9,6 @@ import sympy as sp
 
 from ...symbols import EPS, eps
 from ...verify import check_draws
-from ...paperkit import pmf_pair
 from ... import truths as TS
 from ._paper import P
 
@@ -23,16 +22,6 @@ for k, lx in enumerate(D1, 1):
               hand=sp.Function("delta_1")(eps), hand_reason="an optimum over events", section=SD)
 E_LATEX = r"E=\{x:q(x)-\mathrm{e}^{\varepsilon}p(x)\geqslant 0\}"
 
-
-_PQ_PARAMS, _PQ = pmf_pair("PQ", 5)
-_QP = sp.Function("Swapped")(_PQ)          # the optimum is over Q[E] - e^eps P[E]
-P.generic("appD1", "App. D.1", "bound",
-          "the smallest delta with Q[E] <= e^eps P[E] + delta for all E is max_E Q[E] - e^eps P[E], attained at "
-          "E = {q - e^eps p >= 0}, i.e. int (q - e^eps p)_+",
-          latex=E_LATEX, section=SD, formulas=tuple(f"appD1.l{k}" for k in (1, 2, 3)), params=(EPS,) + _PQ_PARAMS,
-          truth=sp.Function("SupOverEvents")(_QP, sp.exp(eps)),
-          bound=sp.Function("HockeyStick")(_QP, sp.exp(eps)),
-          side="equal", shown_kind="identity")
 
 D2 = (r"\displaystyle=1+(f_{1}\otimes f_{2})^{*}(-\mathrm{e}^{\varepsilon})",
       r"\displaystyle=1+\big{(}T(P_{1}\times P_{2},Q_{1}\times Q_{2})\big{)}^{*}(-\mathrm{e}^{\varepsilon})",
@@ -88,3 +77,5 @@ P.claim("appD2", "App. D.2", "identity",
         "p_2/q_2 = e^{-L_2}, Fubini, Lemma 5.1 on delta_1)",
         latex=D2[6], section=SD, formulas=tuple(f"appD2.l{k}" for k in range(1, 8)), check=_d2_check,
         why_custom='seven chained right-hand sides on product pairs, each against the brute-force optimum')
+
+P.load(__file__)  # the generic claims: app_d.toml

@@ -22,8 +22,7 @@ from ...core import Verdict
 from ...symbols import alpha
 from ...verify import symbolic_zero
 from . import _truth as TR
-from ._paper import (erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, E_P, E_Q, P, Phi,
-                     Phi_inv, V_P, V_Q, h, k3, k4, kt3, kt4, mu_n, n, phi, sigma_n, z)
+from ._paper import erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, E_P, E_Q, P, Phi, V_P, V_Q, h, k3, k4, kt3, kt4, mu_n, n, phi, sigma_n, z
 from ...symbols import Param
 
 S3, S31, S32, S33 = "Sec. 3", "Sec. 3.1", "Sec. 3.2", "Sec. 3.3"
@@ -57,16 +56,9 @@ def _edgeworth_generic():
 
 # ----------------------------------------------------------------------------- (3.1)-(3.3)
 TN_LATEX = r"T_{n}(\bm{x})=\log\dfrac{\prod_{i=1}^{n}q_{i}(x_{i})}{\prod_{i=1}^{n}p_{i}(x_{i})}=\sum_{i=1}^{n}L_{i}(x_{i})."
-_q = sp.symbols("q1:4", positive=True)
-_p = sp.symbols("p1:4", positive=True)
 P.formula("T_n", "Sec. 3", TN_LATEX, role="definition", quantity=r"T_n(\bm{x})", params=(),
           parse=r"\log\dfrac{\prod_{i=1}^{n}q_{i}(x_{i})}{\prod_{i=1}^{n}p_{i}(x_{i})}", symbols=SYMS, section=S3, description="the log-likelihood-ratio statistic")
 
-
-_PPOS = lambda v: Param(v, sp.Interval.open(0, sp.oo), ("loguniform", 0.05, 5))    # noqa: E731
-P.generic("T_n.sum", "Sec. 3", "identity", "log of the product likelihood ratio is the sum of the L_i",
-          latex=TN_LATEX, section=S3, formulas=("T_n",), params=tuple(_PPOS(v) for v in _q + _p),
-          lhs=sp.log(sp.Mul(*_q) / sp.Mul(*_p)), rhs=sum(sp.log(a / b) for a, b in zip(_q, _p)))
 
 P.formula("eq3_1", "(3.1)",
           r"\frac{T_{n}(\bm{x})-\mathbb{E}_{P}[T_{n}(\bm{x})]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}(\bm{x})]}}>h(\alpha),",
@@ -76,20 +68,7 @@ P.formula("eq3_1", "(3.1)",
 EQ32_LATEX = r"\alpha=\operatorname{\mathbb{P}}_{P}\bigg{(}\frac{T_{n}-\mathbb{E}_{P}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}>h\bigg{)}=1-F_{n}(h)."
 P.formula("eq3_2", "(3.2)", EQ32_LATEX, role="equality", quantity=r"\alpha", params=(H,),
           parse=r"1-F_{n}(h)", symbols=SYMS, section=S3)
-FQ_LATEX = r"\displaystyle\operatorname{\mathbb{P}}_{Q}\bigg{(}\frac{T_{n}-\mathbb{E}_{Q}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}\leq h-\frac{\mathbb{E}_{Q}[T_{n}]-\mathbb{E}_{P}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}\bigg{)}."
-Tn = sp.Symbol("T_n", real=True)
 
-
-EP_ = Param(E_P, sp.Interval(-sp.oo, sp.oo), ("uniform", -5, 5))
-EQ_ = Param(E_Q, sp.Interval(-sp.oo, sp.oo), ("uniform", -5, 5))
-VP_ = Param(V_P, sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
-VQ_ = Param(V_Q, sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
-TN_ = Param(Tn, sp.Interval(-sp.oo, sp.oo), ("uniform", -10, 10))
-# the two events {A <= 0} and {B <= 0} are the same when A = B (both sides' event functions)
-P.generic("f_alpha.rewrite", "Sec. 3", "identity",
-          "P_Q((T_n - E_P)/sd_P <= h) = P_Q((T_n - E_Q)/sd_P <= h - (E_Q - E_P)/sd_P)",
-          latex=FQ_LATEX, section=S3, params=(H, TN_, EP_, EQ_, VP_),
-          lhs=(Tn - E_P) / sp.sqrt(V_P) - h, rhs=(Tn - E_Q) / sp.sqrt(V_P) - (h - (E_Q - E_P) / sp.sqrt(V_P)))
 
 VAR_LATEX = r"\mathbb{V}\text{ar}_{Q}(T_{n})=\mathbb{V}\text{ar}_{P}(T_{n})"
 
@@ -115,7 +94,6 @@ P.claim("var_symmetric", "Sec. 3", "identity",
         why_custom='also shows the equality failing for the asymmetric mixture (a "differs" fact no generic kind states)')
 
 MUN_LATEX = r"\mu_{n}=(\mathbb{E}_{Q}[T_{n}]-\mathbb{E}_{P}[T_{n}])/\sqrt{\mathbb{V}\text{ar}_{Q}[T_{n}]}"
-MUN_EXPR = (E_Q - E_P) / sp.sqrt(V_Q)
 P.formula("mu_n", "Sec. 3", MUN_LATEX, role="definition", quantity=r"\mu_n", params=(),
           parse=MUN_LATEX.partition("=")[2], symbols=SYMS, section=S3)
 P.formula("f_sym", "Sec. 3", r"f(\alpha)=\widetilde{F}_{n}(F^{-1}_{n}(1-\alpha)-\mu_{n})", role="equality",
@@ -127,25 +105,11 @@ P.formula("eq3_3", "(3.3)", r"f(\alpha)\rightarrow G_{\mu}(\alpha)=\Phi(\Phi^{-1
           description="CLT: the composed trade-off function tends to G_mu")
 
 # ----------------------------------------------------------------------------- (3.4)-(3.5)
-L34_1 = r"\displaystyle\hskip 3.0pt\operatorname{\mathbb{P}}_{Q}\bigg{(}\frac{T_{n}-\mathbb{E}_{P}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}\leq h\bigg{)}"
-L34_3 = r"\displaystyle\hskip 3.0pt\operatorname{\mathbb{P}}_{Q}\bigg{(}\frac{T_{n}-\mathbb{E}_{Q}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{Q}[T_{n}]}}\leq\bigg{[}h-\frac{\mathbb{E}_{Q}[T_{n}]-\mathbb{E}_{P}[T_{n}]}{\sqrt{\mathbb{V}\text{ar}_{P}[T_{n}]}}\bigg{]}\sqrt{\frac{\mathbb{V}\text{ar}_{P}[T_{n}]}{\mathbb{V}\text{ar}_{Q}[T_{n}]}}\bigg{)}"
 L34_4 = r"\displaystyle\hskip 3.0pt\widetilde{F}_{n}\bigg{(}(h-\mu_{n})\sqrt{\frac{\mathbb{V}\text{ar}_{P}[T_{n}]}{\mathbb{V}\text{ar}_{Q}[T_{n}]}}\bigg{)}."
-ARG3 = (h - (E_Q - E_P) / sp.sqrt(V_P)) * sp.sqrt(V_P / V_Q)      # line 3's threshold for X_Q
-ARG4 = (h - mu_n) * sp.sqrt(V_P / V_Q)                              # line 4's argument of F~_n
 P.formula("eq3_4", "(3.4)", L34_4, role="equality", quantity=r"f(\alpha)", params=(H,),
           symbols=SYMS, section=S3,
           description="last line of (3.4); mu_n as defined in Sec. 3 (denominator sqrt(Var_Q))")
-# same event iff line 1's function is a positive multiple of line 3's: here sqrt(Var_Q/Var_P)
-P.generic("eq3_4.steps", "(3.4)", "identity", "lines 1-3 of (3.4): the same event rescaled to X_Q",
-          latex=L34_3, section=S3, params=(H, TN_, EP_, EQ_, VP_, VQ_),
-          lhs=(Tn - E_P) / sp.sqrt(V_P) - h, rhs=sp.sqrt(V_Q) / sp.sqrt(V_P) * ((Tn - E_Q) / sp.sqrt(V_Q) - ARG3))
 
-
-P.generic("eq3_4.last", "(3.4)", "identity",
-          "last step of (3.4): line 3 equals F~_n((h - mu_n) sqrt(Var_P/Var_Q)) with mu_n as defined above "
-          "((E_Q - E_P)/sqrt(Var_Q)), now without the symmetry assumption",
-          latex=L34_4, section=S3, formulas=("eq3_4", "mu_n"), params=(H, EP_, EQ_, VP_, VQ_),
-          lhs=ARG3, rhs=ARG4.subs(mu_n, MUN_EXPR), truth_side="lhs")
 
 EQ35_LATEX = r"f(\alpha)=\widetilde{F}_{n}\bigg{(}\left(F^{-1}_{n}(1-\alpha)-\mu_{n}\right)\sqrt{\frac{\mathbb{V}\text{ar}_{P}[T_{n}]}{\mathbb{V}\text{ar}_{Q}[T_{n}]}}\bigg{)}."
 P.formula("eq3_5", "(3.5)", EQ35_LATEX, role="equality", quantity=r"f(\alpha)", params=(ALPHA01,),
@@ -251,12 +215,6 @@ P.formula("eq3_7.T2", "(3.7)", EQ37_2, role="approximation", quantity=r"T_2", pa
           parse=EQ37_2.replace(r"\displaystyle-", "", 1), symbols=SYMS, section=S31)
 
 
-P.generic("eq3_7.derivation", "(3.7)", "identity",
-          "(3.7) is the degree-2 Edgeworth expansion: Phi + sum_j r_j(-D) Phi with r_j from exp(t_1 + t_2)",
-          latex=EQ37_1, section=S31, formulas=("eq3_7", "eq3_7.T2"), params=EW_PARAMS_Q,
-          lhs=edgeworth_truth(kt3, kt4, sigma_n), rhs=EQ37, truth_side="lhs")
-
-
 # i.i.d. scaling sigma_n = sqrt(n) s_1, kappatilde_r = n c_r: sqrt(n) T_1 and n T_2 tend to their
 # one-step values (finite, non-zero), weighted by free w_1, w_2
 _s1, _c3, _c4 = sp.symbols("s1 c3 c4", positive=True)
@@ -270,26 +228,6 @@ P.generic("eq3_7.orders", "(3.7)", "limit", "T_1 is of order n^{-1/2} and T_2 of
                  + _W3[1] * (_c4 * (h ** 3 - 3 * h) / (24 * _s1 ** 4)
                              + _c3 ** 2 * (h ** 5 - 10 * h ** 3 + 15 * h) / (72 * _s1 ** 6))) * phi(h))
 
-
-def _not_cdf_check():
-    f = sp.lambdify([h, sigma_n, kt3, kt4], EQ37, "mpmath")
-    # one composition of a skewed loss: sigma_n = 1, kappatilde_3 = 2, kappatilde_4 = 6 (an exponential)
-    with mp.workdps(20):
-        vals = [(mp.mpf(x) / 10, f(mp.mpf(x) / 10, 1, 2, 6)) for x in range(-60, 61)]
-    lo = min(vals, key=lambda t: t[1])
-    non_mono = any(b[1] < a[1] for a, b in zip(vals, vals[1:]))
-    if lo[1] < 0 or non_mono:
-        return Verdict("holds_numerically", "evaluation of (3.7) on a grid", points=len(vals), worst_error=0.0,
-                       precision=20, note=f"witness sigma_n=1, kappatilde_3=2, kappatilde_4=6: "
-                       f"F~_EW({mp.nstr(lo[0], 3)}) = {mp.nstr(lo[1], 6)}, non-monotone: {non_mono}")
-    return Verdict("fails", "grid evaluation found a valid CDF")
-
-
-# custom: an existential claim (a witness that (3.7) is not a CDF); the generic kinds check universal statements
-P.claim("footnote2", "(3.7) fn. 2", "property",
-        "F~_EW is not guaranteed to be a valid CDF (witness: negative values / non-monotone)",
-        latex=r"\widetilde{F}_{\mathtt{EW}}(h)", section=S31, formulas=("eq3_7",), check=_not_cdf_check,
-        why_custom='an existential claim (a witness that (3.7) is not a CDF); the generic kinds check universal statements')
 
 # ----------------------------------------------------------------------------- (3.8)
 EQ38_1 = r"\displaystyle\Phi(h)-\sigma_{n}^{-3}\cdot\frac{1}{6}\bm{\kappa}_{3}(h^{2}-1)\phi(h)"
@@ -308,12 +246,6 @@ P.formula("eq3_8.l2", "(3.8)", EQ38_2, role="approximation", quantity="", params
           symbols=SYMS, section=S31)
 P.formula("eq3_8.l3", "(3.8)", EQ38_3, role="approximation", quantity="", params=EW_PARAMS_P,
           symbols=SYMS, section=S31)
-
-
-P.generic("eq3_8.derivation", "(3.8)", "identity",
-          "(3.8) is the degree-2 Edgeworth expansion with the cumulants under P (same form as (3.7))",
-          latex=EQ38_1, section=S31, formulas=("eq3_8",), params=EW_PARAMS_P,
-          lhs=edgeworth_truth(k3, k4, sigma_n), rhs=EQ38, truth_side="lhs")
 
 
 # ----------------------------------------------------------------------------- error orders (exact pair)
@@ -401,15 +333,7 @@ P.claim("sec3_2.CLT", "Sec. 3.2", "asymptotic",
         why_custom='an error order fitted along n on the exact composed Exp pair')
 
 # ----------------------------------------------------------------------------- Method (i), (3.9)
-MI_LATEX = r"F_{\mathtt{EW}}(h)-1-\alpha=0"
 
-
-# in the Gaussian case kappa_3 = kappa_4 = 0, F_EW = Phi and F_EW^{-1}(1 - alpha) = Phi^{-1}(1 - alpha):
-# the printed equation F_EW(h) - 1 - alpha = 0 evaluated at that quantile
-P.generic("method_i", "Sec. 3.1", "identity",
-          "Method (i): F_EW^{-1}(1 - alpha) is the root of F_EW(h) - 1 - alpha = 0",
-          latex=MI_LATEX, section=S31, formulas=("eq3_8",), params=(ALPHA01,),
-          lhs=EQ38.subs({k3: 0, k4: 0}).subs(h, Phi_inv(1 - alpha)) - 1 - alpha, rhs=sp.Integer(0))
 
 P.formula("z_def", "(3.9)", r"z=\Phi^{-1}(1-\alpha)", role="definition", quantity="z", params=(ALPHA01,),
           parse=r"\Phi^{-1}(1-\alpha)", transform=erf_form, section=S31)
@@ -422,18 +346,6 @@ P.formula("eq3_9", "(3.9)", EQ39_1, role="approximation", quantity=r"F^{-1}_n(1-
           symbols=SYMS, section=S31, description="degree-2 Cornish-Fisher quantile, z = Phi^{-1}(1 - alpha)")
 P.formula("eq3_9.l2", "(3.9)", EQ39_2, role="approximation", quantity="", params=(Z, SIGMA_N, K3, K4),
           symbols=SYMS, section=S31)
-
-
-# bookkeeping e ~ n^{-1/2}: kappa_3/sigma_n^3 = g_1 e, kappa_4/sigma_n^4 = g_2 e^2 (sigma_n = 1 by scaling);
-# the derived Edgeworth CDF at the printed Cornish-Fisher point is Phi(z) + O(e^3)
-_g1, _g2, _e = sp.symbols("g1 g2 e_cf", real=True)
-_GPAR = tuple(Param(v, sp.Interval(-sp.oo, sp.oo), ("uniform", -2, 2)) for v in (_g1, _g2))
-P.generic("eq3_9.cf", "(3.9)", "asymptotic",
-          "(3.9) inverts the Edgeworth expansion: F_EW(CF(z)) = Phi(z) + O(n^{-3/2})",
-          latex=EQ39_1, section=S31, formulas=("eq3_9", "eq3_9.l2"),
-          params=(Z,) + _GPAR + (Param(_e, sp.Interval.open(0, 1), ("uniform", 0, 1)),),
-          f=edgeworth_truth(_g1 * _e, _g2 * _e ** 2, 1).subs(h, EQ39.subs({sigma_n: 1, k3: _g1 * _e, k4: _g2 * _e ** 2})),
-          g=Phi(z), h=_e ** 3, x=_e, x0=0)
 
 
 def _cf_order_check():
@@ -544,3 +456,5 @@ P.claim("footnote2.approximates", "(3.7) fn. 2", "asymptotic",
         latex=r"\widetilde{F}_{\mathtt{EW}}(h)", section=S31,
         formulas=("eq3_7",), check=_footnote2_approx_check,
         why_custom="an error order along n on an exact pair where F_n and F~_n differ (the Exp pair has F_n = F~_n)")
+
+P.load(__file__)  # the generic claims: sec3.toml

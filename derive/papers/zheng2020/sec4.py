@@ -4,31 +4,18 @@ Edgeworth trade-off function (fixed point matched by G_{mu*}, area under the cur
 from __future__ import annotations
 
 import mpmath as mp
-import sympy as sp
 
 from ...core import Verdict
 from ...symbols import alpha
-from ._paper import ALPHA_STAR, P, Phi, Phi_inv, alpha_star, erf_form
+from ._paper import ALPHA_STAR, P, Phi, alpha_star, erf_form
 
 S4 = "Sec. 4"
 
 MUSTAR_LATEX = r"\mu^{*}=\Phi^{-1}(1-\alpha^{*})-\Phi^{-1}(\alpha^{*})."
-MUSTAR = Phi_inv(1 - alpha_star) - Phi_inv(alpha_star)
 P.formula("mu_star", "Sec. 4", MUSTAR_LATEX, role="definition", quantity=r"\mu^{*}", params=(ALPHA_STAR,),
           parse=MUSTAR_LATEX.partition("=")[2], symbols={"alpha^*": alpha_star}, transform=erf_form, section=S4,
           description="GDP parameter whose G_mu has the same fixed point alpha* as f_EW")
 
-
-P.generic("mu_star.fixed_point", "Sec. 4", "identity",
-          "G_{mu*}(alpha*) = alpha* for mu* = Phi^{-1}(1-a*) - Phi^{-1}(a*)",
-          latex=MUSTAR_LATEX, section=S4, formulas=("mu_star",), params=(ALPHA_STAR,),
-          lhs=Phi(Phi_inv(1 - alpha_star) - MUSTAR), rhs=alpha_star)
-
-
-P.generic("mu_star.monotone", "Sec. 4", "monotone",
-          "a fixed point further from the origin means a smaller mu* (mu* decreases in alpha* on (0, 1/2))",
-          shown_kind="property", latex=r"{\mu^{*}}^{(2)}<{\mu^{*}}^{(1)}", section=S4, formulas=("mu_star",),
-          params=(ALPHA_STAR,), f=MUSTAR, x=alpha_star, direction="decreasing")
 
 GAMMA_LATEX = r"\gamma=\int_{0}^{1}f_{\mathtt{EW}}(\alpha)d\alpha"
 P.formula("gamma_area", "Sec. 4", GAMMA_LATEX, role="definition", quantity=r"\gamma", params=(),
@@ -63,8 +50,4 @@ P.claim("order.gaussian", "Sec. 4", "property",
         formulas=("mu_star", "gamma_area"), check=_gauss_family_check,
         why_custom='two facts of one family (mu* = mu by root finding, the area gamma decreasing in mu by quadrature)')
 
-
-P.generic("order.range", "Sec. 4 fn. 4", "identity",
-          "gamma lies in [0, 1/2]; perfect privacy Id(alpha) = 1 - alpha has area 1/2",
-          latex=r"\left\{(\mu,\gamma):\;\mu\geq 0,\,0\leq\gamma\leq\frac{1}{2}\right\}", section=S4,
-          params=(), lhs=sp.Integral(1 - alpha, (alpha, 0, 1)), rhs=sp.Rational(1, 2))
+P.load(__file__)  # the generic claims: sec4.toml

@@ -7,11 +7,9 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from ... import cumulants as C
 from ...core import Verdict
-from ...paperkit import pmf_pair
-from ...symbols import EPS, Param, p as p_
-from ._paper import ALPHA01, NN, THETA, P, Phi, Phi_inv, n, theta, x
+from ...symbols import EPS, Param
+from ._paper import ALPHA01, NN, P, Phi, Phi_inv, n, theta, x
 
 S51, S52, S53 = "Sec. 5.1", "Sec. 5.2", "Sec. 5.3"
 
@@ -20,42 +18,7 @@ S51, S52, S53 = "Sec. 5.1", "Sec. 5.2", "Sec. 5.3"
 # Q = softmax(v)).  The paper's delta(eps) = int (q - e^eps p)_+ is sup_A Q(A) - e^eps P(A), the truth
 # SupOverEvents of the pair (Q, P) (brute force over events); eps ranges over R for an asymmetric f.
 e_ = sp.Symbol("varepsilon", real=True)
-E_R = Param(e_, sp.Interval(-sp.oo, sp.oo), ("uniform", -2, 2))
-E_POS = Param(e_, sp.Interval(0, sp.oo), ("uniform", 0, 2))
 alpha_ = ALPHA01.symbol
-
-
-def _logits(pair):
-    k = len(pair.args) // 2
-    return list(pair.args[:k]), list(pair.args[k:])
-
-
-def _softmax(xs):
-    return [sp.exp(v) / sum(sp.exp(w_) for w_ in xs) for v in xs]
-
-
-def _delta_printed(us, vs, e):
-    """int (q - e^eps p)_+ d mu (the paper's delta(eps)) written out for softmax pmfs."""
-    return sum(sp.Max(q - sp.exp(e) * pi, 0) for pi, q in zip(_softmax(us), _softmax(vs)))
-
-
-def _delta_truth(us, vs, e):
-    return sp.Function("SupOverEvents")(sp.Function("Pmf")(*vs, *us), sp.exp(e))
-
-
-def _product(xs, ys):
-    """logits of the product pmf: softmax(x)_i softmax(y)_j = softmax(x_i + y_j)."""
-    return [a + b for a in xs for b in ys]
-
-
-def _loss(us, vs):
-    """L(x) = log(q(x)/p(x)) at each point."""
-    return [sp.log(q / pi) for pi, q in zip(_softmax(us), _softmax(vs))]
-
-
-PQ3, PAIR3 = pmf_pair("pq", 3)
-PQ4, PAIR4 = pmf_pair("pq", 4)
-RS2, PAIR2 = pmf_pair("rs", 2)
 
 
 # ----------------------------------------------------------------------------- Lemma 5.1
@@ -66,25 +29,11 @@ P.formula("lemma5_1", "Lemma 5.1", L51_LATEX, role="equality", quantity=r"\delta
           description="q, p are the densities of Q, P with respect to the dominating measure mu")
 
 
-_U4, _V4 = _logits(PAIR4)
-# 1 + f^*(-e^eps) = sup_alpha 1 - f(alpha) - e^eps alpha = sup over tests Q(reject) - e^eps P(reject)
-P.generic("lemma5_1", "Lemma 5.1", "bound", "delta_1(eps) = 1 + f^*(-e^eps) = int (q - e^eps p)_+ d mu",
-          shown_kind="identity", latex=L51_LATEX, section=S51, formulas=("lemma5_1",), params=(E_R,) + PQ4,
-          bound=_delta_printed(_U4, _V4, e_), side="equal", truth=_delta_truth(_U4, _V4, e_))
-
 # ----------------------------------------------------------------------------- Lemma 5.2
 L52_LATEX = r"\delta_{\otimes}(\varepsilon)=\int_{\mathbb{R}}\delta_{1}\big{(}\varepsilon-L_{2}(y)\big{)}q_{2}(y)\mathrm{d}y."
 P.formula("lemma5_2", "Lemma 5.2", L52_LATEX, role="equality", quantity=r"\delta_\otimes(\varepsilon)",
           params=(EPS,), parse=L52_LATEX.partition("=")[2], symbols={"y": sp.Symbol("y", real=True)}, section=S51)
 
-
-_U3, _V3 = _logits(PAIR3)
-_U2, _V2 = _logits(PAIR2)
-P.generic("lemma5_2", "Lemma 5.2", "bound",
-          "delta of f_1 (x) f_2 is int delta_1(eps - L_2(y)) q_2(y) dy",
-          shown_kind="identity", latex=L52_LATEX, section=S51, formulas=("lemma5_2",), params=(E_R,) + PQ3 + RS2,
-          bound=sum(q2 * _delta_printed(_U3, _V3, e_ - l2) for q2, l2 in zip(_softmax(_V2), _loss(_U2, _V2))),
-          side="equal", truth=_delta_truth(_product(_U3, _U2), _product(_V3, _V2), e_))   # f_1 on 3, f_2 on 2 points
 
 # ----------------------------------------------------------------------------- the recursion
 D0_LATEX = r"\displaystyle=\max\{1-\mathrm{e}^{\varepsilon},0\}"
@@ -92,23 +41,10 @@ P.formula("rec.delta0", "Sec. 5.1", D0_LATEX, role="definition", quantity=r"\del
           params=(EPS,), parse=D0_LATEX.partition("=")[2], section=S51)
 
 
-P.generic("rec.delta0", "Sec. 5.1", "bound", "delta_0(eps) = max{1 - e^eps, 0} is the dual of f^{(x)0} = Id",
-          shown_kind="identity", latex=D0_LATEX, section=S51, formulas=("rec.delta0",), params=(E_R,) + PQ3[:3],
-          bound=sp.Max(1 - sp.exp(e_), 0), side="equal", truth=_delta_truth(_U3, _U3, e_))   # Id = T(P, P)
-
 DK_LATEX = r"\displaystyle=\int\delta_{k}\big{(}\varepsilon-L(x)\big{)}\mathrm{d}x"
 P.formula("rec.delta_k1", "Sec. 5.1", DK_LATEX, role="equality", quantity=r"\delta_{k+1}(\varepsilon)",
           params=(EPS,), parse=DK_LATEX.partition("=")[2], symbols={"x": x}, section=S51)
 
-
-# k = 1: delta_2 of f (x) f (brute force over events of P x P vs Q x Q) against the printed recursion,
-# sum over the outcomes x of delta_1(eps - L(x)) (the counting measure of a finite space, no weight q(x))
-REC_PRINTED = sum(_delta_printed(_U3, _V3, e_ - l) for l in _loss(_U3, _V3))
-REC_TRUTH = _delta_truth(_product(_U3, _U3), _product(_V3, _V3), e_)
-P.generic("rec.delta_k1", "Sec. 5.1", "bound",
-          "recursion delta_{k+1}(eps) = int delta_k(eps - L(x)) dx (Lemma 5.2 with f_1 = f^{(x)k}, f_2 = f)",
-          shown_kind="identity", latex=DK_LATEX, section=S51, formulas=("rec.delta_k1", "lemma5_2"),
-          params=(E_POS,) + PQ3, bound=REC_PRINTED, side="equal", truth=REC_TRUTH)
 
 FN_LATEX = r"\displaystyle=\sup_{\varepsilon\in\mathbb{R}}1-\delta_{n}(\varepsilon)-\mathrm{e}^{\varepsilon}\alpha."
 P.formula("rec.f_n", "Sec. 5.1", FN_LATEX, role="equality", quantity=r"f^{\otimes n}(\alpha)", params=(),
@@ -116,32 +52,13 @@ P.formula("rec.f_n", "Sec. 5.1", FN_LATEX, role="equality", quantity=r"f^{\otime
           hand_reason="a supremum over eps of an abstract delta_n", section=S51)
 
 
-# 1 - delta(eps) - e^eps alpha is concave and piecewise linear in e^eps with kinks at e^eps = q(x)/p(x): the
-# sup over eps in R is the largest value at a kink (or 0, its limit as eps -> -oo)
-P.generic("rec.f_n", "Sec. 5.1", "bound", "f(alpha) = sup_{eps in R} 1 - delta(eps) - e^eps alpha (asymmetric f)",
-          shown_kind="identity", latex=FN_LATEX, section=S51, formulas=("rec.f_n",), params=(ALPHA01,) + PQ4,
-          bound=sp.Max(0, *[1 - _delta_printed(_U4, _V4, l) - sp.exp(l) * alpha_ for l in _loss(_U4, _V4)]),
-          side="equal", truth=sp.Function("Tradeoff")(PAIR4, alpha_))
-
 GRID_LATEX = r"\displaystyle=\int\delta_{k}\big{(}\lfloor\varepsilon_{j}-L(x)\rfloor\big{)}\mathrm{d}x,j=1,\ldots,N"
 P.formula("rec.grid", "Sec. 5.1", GRID_LATEX, role="equality", quantity=r"\delta_{k+1}(\varepsilon_j)", params=(),
           parse=r"\int\delta_{k}\big{(}\lfloor\varepsilon_{j}-L(x)\rfloor\big{)}\mathrm{d}x",
           symbols={"x": x, "varepsilon_j": sp.Symbol("varepsilon_j")}, section=S51)
-P.generic("rec.grid", "Sec. 5.1", "bound",
-          "grid recursion delta_{k+1}(eps_j) = int delta_k(floor(eps_j - L(x))) dx (a grid containing every "
-          "eps_j - L(x), so the rounding is exact)", shown_kind="identity",
-          latex=GRID_LATEX, section=S51, formulas=("rec.grid",), params=(E_POS,) + PQ3,
-          bound=REC_PRINTED, side="equal", truth=REC_TRUTH)
-
-FLOOR_LATEX = r"\lfloor\varepsilon_{j}-L(x)\rfloor=\max\{\varepsilon_{l}:\varepsilon_{l}\leqslant\varepsilon_{j}-L(x)\}"
 
 
 D_ = Param(sp.Symbol("d", nonnegative=True), sp.Interval(0, sp.oo), ("uniform", 0, 2))   # rounding amount
-P.generic("rec.floor_sound", "Sec. 5.1", "bound",
-          "rounding eps_j - L(x) down to the grid can only increase delta_k (delta_k is non-increasing), so the "
-          "grid recursion over-estimates delta (privacy-sound)", shown_kind="property",
-          latex=FLOOR_LATEX, section=S51, params=(E_R, D_) + PQ4,
-          bound=_delta_truth(_U4, _V4, e_ - D_.symbol), side="upper", truth=_delta_truth(_U4, _V4, e_))
 
 # ----------------------------------------------------------------------------- Sec. 5.2: Laplace
 b = sp.Symbol("b", positive=True)
@@ -151,23 +68,11 @@ lap = P.formula("laplace_density", "Sec. 5.2 fn. 6", LAP_LATEX, role="definition
 
 
 B_ = Param(b, sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
-P.generic("laplace_density", "Sec. 5.2 fn. 6", "identity", "the Laplace density integrates to 1",
-          latex=LAP_LATEX, section=S52, formulas=("laplace_density",), params=(B_,),
-          lhs=sp.Integral(lap.expr.subs(theta, 0), (x, -sp.oo, sp.oo)), rhs=sp.Integer(1))   # location-free
 
 THETA_LATEX = r"\theta=3/\sqrt{n}"
 P.formula("theta", "Sec. 5.2", THETA_LATEX, parse=r"3/\sqrt{n}", role="definition", quantity=r"\theta",
           params=(), symbols={"n": n}, section=S52)
 
-
-# n = 9/theta^2: mu_n = n (k1_Q - k1_P)/sqrt(n k2_P) = 3 (k1_Q - k1_P)/(theta sqrt(k2_P)) (closed-form
-# cumulants of the Laplace pair, derive.cumulants), as theta -> 0
-_KP, _KQ = C.laplace_llr_cumulants(2, "P"), C.laplace_llr_cumulants(2, "Q")
-P.generic("theta.visible", "Sec. 5.2", "limit",
-        "theta = 3/sqrt(n) keeps the composed Laplace trade-off near G_3 (mu_n -> 3) instead of collapsing "
-        "to the axes",
-        latex=THETA_LATEX, section=S52, formulas=("theta",), params=(THETA,),
-        f=3 * (_KQ[0] - _KP[0]) / (theta * sp.sqrt(_KP[1])), x=theta, x0=0, value=3, side="+")
 
 HEAVY_LATEX = r"T(\left\{\texttt{Lap}(0,1)\right\}^{\otimes n},\left\{\texttt{Lap}(\theta,1)\right\}^{\otimes n})\geq f_{\varepsilon,0}"
 
@@ -278,12 +183,6 @@ def _mixture(sig, pp):
     return pp * Phi(Phi_inv(1 - alpha_) - 1 / sig) + (1 - pp) * (1 - alpha_)
 
 
-P01 = Param(p_, sp.Interval.Lopen(0, 1), ("uniform", 0, 1))
-P.generic("sgd.sigma1", "Fig. 5.4", "identity",
-          "sigma = 1 makes h = p G_{1/sigma} + (1-p) Id the captions' p G_1 + (1-p) Id (mixture N(1,1) vs N(0,1))",
-          latex=SIG_LATEX, section=S53, formulas=("sgd.sigma",), params=(ALPHA01, P01),
-          lhs=_mixture(SIGMA1.expr, p_), rhs=p_ * Phi(Phi_inv(1 - alpha_) - 1) + (1 - p_) * (1 - alpha_))
-
 PNEG_LATEX = r"p=0.5/n^{-\frac{1}{2}}"
 
 
@@ -295,25 +194,6 @@ P.generic("sgd.p_neg_half", "Sec. 5.3", "inequality",
           lhs=sp.Rational(1, 2) / n_int ** sp.Rational(-1, 2), op="<=", rhs=sp.Integer(1))   # a sampling rate p <= 1
 
 CAP53_LATEX = r"0.5/n^{\frac{1}{4}}(G_{1}+\text{Id})^{\otimes n}"
-
-
-def caption_check(power):
-    """The literal caption p (G_1 + Id) against p G_1 + (1 - p) Id at alpha = 0 (used by App. E's caption)."""
-    def run():
-        rows = []
-        for nn in (1, 2, 16, 500):
-            pp = mp.mpf("0.5") / mp.mpf(nn) ** power
-            rows.append((nn, pp, 2 * pp, mp.mpf(1)))   # values at alpha = 0: G_1(0) = Id(0) = 1
-        bad = [r for r in rows if abs(r[2] - r[3]) > 1e-12]
-        if bad:
-            nn, pp, lit, true = bad[0]
-            return Verdict("fails", "value at alpha = 0 of the literal caption vs (p G_1 + (1-p) Id)",
-                           counterexample={"params": {"n": nn, "p": mp.nstr(pp, 6), "alpha": 0},
-                                           "caption (p G_1 + p Id)(0)": mp.nstr(lit, 6),
-                                           "(p G_1 + (1-p) Id)(0)": mp.nstr(true, 6)},
-                           note="shorthand: the caption drops the weight 1 - p of Id (they agree only at n = 1)")
-        return Verdict("proved", "the literal caption equals p G_1 + (1-p) Id")
-    return run
 
 
 # one factor of the tensor power at alpha: the literal p (G_1 + Id) against p G_1 + (1 - p) Id
@@ -361,3 +241,5 @@ P.claim("table2.orders", "Table 2", "numbers",
         latex="The runtime of Numerical has grown three orders of magnitude", section=S53,
         check=_table2_orders_check,
         why_custom='the printed entries of Table 2 and how "three orders of magnitude" rounds, not a formula')
+
+P.load(__file__)  # the generic claims: sec5.toml
