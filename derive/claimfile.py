@@ -761,9 +761,9 @@ class ClaimFile:
                     for x in sorted(sp.sympify(f.expr).free_symbols, key=lambda x: x.name):
                         known.setdefault(x.name, x)
             try:
-                mod = importlib.import_module(f"derive.papers.{self.key}._paper")
+                mod = importlib.import_module(f"{registry.SOURCES[self.key]}._paper")
                 known.update({v.name: v for v in vars(mod).values() if isinstance(v, sp.Symbol)})
-            except ModuleNotFoundError:
+            except (KeyError, ModuleNotFoundError):
                 pass
             known.update({v.name: v for v in vars(S).values() if isinstance(v, sp.Symbol)})
             self._known = known
