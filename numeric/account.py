@@ -115,28 +115,10 @@ def _gaussian_mu(events):
 MU_MAX = 1e150
 
 
-def _event_pure(e, sampled=True) -> float:
-    """The event's per-step pure-DP epsilon (its privacy loss bound): Laplace Delta/b, RR
-    eps0; amplified by its sampling (``sampled``): log(1 + q (e^eps0 - 1)) (Balle, Barthe,
-    Gaboardi 2018, Thms. 8 (Poisson, add/remove) and 9 (without replacement, replace-one));
-    inf for an unbounded loss (Gaussian, discrete Gaussian)."""
-    m = e.mechanism
-    if isinstance(m, EV.Laplace):
-        e0 = m.sensitivity / m.scale
-    elif isinstance(m, EV.RandomizedResponse):
-        e0 = m.epsilon
-    else:
-        return math.inf
-    if sampled and e.rate < 1 and math.isfinite(e0):
-        q = e.rate
-        e0 = e0 + math.log(q + (1 - q) * math.exp(-e0)) if e0 > 1 else math.log1p(q * math.expm1(e0))
-    return e0
-
-
 def _pure(events) -> float:
     """The composition's pure-DP epsilon (basic composition, sum T_i eps_i; rounded up): a
     certified upper bound on eps(delta) for every delta, and delta(eps) = 0 from it on."""
-    total = math.fsum(e.count * _event_pure(e) for e in events)
+    total = math.fsum(e.count * e.pure_epsilon() for e in events)
     return math.nextafter(total * (1 + 1e-15), math.inf) if math.isfinite(total) else math.inf
 
 
@@ -533,23 +515,16 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
 NOISE_RANGE = (1e-3, 1e8)
 
 
-def _noise_multiplier(e):
-    m = e.mechanism
-    if isinstance(m, (EV.Gaussian, EV.DiscreteGaussian)):
-        return m.sigma / m.sensitivity
-    return None
-
-
 def _pld_screen(events):
     """The PLD route's range: RouteError for an event beyond it (bounded losses above
     ``PLD_MAX_LOSS``, noise multipliers outside ``NOISE_RANGE``)."""
     for e in events:
-        loss = _event_pure(e, sampled=False)
+        loss = e.pure_epsilon(sampled=False)
         if math.isfinite(loss) and not PLD_MIN_LOSS <= loss <= PLD_MAX_LOSS:
             raise EV.RouteError("pld", e, f"per-step privacy loss up to {loss:.6g} outside "
                                 f"[{PLD_MIN_LOSS:g}, {PLD_MAX_LOSS:g}] (the PLD grid's range; the "
                                 "pure-DP bound applies)")
-        s = _noise_multiplier(e)
+        s = e.mechanism.noise_multiplier()
         if s is not None and not NOISE_RANGE[0] <= s <= NOISE_RANGE[1]:
             raise EV.RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:.6g} outside "
                                 f"[{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the PLD grid's range)")
