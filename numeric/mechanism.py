@@ -49,6 +49,7 @@ on its certified truncated support (vectorised atoms, the tail as +oo).
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -135,10 +136,12 @@ class Mechanism:
         return e0
 
     # --- the spec form -----------------------------------------------------------------------
+    #: its name in the ``--spec`` language (None: it has no spec form, e.g. a user's own class)
+    spec_name = None
+
     def spec(self) -> dict:
-        """The ``--spec`` JSON form ({"mechanism": ..., parameters}); NotSupported for a
-        mechanism the spec language has no name for (a user's own class)."""
-        raise NotSupported(f"{self} has no --spec form")
+        """The ``--spec`` JSON form: {"mechanism": spec_name, its fields in order}."""
+        return _spec_form(self, "mechanism", self.spec_name)
 
 
 class Sampling:
@@ -158,9 +161,18 @@ class Sampling:
         """The per-step pure-DP epsilon of ``mech`` under this sampling."""
         return mech.pure_sampled(self.rate)
 
+    #: its ``"kind"`` in the ``--spec`` language (None: no spec form)
+    spec_name = None
+
     def spec(self) -> dict:
-        """The ``--spec`` JSON form ({"kind": ..., parameters}); NotSupported if it has none."""
-        raise NotSupported(f"{self} has no --spec form")
+        """The ``--spec`` JSON form: {"kind": spec_name, its fields in order}."""
+        return _spec_form(self, "kind", self.spec_name)
+
+
+def _spec_form(obj, key, name) -> dict:
+    if name is None or not dataclasses.is_dataclass(obj):
+        raise NotSupported(f"{obj} has no --spec form")
+    return {key: name, **{f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}}
 
 
 def binary_pair(eps: float):
@@ -180,6 +192,7 @@ def _pos(name, v, allowed="(0, oo)"):
 @dataclass(frozen=True)
 class Gaussian(Mechanism):
     """Gaussian mechanism: noise multiplier ``sigma`` on a query of L2 ``sensitivity``."""
+    spec_name = "gaussian"
     sigma: float
     sensitivity: float = 1.0
 
@@ -196,9 +209,6 @@ class Gaussian(Mechanism):
 
     def noise_multiplier(self):
         return self.sigma / self.sensitivity
-
-    def spec(self):
-        return {"mechanism": "gaussian", "sigma": self.sigma, "sensitivity": self.sensitivity}
 
     def rdp(self):
         from . import rdp as R
@@ -234,6 +244,7 @@ class Gaussian(Mechanism):
 @dataclass(frozen=True)
 class Laplace(Mechanism):
     """Laplace mechanism: noise scale ``scale`` on a query of L1 ``sensitivity``."""
+    spec_name = "laplace"
     scale: float
     sensitivity: float = 1.0
 
@@ -247,9 +258,6 @@ class Laplace(Mechanism):
 
     def pure_epsilon(self):
         return self.sensitivity / self.scale
-
-    def spec(self):
-        return {"mechanism": "laplace", "scale": self.scale, "sensitivity": self.sensitivity}
 
     def rdp(self):
         from . import rdp as R
@@ -272,6 +280,7 @@ class Laplace(Mechanism):
 @dataclass(frozen=True)
 class RandomizedResponse(Mechanism):
     """Binary randomized response: reports the true bit with probability e^eps/(1+e^eps)."""
+    spec_name = "rr"
     epsilon: float
 
     def __post_init__(self):
@@ -282,9 +291,6 @@ class RandomizedResponse(Mechanism):
 
     def pure_epsilon(self):
         return self.epsilon
-
-    def spec(self):
-        return {"mechanism": "rr", "epsilon": self.epsilon}
 
     def rdp(self):
         from . import rdp as R
@@ -301,6 +307,7 @@ class DiscreteGaussian(Mechanism):
     sum_y e^{-y^2/(2 sigma^2)} on the integers (Canonne, Kamath, Steinke 2020, "The Discrete
     Gaussian for Differential Privacy", NeurIPS), on a scalar integer-valued query of integer
     ``sensitivity`` Delta >= 1 (the pair N_Z(0, sigma^2) vs N_Z(Delta, sigma^2))."""
+    spec_name = "dgauss"
     sigma: float
     sensitivity: int = 1
 
@@ -320,9 +327,6 @@ class DiscreteGaussian(Mechanism):
 
     def noise_multiplier(self):
         return self.sigma / self.sensitivity
-
-    def spec(self):
-        return {"mechanism": "dgauss", "sigma": self.sigma, "sensitivity": self.sensitivity}
 
     def rdp(self):
         from . import rdp as R
@@ -352,6 +356,7 @@ class DiscreteGaussian(Mechanism):
 @dataclass(frozen=True)
 class Poisson(Sampling):
     """Poisson subsampling: each record is used independently with probability ``rate``."""
+    spec_name = "poisson"
     rate: float
 
     def __post_init__(self):
@@ -369,9 +374,6 @@ class Poisson(Sampling):
     def whole(self):
         return self.rate == 1
 
-    def spec(self):
-        return {"kind": "poisson", "rate": self.rate}
-
     def rdp(self, mech):
         return mech.rdp_poisson(self.rate)
 
@@ -382,6 +384,7 @@ class Poisson(Sampling):
 @dataclass(frozen=True)
 class WithoutReplacement(Sampling):
     """A fixed batch of ``batch_size`` records drawn without replacement from ``dataset_size``."""
+    spec_name = "fixed"
     batch_size: int
     dataset_size: int
 
@@ -403,9 +406,6 @@ class WithoutReplacement(Sampling):
 
     def __str__(self):
         return f"fixed(batch={self.batch_size}/{self.dataset_size})"
-
-    def spec(self):
-        return {"kind": "fixed", "batch_size": self.batch_size, "dataset_size": self.dataset_size}
 
     def rdp(self, mech):
         return mech.rdp_fixed(self.rate)

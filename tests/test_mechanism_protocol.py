@@ -182,3 +182,21 @@ def test_mechanisms_say_their_pure_loss_noise_and_spec():
         EV.Event(ThreePoint()).spec()
     assert EV.Event(EV.Gaussian(1.0), EV.Poisson(1.0)).sampling is None      # Poisson(1): no sampling
     assert EV.Event(EV.Gaussian(1.0), EV.WithoutReplacement(5, 5)).sampling is not None
+
+
+def test_routes_are_objects_serving_profile_table_and_calibration():
+    """account.ROUTES: one object per route name; the answer of method=r is its bounds, the
+    table's row its row, and an unsupported event its RouteError."""
+    assert tuple(account.ROUTES) == EV.ROUTES
+    ev = [EV.Event(EV.Gaussian(1.1), EV.Poisson(0.01), 300)]
+    for name in ("rdp", "pld"):
+        route = account.ROUTES[name]
+        lo, hi, _ = route.bounds(ev, "epsilon", 1e-5, "add_remove")
+        r = account.epsilon(ev, 1e-5, name)
+        assert route.certified and r.value == hi and r.extras["route"] == name
+        assert route.epsilon_upper(ev, 1e-5, "add_remove") == hi
+    rows = {row["route"]: row for row in account.table(ev, "epsilon", 1e-5)}
+    assert rows["pld"]["upper"] == account.ROUTES["pld"].bounds(ev, "epsilon", 1e-5, "add_remove")[1]
+    assert not account.ROUTES["clt"].certified and rows["clt"]["guarantee"] is False
+    with pytest.raises(EV.RouteError):
+        account.ROUTES["rdp"].bounds([EV.Event(ThreePoint(), None, 3)], "epsilon", 1e-5, "add_remove")
