@@ -48,8 +48,8 @@ on its certified truncated support (vectorised atoms, the tail as +oo).
 """
 from __future__ import annotations
 
-import math
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import numpy as np
