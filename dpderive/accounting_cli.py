@@ -192,10 +192,9 @@ def _run_shape(args, steps=None, epochs=None, batch=None):
 
 
 def _neighbouring(args, events):
-    from numeric import events as EV
     if args.neighbouring:
         return args.neighbouring.replace("-", "_")
-    fixed = any(isinstance(e.sampling, EV.WithoutReplacement) for e in events)
+    fixed = any(getattr(e.sampling, "neighbouring", None) == "replace_one" for e in events)
     return "replace_one" if fixed else "add_remove"
 
 

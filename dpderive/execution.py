@@ -353,6 +353,27 @@ class DiskCache:
         os.replace(tmp, p)
 
 
+# ----------------------------------------------------------------------------- verdict views
+# each cached verdict's view (the verdict as ``check``/``show`` print it), which the warm
+# commands read without SymPy (``dpderive.index`` re-exports these)
+def _views() -> DiskCache:
+    return DiskCache("records")
+
+
+def view(key: str) -> dict | None:
+    v = _views().get(key)
+    return v if isinstance(v, dict) else None
+
+
+def put_view(key: str, verdict) -> None:
+    from derive.core import verdict_view
+    _views().put(key, verdict_view(verdict))
+
+
+def has_view(key: str) -> bool:
+    return _views()._path(key).exists()
+
+
 def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = None,
                  cache: bool = True, progress: bool = True, desc: str = "checking") -> dict:
     """Give every claim its verdict (``claim._verdict``): from the verdict cache when its
@@ -362,7 +383,6 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
     commands read without SymPy.  Returns counts."""
     from derive.core import Verdict
 
-    from . import index
     todo = [c for c in claims if c._verdict is None]
     store = DiskCache("verdicts") if cache else None
     keys = {}
@@ -372,8 +392,8 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
             v = store.get(keys[c.id])
             if isinstance(v, Verdict):
                 c._verdict = v
-                if not index.has_view(keys[c.id]):   # a verdict cached before the views existed
-                    index.put_view(keys[c.id], v)
+                if not has_view(keys[c.id]):   # a verdict cached before the views existed
+                    put_view(keys[c.id], v)
     hits = sum(1 for c in todo if c._verdict is not None)
     if progress and hits:
         print(f"[{desc}] {hits} of {len(todo)} verdicts from the cache ({store.dir})", file=sys.stderr)
@@ -388,7 +408,7 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
             c._verdict = r.value
             if store is not None:
                 store.put(keys[c.id], r.value)
-                index.put_view(keys[c.id], r.value)
+                put_view(keys[c.id], r.value)
         else:  # the task itself failed (not the check): say so in the verdict, never cache it
             c._verdict = Verdict("inconclusive", "error", note=f"task failed: {r.error}")
 

@@ -26,7 +26,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from .execution import DiskCache, files_digest
+from .execution import DiskCache, files_digest, has_view, put_view, view  # noqa: F401
 
 INDEX_VERSION = "1"
 _COMMAND_FILES = ("index.py", "cli.py", "render.py", "execution.py")
@@ -133,23 +133,8 @@ def load_or_build() -> dict:
 
 
 # ----------------------------------------------------------------------------- verdict views
-
-def _views() -> DiskCache:
-    return DiskCache("records")
-
-
-def view(key: str) -> dict | None:
-    v = _views().get(key)
-    return v if isinstance(v, dict) else None
-
-
-def put_view(key: str, verdict) -> None:
-    from derive.core import verdict_view
-    _views().put(key, verdict_view(verdict))
-
-
-def has_view(key: str) -> bool:
-    return _views()._path(key).exists()
+# the store of the verdict views lives beside the verdict cache (``dpderive.execution``, which
+# fills both: no import from it back to this module)
 
 
 def records(idx: dict, ids: list[str]) -> list[dict] | None:

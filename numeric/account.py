@@ -10,6 +10,11 @@ tightest certified answer by default.
   scale: smallest), or randomized response's epsilon, the number of steps / the batch size
   (largest) meeting a target.
 
+Routes are objects (``ROUTES``: ``RDPRoute``, ``PLDRoute``, ``ApproximationRoute`` for clt and
+edgeworth): each gives the bounds of a profile value, its certified upper end of epsilon alone
+(the calibration's search) and its ``table`` row, and raises ``RouteError`` for events it does
+not support; the mechanisms say what they can give each route (``numeric.mechanism``).
+
 ``method``: ``best`` (default) reports the smallest certified upper bound among the
 ``rdp`` and ``pld`` routes (and, for compositions of unsubsampled Gaussians, the exact
 closed-form profile, route ``exact``) with the tightest certified lower bound; ``rdp`` / ``pld`` one
@@ -132,28 +137,10 @@ def _gaussian_mu(events):
 MU_MAX = 1e150
 
 
-def _event_pure(e, sampled=True) -> float:
-    """The event's per-step pure-DP epsilon (its privacy loss bound): Laplace Delta/b, RR
-    eps0; amplified by its sampling (``sampled``): log(1 + q (e^eps0 - 1)) (Balle, Barthe,
-    Gaboardi 2018, Thms. 8 (Poisson, add/remove) and 9 (without replacement, replace-one));
-    inf for an unbounded loss (Gaussian, discrete Gaussian)."""
-    m = e.mechanism
-    if isinstance(m, EV.Laplace):
-        e0 = m.sensitivity / m.scale
-    elif isinstance(m, EV.RandomizedResponse):
-        e0 = m.epsilon
-    else:
-        return math.inf
-    if sampled and e.rate < 1 and math.isfinite(e0):
-        q = e.rate
-        e0 = e0 + math.log(q + (1 - q) * math.exp(-e0)) if e0 > 1 else math.log1p(q * math.expm1(e0))
-    return e0
-
-
 def _pure(events) -> float:
     """The composition's pure-DP epsilon (basic composition, sum T_i eps_i; rounded up): a
     certified upper bound on eps(delta) for every delta, and delta(eps) = 0 from it on."""
-    total = math.fsum(e.count * _event_pure(e) for e in events)
+    total = math.fsum(e.count * e.pure_epsilon() for e in events)
     return math.nextafter(total * (1 + 1e-15), math.inf) if math.isfinite(total) else math.inf
 
 
@@ -195,6 +182,88 @@ def _approx(events, name, at, method):
                             f"{s:.6g} outside [{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the "
                             "approximation's range)")
     return getattr(methods, name)(sigma, e.rate, e.count, at, sens, method)
+
+
+# ----------------------------------------------------------------------------- routes
+class Route:
+    """An accounting route (``numeric.events``): its ``name``, whether its answer is
+    ``certified``, ``bounds`` of a profile value (raising ``RouteError`` for events it does not
+    support, like every route), the certified upper end of epsilon alone (``epsilon_upper``,
+    the calibration's search) and its row of ``table``."""
+    name = ""
+    certified = True
+
+    def bounds(self, events, name, at, neighbouring, conversion="optimal"):
+        """(lower or None, upper (an approximation's value), the route's own result)."""
+        raise NotImplementedError
+
+    def epsilon_upper(self, events, delta_, neighbouring, conversion="optimal") -> float:
+        return self.bounds(events, "epsilon", delta_, neighbouring, conversion)[1]
+
+    def row(self, events, name, at, neighbouring) -> dict:
+        raise NotImplementedError
+
+
+class RDPRoute(Route):
+    """RDP curves composed additively, the exact optimal conversion (upper bound only)."""
+    name = "rdp"
+
+    def bounds(self, events, name, at, neighbouring, conversion="optimal"):
+        res = _rdp(events, name, at, neighbouring, conversion)
+        return None, res.value, res
+
+    def row(self, events, name, at, neighbouring):
+        res = _rdp(events, name, at, neighbouring)
+        return {"route": self.name, "lower": None, "upper": res.value, "approximation": None,
+                "guarantee": True}
+
+
+class PLDRoute(Route):
+    """The privacy-loss distribution's certified bracket."""
+    name = "pld"
+
+    def bounds(self, events, name, at, neighbouring, conversion="optimal"):
+        return _pld(events, name, at, neighbouring)
+
+    def epsilon_upper(self, events, delta_, neighbouring, conversion="optimal"):
+        """the pessimistic side alone: half the work"""
+        _pld_screen(events)
+        return float(np.max(EV.pld_accountant(events, neighbouring, "upper").epsilon(delta_)[1]))
+
+    def row(self, events, name, at, neighbouring):
+        lo, hi, _ = _pld(events, name, at, neighbouring)
+        row = {"route": self.name, "lower": lo, "upper": hi if math.isfinite(hi) else None,
+               "approximation": None, "guarantee": True}
+        if not math.isfinite(hi):
+            row["note"] = "upper bound not finite (floating-point error bound exceeds the target)"
+        return row
+
+
+class ApproximationRoute(Route):
+    """``clt`` / ``edgeworth``: an approximation, no guarantee (``numeric.methods``)."""
+    certified = False
+
+    def __init__(self, name):
+        self.name = name
+
+    def bounds(self, events, name, at, neighbouring, conversion="optimal"):
+        res = _approx(events, name, at, self.name)
+        return None, res.value, res
+
+    def row(self, events, name, at, neighbouring):
+        res = _approx(events, name, at, self.name)
+        ok = math.isfinite(res.value)
+        row = {"route": self.name, "lower": None, "upper": None,
+               "approximation": res.value if ok else None, "guarantee": False}
+        if not ok:
+            row["note"] = "the approximation is not finite here"
+        return row
+
+
+#: the routes by name, in ``numeric.events.ROUTES`` order
+ROUTES = {r.name: r for r in (RDPRoute(), PLDRoute(), ApproximationRoute("clt"),
+                              ApproximationRoute("edgeworth"))}
+assert tuple(ROUTES) == EV.ROUTES
 
 
 def _flat(name, value, method, route, lower, upper, citation, events, given, extra=None):
@@ -240,14 +309,10 @@ def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True
     def run(r, at_r=at):
         capped = at_r != at
         try:
-            if r == "rdp":
-                res = _rdp(events, name, at_r, neighbouring, conversion)
-                v = res.value if math.isfinite(res.value) else math.inf
-                got["rdp"] = (0.0, min(v, 1.0) if name == "delta" else v, res)
-            else:
-                lo, hi, _ = _pld(events, name, at_r, neighbouring)
-                lo = 0.0 if capped or not lo >= 0 else lo
-                got["pld"] = (lo, hi if hi == hi else math.inf, None)
+            lo, hi, res = ROUTES[r].bounds(events, name, at_r, neighbouring, conversion)
+            hi = hi if math.isfinite(hi) else math.inf           # NaN: no bound
+            got[r] = (0.0 if capped or lo is None or not lo >= 0 else lo,
+                      min(hi, 1.0) if name == "delta" else hi, res)
             if capped:
                 notes.append(f"route {r}: delta at epsilon = {at:g} bounded by its certified delta "
                              f"at epsilon = {EPS_CAP:g} (delta does not increase with epsilon)")
@@ -367,7 +432,7 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
         except (*NUMERIC_FAILURES, ValueError) as exc:
             if type(exc) is ValueError and not _resource_limit(exc) or isinstance(exc, UserInputError):
                 raise
-            if name == "delta" and at > EPS_CAP and r in CERTIFIED and not isinstance(exc, EV.RouteError):
+            if name == "delta" and at > EPS_CAP and ROUTES[r].certified and not isinstance(exc, EV.RouteError):
                 try:           # delta(EPS_CAP) >= delta(at): a sound upper bound
                     row = _table_row(events, name, EPS_CAP, neighbouring, r)
                     row["lower"] = 0.0 if row.get("lower") is not None else None
@@ -385,24 +450,7 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
 
 def _table_row(events, name, at, neighbouring, r) -> dict:
     """One route's row of ``table`` (raises what the route raises)."""
-    if r == "rdp":
-        res = _rdp(events, name, at, neighbouring)
-        row = {"route": r, "lower": None, "upper": res.value, "approximation": None,
-               "guarantee": True}
-    elif r == "pld":
-        lo, hi, _ = _pld(events, name, at, neighbouring)
-        row = {"route": r, "lower": lo, "upper": hi if math.isfinite(hi) else None,
-               "approximation": None, "guarantee": True}
-        if not math.isfinite(hi):
-            row["note"] = "upper bound not finite (floating-point error bound exceeds the target)"
-    else:
-        res = _approx(events, name, at, r)
-        ok = math.isfinite(res.value)
-        row = {"route": r, "lower": None, "upper": None,
-               "approximation": res.value if ok else None, "guarantee": False}
-        if not ok:
-            row["note"] = "the approximation is not finite here"
-    return row
+    return ROUTES[r].row(events, name, at, neighbouring)
 
 
 # ----------------------------------------------------------------------------- calibration
@@ -436,11 +484,7 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
         best = math.inf
         for r in routes:
             try:
-                if r == "rdp":
-                    v = _rdp(evs, "epsilon", d, neighbouring, conversion).value
-                else:
-                    _pld_screen(evs)
-                    v = float(np.max(EV.pld_accountant(evs, neighbouring, "upper").epsilon(d)[1]))
+                v = ROUTES[r].epsilon_upper(evs, d, neighbouring, conversion)
             except UserInputError:
                 raise
             except (*NUMERIC_FAILURES, ValueError) as exc:   # RouteError, DomainError among them
@@ -542,23 +586,16 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
 NOISE_RANGE = (1e-3, 1e8)
 
 
-def _noise_multiplier(e):
-    m = e.mechanism
-    if isinstance(m, (EV.Gaussian, EV.DiscreteGaussian)):
-        return m.sigma / m.sensitivity
-    return None
-
-
 def _pld_screen(events):
     """The PLD route's range: RouteError for an event beyond it (bounded losses above
     ``PLD_MAX_LOSS``, noise multipliers outside ``NOISE_RANGE``)."""
     for e in events:
-        loss = _event_pure(e, sampled=False)
+        loss = e.pure_epsilon(sampled=False)
         if math.isfinite(loss) and not PLD_MIN_LOSS <= loss <= PLD_MAX_LOSS:
             raise EV.RouteError("pld", e, f"per-step privacy loss up to {loss:.6g} outside "
                                 f"[{PLD_MIN_LOSS:g}, {PLD_MAX_LOSS:g}] (the PLD grid's range; the "
                                 "pure-DP bound applies)")
-        s = _noise_multiplier(e)
+        s = e.mechanism.noise_multiplier()
         if s is not None and not NOISE_RANGE[0] <= s <= NOISE_RANGE[1]:
             raise EV.RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:.6g} outside "
                                 f"[{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the PLD grid's range)")

@@ -22,6 +22,9 @@ Mechanisms (``sensitivity`` is the sensitivity under the chosen neighbouring rel
 Sampling: ``None`` (the whole data set), ``Poisson(rate)`` (each record independently)
 or ``WithoutReplacement(batch_size, dataset_size)`` (a fixed batch).
 
+The mechanism and sampling classes are defined with their protocol in ``numeric.mechanism``
+(what each can give the routes) and re-exported here.
+
 Neighbouring relation (for the whole composition): ``"add_remove"`` (default) or
 ``"replace_one"``.  Fixed batches are accounted under replace-one only (under
 add/remove the batch size itself would change); Poisson subsampling under
@@ -66,7 +69,8 @@ import numpy as np
 
 from derive.errors import DomainError
 
-from .mechanism import Mechanism, NotSupported, binary_pair
+from .mechanism import (DiscreteGaussian, Gaussian, Laplace, Mechanism, NotSupported, Poisson,  # noqa: F401
+                        RandomizedResponse, Sampling, WithoutReplacement)
 
 __all__ = ["Gaussian", "Laplace", "RandomizedResponse", "DiscreteGaussian", "Poisson", "WithoutReplacement",
            "Event", "RouteError", "NEIGHBOURING", "ROUTES", "events_from_spec", "rdp_curve",
@@ -85,217 +89,6 @@ class RouteError(DomainError):
         ValueError.__init__(self, f"route {route} cannot account event {event}: {reason}")
 
 
-def _pos(name, v, allowed="(0, oo)"):
-    x = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-    if x is None or not math.isfinite(x) or x <= 0:
-        raise DomainError(name, v, allowed)
-    return x
-
-
-# ----------------------------------------------------------------------------- mechanisms
-@dataclass(frozen=True)
-class Gaussian(Mechanism):
-    """Gaussian mechanism: noise multiplier ``sigma`` on a query of L2 ``sensitivity``."""
-    sigma: float
-    sensitivity: float = 1.0
-
-    def __post_init__(self):
-        object.__setattr__(self, "sigma", _pos("sigma", self.sigma))
-        object.__setattr__(self, "sensitivity", _pos("sensitivity", self.sensitivity))
-
-    def __str__(self):
-        return f"gaussian(sigma={self.sigma:g}" + (
-            f", sensitivity={self.sensitivity:g})" if self.sensitivity != 1 else ")")
-
-    def gaussian_noise(self):
-        return self.sigma, self.sensitivity
-
-    def rdp(self):
-        from . import rdp as R
-        return R.Gaussian(self.sigma, self.sensitivity)
-
-    def rdp_poisson(self, rate):
-        """The exact curve of Mironov, Talwar, Zhang 2019 (tighter than the generic bound)."""
-        from . import rdp as R
-        return R.SubsampledGaussian(rate, self.sigma, self.sensitivity)
-
-    def pld_models(self):
-        from . import pld
-        return pld.gaussian_models(self.sensitivity / self.sigma)
-
-    def _mu_subsampled(self):
-        from . import pld
-        s = self.sigma / self.sensitivity
-        if s < pld.SIGMA_MIN_SUBSAMPLED:
-            raise NotSupported(f"noise multiplier sigma/sensitivity = {s:g} below "
-                               f"{pld.SIGMA_MIN_SUBSAMPLED:.4g} with subsampling (quadrature range)")
-        return 1.0 / s
-
-    def pld_poisson(self, rate):
-        """The add/remove pairs written in x (continuous: bins integrated by quadrature)."""
-        from . import pld
-        return pld.mixture_models(self._mu_subsampled(), rate)
-
-    def pld_fixed(self, gamma, count):
-        from . import pld
-        return pld.fixed_gaussian_models(self._mu_subsampled(), gamma)
-
-
-@dataclass(frozen=True)
-class Laplace(Mechanism):
-    """Laplace mechanism: noise scale ``scale`` on a query of L1 ``sensitivity``."""
-    scale: float
-    sensitivity: float = 1.0
-
-    def __post_init__(self):
-        object.__setattr__(self, "scale", _pos("scale", self.scale))
-        object.__setattr__(self, "sensitivity", _pos("sensitivity", self.sensitivity))
-
-    def __str__(self):
-        return f"laplace(scale={self.scale:g}" + (
-            f", sensitivity={self.sensitivity:g})" if self.sensitivity != 1 else ")")
-
-    def rdp(self):
-        from . import rdp as R
-        return R.Laplace(self.scale, self.sensitivity)
-
-    def pld_models(self):
-        from . import pld
-        return pld.laplace_models(self.sensitivity / self.scale)
-
-    def pld_poisson(self, rate):
-        """The add/remove pairs written in x (continuous part by quadrature, two atoms)."""
-        from . import pld
-        return pld.subsampled_laplace_models(self.sensitivity / self.scale, rate)
-
-    def pld_fixed(self, gamma, count):
-        from . import pld
-        return pld.fixed_laplace_models(self.sensitivity / self.scale, gamma)
-
-
-@dataclass(frozen=True)
-class RandomizedResponse(Mechanism):
-    """Binary randomized response: reports the true bit with probability e^eps/(1+e^eps)."""
-    epsilon: float
-
-    def __post_init__(self):
-        object.__setattr__(self, "epsilon", _pos("rr_epsilon", self.epsilon))
-
-    def __str__(self):
-        return f"rr(epsilon={self.epsilon:g})"
-
-    def rdp(self):
-        from . import rdp as R
-        return R.RandomizedResponse(self.epsilon)
-
-    def pmf_pair(self):
-        """(true bit 0 reported, true bit 1): the generic PLD forms apply."""
-        return binary_pair(self.epsilon)
-
-
-@dataclass(frozen=True)
-class DiscreteGaussian(Mechanism):
-    """Discrete Gaussian mechanism: N_Z(0, sigma^2) noise, P(x) = e^{-x^2/(2 sigma^2)} /
-    sum_y e^{-y^2/(2 sigma^2)} on the integers (Canonne, Kamath, Steinke 2020, "The Discrete
-    Gaussian for Differential Privacy", NeurIPS), on a scalar integer-valued query of integer
-    ``sensitivity`` Delta >= 1 (the pair N_Z(0, sigma^2) vs N_Z(Delta, sigma^2))."""
-    sigma: float
-    sensitivity: int = 1
-
-    def __post_init__(self):
-        object.__setattr__(self, "sigma", _pos("sigma", self.sigma))
-        d = self.sensitivity
-        ok = isinstance(d, (int, float, np.integer, np.floating)) and not isinstance(d, bool) \
-            and math.isfinite(float(d)) and float(d) == int(d) and d >= 1
-        if not ok:
-            raise DomainError("sensitivity", d, "positive integers 1, 2, 3, ... (the discrete "
-                              "Gaussian's shift between neighbours is an integer)")
-        object.__setattr__(self, "sensitivity", int(d))
-
-    def __str__(self):
-        return f"dgauss(sigma={self.sigma:g}" + (
-            f", sensitivity={self.sensitivity})" if self.sensitivity != 1 else ")")
-
-    def rdp(self):
-        from . import rdp as R
-        return R.DiscreteGaussian(self.sigma, self.sensitivity)
-
-    def pld_models(self):
-        return self.pld_poisson(1.0)
-
-    def pld_poisson(self, rate):
-        """Its exact pmf pair on a certified truncated support (vectorised atoms, the tail +oo)."""
-        from . import pld
-        try:
-            return pld.discrete_gaussian_models(self.sigma, self.sensitivity, rate)
-        except DomainError as exc:
-            raise NotSupported(str(exc)) from None
-
-    def pld_fixed(self, gamma, count):
-        from . import pld
-        try:
-            return _refine_fixed_orders(pld.fixed_discrete_gaussian_models(self.sigma, self.sensitivity,
-                                                                           gamma), count)
-        except DomainError as exc:
-            raise NotSupported(str(exc)) from None
-
-
-# ----------------------------------------------------------------------------- sampling
-@dataclass(frozen=True)
-class Poisson:
-    """Poisson subsampling: each record is used independently with probability ``rate``."""
-    rate: float
-
-    def __post_init__(self):
-        r = _pos("sampling_rate", self.rate, "(0, 1]")
-        if r > 1:
-            raise DomainError("sampling_rate", self.rate, "(0, 1]")
-        object.__setattr__(self, "rate", r)
-
-    neighbouring = "add_remove"      # the supported amplification bounds are stated for it
-
-    def __str__(self):
-        return f"poisson(q={self.rate:g})"
-
-    def rdp(self, mech):
-        return mech.rdp_poisson(self.rate)
-
-    def pld(self, mech, count):
-        return mech.pld_poisson(self.rate)
-
-
-@dataclass(frozen=True)
-class WithoutReplacement:
-    """A fixed batch of ``batch_size`` records drawn without replacement from ``dataset_size``."""
-    batch_size: int
-    dataset_size: int
-
-    def __post_init__(self):
-        n = _pos("dataset_size", self.dataset_size, "integers >= 1")
-        b = _pos("batch_size", self.batch_size, f"integers in [1, dataset_size = {n:g}]")
-        if n != int(n):
-            raise DomainError("dataset_size", self.dataset_size, "integers >= 1")
-        if b != int(b) or b > n:
-            raise DomainError("batch_size", self.batch_size, f"integers in [1, dataset_size = {int(n)}]")
-        object.__setattr__(self, "batch_size", int(b))
-        object.__setattr__(self, "dataset_size", int(n))
-
-    neighbouring = "replace_one"     # the batch size is fixed: neighbours replace one record
-
-    @property
-    def rate(self) -> float:
-        return self.batch_size / self.dataset_size
-
-    def __str__(self):
-        return f"fixed(batch={self.batch_size}/{self.dataset_size})"
-
-    def rdp(self, mech):
-        return mech.rdp_fixed(self.rate)
-
-    def pld(self, mech, count):
-        return mech.pld_fixed(self.rate, count) if self.rate < 1 else mech.pld_models()
-
-
 MAX_COUNT = 1e9
 
 
@@ -311,20 +104,37 @@ class Event:
             raise DomainError("mechanism", self.mechanism,
                               "Gaussian, Laplace, RandomizedResponse, DiscreteGaussian (or a "
                               "numeric.mechanism.Mechanism)")
-        if self.sampling is not None and not isinstance(self.sampling, (Poisson, WithoutReplacement)):
-            raise DomainError("sampling", self.sampling, "None, Poisson or WithoutReplacement")
+        if self.sampling is not None and not isinstance(self.sampling, Sampling):
+            raise DomainError("sampling", self.sampling, "None, Poisson or WithoutReplacement (or a "
+                              "numeric.mechanism.Sampling)")
         c = self.count
         ok = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) \
             and math.isfinite(float(c)) and float(c) == int(c) and 1 <= c <= MAX_COUNT
         if not ok:
             raise DomainError("steps", c, f"integers in [1, {MAX_COUNT:.0e}]")
         object.__setattr__(self, "count", int(c))
-        if isinstance(self.sampling, Poisson) and self.sampling.rate == 1:
+        if self.sampling is not None and self.sampling.whole:
             object.__setattr__(self, "sampling", None)
 
     @property
     def rate(self) -> float:
         return 1.0 if self.sampling is None else self.sampling.rate
+
+    def pure_epsilon(self, sampled: bool = True) -> float:
+        """The per-step pure-DP epsilon (privacy-loss bound; inf if unbounded): the mechanism's,
+        amplified by its sampling when ``sampled`` (``numeric.mechanism``)."""
+        if not sampled or self.sampling is None:
+            return self.mechanism.pure_epsilon()
+        return self.sampling.pure(self.mechanism)
+
+    def spec(self) -> dict:
+        """The ``--spec`` form of the event (``events_from_spec`` reads it back); NotSupported
+        for a mechanism without one."""
+        d = dict(self.mechanism.spec())
+        if self.sampling is not None:
+            d["sampling"] = self.sampling.spec()
+        d["count"] = self.count
+        return d
 
     def __str__(self):
         s = "" if self.sampling is None else f" o {self.sampling}"
@@ -454,22 +264,6 @@ def _pld_models(e: Event):
         return e.sampling.pld(e.mechanism, e.count)
     except NotSupported as exc:
         raise RouteError("pld", e, str(exc)) from None
-
-
-def _refine_fixed_orders(models: dict, count: int) -> dict:
-    """A fixed batch of the discrete Gaussian: the lower bound (the two fixed orders, lower-only)
-    rounds each off-lattice atom down by up to h per step, a bias up to count * h in the loss; for
-    long runs the orders get their own lattice h / min(8, count / 256) (used when the event is
-    composed alone; the window cap still bounds memory).  At sigma = 2.2, Delta = 2, B/N =
-    256/60000, T = 14063 the lower end of eps(1e-5) rises from 2.020 to 2.35 (continuous Gaussian:
-    2.379) for ~0.25 s; the upper end is unchanged."""
-    from . import pld
-    f = min(8.0, count / 256)
-    if f > 1:
-        h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION)
-        for key in ("order (P, M)", "order (M, P)"):
-            models[key].own_h = h / f
-    return models
 
 
 def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both"):

@@ -13,18 +13,31 @@ for the capability it needs and reports ``RouteError`` when the mechanism lacks 
                             the generic PLD and the exact small-support route (``numeric.exact_pmf``)
 ``gaussian_noise()``        (sigma, sensitivity) when it is the Gaussian mechanism: the closed
                             forms (exact route, CLT/Edgeworth cumulants, the calibration's start)
+``pure_epsilon()``          its per-step privacy-loss bound (pure DP), inf for an unbounded loss:
+                            route ``pure`` and the PLD grid's range screen
+``noise_multiplier()``      sigma / sensitivity of a Gaussian-type noise (the PLD grid's and the
+                            approximations' range screen), else None
+``spec()``                  its ``--spec`` JSON form (``numeric.events.events_from_spec`` reads
+                            it back; the stateful accountant's state, the interop exports)
 ==========================  ==================================================================
 
-Sampling is a wrapper over any mechanism (``Poisson.rdp(mech)``, ``Poisson.pld(mech, count)``
-and likewise ``WithoutReplacement``), dispatching to the capabilities below, whose *generic*
-forms (defined here, from ``rdp()`` / ``pmf_pair()`` alone) are
+The accounting code asks these capabilities and never tests a mechanism's class: every
+mechanism-specific behaviour is a method here (``tests/test_mechanism_protocol.py`` scans
+``numeric/`` and ``dpderive/`` for an ``isinstance`` on a concrete mechanism or sampling class).
+
+Sampling (``Sampling``: ``Poisson``, ``WithoutReplacement``) is a wrapper over any mechanism
+(``Poisson.rdp(mech)``, ``Poisson.pld(mech, count)``, ``Poisson.pure(mech)`` and likewise
+``WithoutReplacement``), dispatching to the capabilities below, whose *generic* forms (defined
+here, from ``rdp()`` / ``pmf_pair()`` / ``pure_epsilon()`` alone) are
 
 * Poisson subsampling, RDP: Zhu and Wang 2019 Thm. 6 (``rdp.PoissonSubsampledRDP``);
 * fixed batches, RDP: Wang, Balle, Kasiviswanathan 2019 Thm. 9 (``rdp.WithoutReplacementRDP``);
 * Poisson subsampling, PLD: the add/remove dominating pairs (P, M), (M, P), M = (1 - q) P + q Q
   (Zhu, Dong, Wang 2022) of the pmf pair (``pld.discrete_models``);
 * fixed batches, PLD: the symmetric dominating pair C_gamma(f) (upper bound) and the two attained
-  fixed orders (lower bound) of the pmf pair (``pld.fixed_discrete_models``).
+  fixed orders (lower bound) of the pmf pair (``pld.fixed_discrete_models``);
+* either sampling, pure DP: log(1 + q (e^eps0 - 1)) (Balle, Barthe, Gaboardi 2018, Thms. 8
+  (Poisson, add/remove) and 9 (without replacement, replace-one)).
 
 A mechanism overrides a generic form only where its own construction is what makes a bound
 tight (each override says why): the Gaussian's exact subsampled RDP curve (Mironov, Talwar,
@@ -35,11 +48,16 @@ on its certified truncated support (vectorised atoms, the tail as +oo).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Mechanism", "NotSupported"]
+from derive.errors import DomainError
+
+__all__ = ["Mechanism", "NotSupported", "Sampling", "Gaussian", "Laplace", "RandomizedResponse",
+           "DiscreteGaussian", "Poisson", "WithoutReplacement"]
 
 
 class NotSupported(Exception):
@@ -99,8 +117,314 @@ class Mechanism:
         """(sigma, sensitivity) when this is the Gaussian mechanism, else None."""
         return None
 
+    def noise_multiplier(self):
+        """sigma / sensitivity of a Gaussian-type noise (continuous or discrete), else None."""
+        return None
+
+    # --- pure DP -----------------------------------------------------------------------------
+    def pure_epsilon(self) -> float:
+        """The per-step privacy-loss bound (pure-DP epsilon); inf for an unbounded loss."""
+        return math.inf
+
+    def pure_sampled(self, rate: float) -> float:
+        """Amplified by sampling at ``rate`` (either kind, its own neighbouring relation):
+        log(1 + q (e^eps0 - 1)) (Balle, Barthe, Gaboardi 2018, Thms. 8 and 9)."""
+        e0 = self.pure_epsilon()
+        if rate < 1 and math.isfinite(e0):
+            q = rate
+            e0 = e0 + math.log(q + (1 - q) * math.exp(-e0)) if e0 > 1 else math.log1p(q * math.expm1(e0))
+        return e0
+
+    # --- the spec form -----------------------------------------------------------------------
+    #: its name in the ``--spec`` language (None: it has no spec form, e.g. a user's own class)
+    spec_name = None
+
+    def spec(self) -> dict:
+        """The ``--spec`` JSON form: {"mechanism": spec_name, its fields in order}."""
+        return _spec_form(self, "mechanism", self.spec_name)
+
+
+class Sampling:
+    """Base class of the samplings: a wrapper over any mechanism (module docstring).  A subclass
+    has ``rate`` and ``neighbouring`` and gives ``rdp(mech)``, ``pld(mech, count)``, ``spec()``."""
+
+    rate: float
+    neighbouring: str
+
+    @property
+    def whole(self) -> bool:
+        """True when it uses every record under its neighbouring relation (then an event
+        drops it: no sampling)."""
+        return False
+
+    def pure(self, mech) -> float:
+        """The per-step pure-DP epsilon of ``mech`` under this sampling."""
+        return mech.pure_sampled(self.rate)
+
+    #: its ``"kind"`` in the ``--spec`` language (None: no spec form)
+    spec_name = None
+
+    def spec(self) -> dict:
+        """The ``--spec`` JSON form: {"kind": spec_name, its fields in order}."""
+        return _spec_form(self, "kind", self.spec_name)
+
+
+def _spec_form(obj, key, name) -> dict:
+    if name is None or not dataclasses.is_dataclass(obj):
+        raise NotSupported(f"{obj} has no --spec form")
+    return {key: name, **{f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}}
+
 
 def binary_pair(eps: float):
     """Randomized response's pmf pair (true bit 0 reported with probability e^eps/(1+e^eps))."""
     p = np.array([1.0, math.exp(-eps)]) / (1.0 + math.exp(-eps))
     return p, p[::-1]
+
+
+# ----------------------------------------------------------------------------- mechanisms
+def _pos(name, v, allowed="(0, oo)"):
+    x = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    if x is None or not math.isfinite(x) or x <= 0:
+        raise DomainError(name, v, allowed)
+    return x
+
+
+@dataclass(frozen=True)
+class Gaussian(Mechanism):
+    """Gaussian mechanism: noise multiplier ``sigma`` on a query of L2 ``sensitivity``."""
+    spec_name = "gaussian"
+    sigma: float
+    sensitivity: float = 1.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "sigma", _pos("sigma", self.sigma))
+        object.__setattr__(self, "sensitivity", _pos("sensitivity", self.sensitivity))
+
+    def __str__(self):
+        return f"gaussian(sigma={self.sigma:g}" + (
+            f", sensitivity={self.sensitivity:g})" if self.sensitivity != 1 else ")")
+
+    def gaussian_noise(self):
+        return self.sigma, self.sensitivity
+
+    def noise_multiplier(self):
+        return self.sigma / self.sensitivity
+
+    def rdp(self):
+        from . import rdp as R
+        return R.Gaussian(self.sigma, self.sensitivity)
+
+    def rdp_poisson(self, rate):
+        """The exact curve of Mironov, Talwar, Zhang 2019 (tighter than the generic bound)."""
+        from . import rdp as R
+        return R.SubsampledGaussian(rate, self.sigma, self.sensitivity)
+
+    def pld_models(self):
+        from . import pld
+        return pld.gaussian_models(self.sensitivity / self.sigma)
+
+    def _mu_subsampled(self):
+        from . import pld
+        s = self.sigma / self.sensitivity
+        if s < pld.SIGMA_MIN_SUBSAMPLED:
+            raise NotSupported(f"noise multiplier sigma/sensitivity = {s:g} below "
+                               f"{pld.SIGMA_MIN_SUBSAMPLED:.4g} with subsampling (quadrature range)")
+        return 1.0 / s
+
+    def pld_poisson(self, rate):
+        """The add/remove pairs written in x (continuous: bins integrated by quadrature)."""
+        from . import pld
+        return pld.mixture_models(self._mu_subsampled(), rate)
+
+    def pld_fixed(self, gamma, count):
+        from . import pld
+        return pld.fixed_gaussian_models(self._mu_subsampled(), gamma)
+
+
+@dataclass(frozen=True)
+class Laplace(Mechanism):
+    """Laplace mechanism: noise scale ``scale`` on a query of L1 ``sensitivity``."""
+    spec_name = "laplace"
+    scale: float
+    sensitivity: float = 1.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "scale", _pos("scale", self.scale))
+        object.__setattr__(self, "sensitivity", _pos("sensitivity", self.sensitivity))
+
+    def __str__(self):
+        return f"laplace(scale={self.scale:g}" + (
+            f", sensitivity={self.sensitivity:g})" if self.sensitivity != 1 else ")")
+
+    def pure_epsilon(self):
+        return self.sensitivity / self.scale
+
+    def rdp(self):
+        from . import rdp as R
+        return R.Laplace(self.scale, self.sensitivity)
+
+    def pld_models(self):
+        from . import pld
+        return pld.laplace_models(self.sensitivity / self.scale)
+
+    def pld_poisson(self, rate):
+        """The add/remove pairs written in x (continuous part by quadrature, two atoms)."""
+        from . import pld
+        return pld.subsampled_laplace_models(self.sensitivity / self.scale, rate)
+
+    def pld_fixed(self, gamma, count):
+        from . import pld
+        return pld.fixed_laplace_models(self.sensitivity / self.scale, gamma)
+
+
+@dataclass(frozen=True)
+class RandomizedResponse(Mechanism):
+    """Binary randomized response: reports the true bit with probability e^eps/(1+e^eps)."""
+    spec_name = "rr"
+    epsilon: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "epsilon", _pos("rr_epsilon", self.epsilon))
+
+    def __str__(self):
+        return f"rr(epsilon={self.epsilon:g})"
+
+    def pure_epsilon(self):
+        return self.epsilon
+
+    def rdp(self):
+        from . import rdp as R
+        return R.RandomizedResponse(self.epsilon)
+
+    def pmf_pair(self):
+        """(true bit 0 reported, true bit 1): the generic PLD forms apply."""
+        return binary_pair(self.epsilon)
+
+
+@dataclass(frozen=True)
+class DiscreteGaussian(Mechanism):
+    """Discrete Gaussian mechanism: N_Z(0, sigma^2) noise, P(x) = e^{-x^2/(2 sigma^2)} /
+    sum_y e^{-y^2/(2 sigma^2)} on the integers (Canonne, Kamath, Steinke 2020, "The Discrete
+    Gaussian for Differential Privacy", NeurIPS), on a scalar integer-valued query of integer
+    ``sensitivity`` Delta >= 1 (the pair N_Z(0, sigma^2) vs N_Z(Delta, sigma^2))."""
+    spec_name = "dgauss"
+    sigma: float
+    sensitivity: int = 1
+
+    def __post_init__(self):
+        object.__setattr__(self, "sigma", _pos("sigma", self.sigma))
+        d = self.sensitivity
+        ok = isinstance(d, (int, float, np.integer, np.floating)) and not isinstance(d, bool) \
+            and math.isfinite(float(d)) and float(d) == int(d) and d >= 1
+        if not ok:
+            raise DomainError("sensitivity", d, "positive integers 1, 2, 3, ... (the discrete "
+                              "Gaussian's shift between neighbours is an integer)")
+        object.__setattr__(self, "sensitivity", int(d))
+
+    def __str__(self):
+        return f"dgauss(sigma={self.sigma:g}" + (
+            f", sensitivity={self.sensitivity})" if self.sensitivity != 1 else ")")
+
+    def noise_multiplier(self):
+        return self.sigma / self.sensitivity
+
+    def rdp(self):
+        from . import rdp as R
+        return R.DiscreteGaussian(self.sigma, self.sensitivity)
+
+    def pld_models(self):
+        return self.pld_poisson(1.0)
+
+    def pld_poisson(self, rate):
+        """Its exact pmf pair on a certified truncated support (vectorised atoms, the tail +oo)."""
+        from . import pld
+        try:
+            return pld.discrete_gaussian_models(self.sigma, self.sensitivity, rate)
+        except DomainError as exc:
+            raise NotSupported(str(exc)) from None
+
+    def pld_fixed(self, gamma, count):
+        from . import pld
+        try:
+            return _refine_fixed_orders(pld.fixed_discrete_gaussian_models(self.sigma, self.sensitivity,
+                                                                           gamma), count)
+        except DomainError as exc:
+            raise NotSupported(str(exc)) from None
+
+
+# ----------------------------------------------------------------------------- sampling
+@dataclass(frozen=True)
+class Poisson(Sampling):
+    """Poisson subsampling: each record is used independently with probability ``rate``."""
+    spec_name = "poisson"
+    rate: float
+
+    def __post_init__(self):
+        r = _pos("sampling_rate", self.rate, "(0, 1]")
+        if r > 1:
+            raise DomainError("sampling_rate", self.rate, "(0, 1]")
+        object.__setattr__(self, "rate", r)
+
+    neighbouring = "add_remove"      # the supported amplification bounds are stated for it
+
+    def __str__(self):
+        return f"poisson(q={self.rate:g})"
+
+    @property
+    def whole(self):
+        return self.rate == 1
+
+    def rdp(self, mech):
+        return mech.rdp_poisson(self.rate)
+
+    def pld(self, mech, count):
+        return mech.pld_poisson(self.rate)
+
+
+@dataclass(frozen=True)
+class WithoutReplacement(Sampling):
+    """A fixed batch of ``batch_size`` records drawn without replacement from ``dataset_size``."""
+    spec_name = "fixed"
+    batch_size: int
+    dataset_size: int
+
+    def __post_init__(self):
+        n = _pos("dataset_size", self.dataset_size, "integers >= 1")
+        b = _pos("batch_size", self.batch_size, f"integers in [1, dataset_size = {n:g}]")
+        if n != int(n):
+            raise DomainError("dataset_size", self.dataset_size, "integers >= 1")
+        if b != int(b) or b > n:
+            raise DomainError("batch_size", self.batch_size, f"integers in [1, dataset_size = {int(n)}]")
+        object.__setattr__(self, "batch_size", int(b))
+        object.__setattr__(self, "dataset_size", int(n))
+
+    neighbouring = "replace_one"     # the batch size is fixed: neighbours replace one record
+
+    @property
+    def rate(self) -> float:
+        return self.batch_size / self.dataset_size
+
+    def __str__(self):
+        return f"fixed(batch={self.batch_size}/{self.dataset_size})"
+
+    def rdp(self, mech):
+        return mech.rdp_fixed(self.rate)
+
+    def pld(self, mech, count):
+        return mech.pld_fixed(self.rate, count) if self.rate < 1 else mech.pld_models()
+
+
+def _refine_fixed_orders(models: dict, count: int) -> dict:
+    """A fixed batch of the discrete Gaussian: the lower bound (the two fixed orders, lower-only)
+    rounds each off-lattice atom down by up to h per step, a bias up to count * h in the loss; for
+    long runs the orders get their own lattice h / min(8, count / 256) (used when the event is
+    composed alone; the window cap still bounds memory).  At sigma = 2.2, Delta = 2, B/N =
+    256/60000, T = 14063 the lower end of eps(1e-5) rises from 2.020 to 2.35 (continuous Gaussian:
+    2.379) for ~0.25 s; the upper end is unchanged."""
+    from . import pld
+    f = min(8.0, count / 256)
+    if f > 1:
+        h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION)
+        for key in ("order (P, M)", "order (M, P)"):
+            models[key].own_h = h / f
+    return models

@@ -100,22 +100,14 @@ def _key(e: EV.Event):
 
 
 def _spec(mech, sampling, count) -> dict:
-    """The ``--spec`` form of one event (``numeric.events.events_from_spec`` reads it)."""
-    if isinstance(mech, EV.Gaussian):
-        d = {"mechanism": "gaussian", "sigma": mech.sigma, "sensitivity": mech.sensitivity}
-    elif isinstance(mech, EV.Laplace):
-        d = {"mechanism": "laplace", "scale": mech.scale, "sensitivity": mech.sensitivity}
-    elif isinstance(mech, EV.DiscreteGaussian):
-        d = {"mechanism": "dgauss", "sigma": mech.sigma, "sensitivity": mech.sensitivity}
-    else:
-        d = {"mechanism": "rr", "epsilon": mech.epsilon}
-    if isinstance(sampling, EV.Poisson):
-        d["sampling"] = {"kind": "poisson", "rate": sampling.rate}
-    elif isinstance(sampling, EV.WithoutReplacement):
-        d["sampling"] = {"kind": "fixed", "batch_size": sampling.batch_size,
-                         "dataset_size": sampling.dataset_size}
-    d["count"] = int(count)
-    return d
+    """The ``--spec`` form of one event (``numeric.events.events_from_spec`` reads it; the
+    mechanism and the sampling give their own, ``numeric.mechanism``); a DomainError naming
+    the mechanism if it has none (a user's own class: the state cannot be written)."""
+    try:
+        return EV.Event(mech, sampling, count).spec()
+    except EV.NotSupported as exc:
+        raise DomainError("mechanism", str(mech), f"a mechanism with a --spec form to save the "
+                          f"state ({exc})") from None
 
 
 class StatefulAccountant:

@@ -93,6 +93,19 @@ def test_mixes_keep_the_old_cases():
     assert new == {"dgauss", "sdgauss", "fixed"}
 
 
+
+def test_mix_v3_is_the_v2_sequence_thinned():
+    """--mix v3 (the 10^5-case run): the v2 cases of the seed, in order, the expensive kinds
+    thinned by V3_KEEP, every kind still present."""
+    key = lambda c: (c[0], EV.describe(c[1]), c[2])                    # noqa: E731
+    v2 = [key(c) for c in audit.generate(5, 6000, "v2")]
+    v3 = [key(c) for c in audit.generate(5, 1500, "v3")]
+    it = iter(v2)
+    assert all(any(c == d for d in it) for c in v3)                    # an in-order subsequence
+    kinds = {audit.kind_key(k, e) for k, e, _ in audit.generate(5, 20000, "v3")}
+    assert kinds >= set(audit.V3_KEEP) | {"gauss", "dgauss", "fixed/laplace"}
+    assert len(v3) == 1500 and len(v3) < v2.index(v3[-1]) + 1
+
 def _dgauss_brute_delta(s, d, T, eps):
     """delta(eps) of T-fold N_Z(0, s^2) vs N_Z(d, s^2) by summing (P(x) - e^eps Q(x))_+ over
     x in Z^T directly (T <= 2), pmfs normalised on a window far wider than the mass."""

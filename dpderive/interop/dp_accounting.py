@@ -202,17 +202,25 @@ def to_events(event, neighbouring="add_remove") -> list:
 
 
 def _leaf(mech, nb: str):
+    """The DpEvent of one mechanism, read from its ``--spec`` form (``numeric.mechanism``:
+    the mechanism says what it is; no class tests here)."""
+    try:
+        spec = mech.spec()
+    except EV.NotSupported:
+        spec = {}
     k = 2.0 if nb == "replace_one" else 1.0
-    if isinstance(mech, EV.Gaussian):
-        return de.GaussianDpEvent(mech.sigma * k / mech.sensitivity)
-    if isinstance(mech, EV.Laplace):
-        return de.LaplaceDpEvent(mech.scale * k / mech.sensitivity)
-    if isinstance(mech, EV.RandomizedResponse):
+    kind = spec.get("mechanism")
+    if kind == "gaussian":
+        return de.GaussianDpEvent(spec["sigma"] * k / spec["sensitivity"])
+    if kind == "laplace":
+        return de.LaplaceDpEvent(spec["scale"] * k / spec["sensitivity"])
+    if kind == "rr":
         if nb != "replace_one":
             raise Unsupported(mech, "randomized response exports under replace_one only")
-        p = _RR_P.get(mech.epsilon)
-        if p is None or not math.isclose(p, 2.0 / (1.0 + math.exp(mech.epsilon)), rel_tol=1e-12):
-            p = 2.0 / (1.0 + math.exp(mech.epsilon))
+        eps = spec["epsilon"]
+        p = _RR_P.get(eps)
+        if p is None or not math.isclose(p, 2.0 / (1.0 + math.exp(eps)), rel_tol=1e-12):
+            p = 2.0 / (1.0 + math.exp(eps))
         return de.RandomizedResponseDpEvent(p, 2)
     raise Unsupported(mech, f"{type(mech).__name__} has no DpEvent")
 
@@ -226,10 +234,11 @@ def from_events(events, neighbouring="add_remove"):
     parts = []
     for e in events:
         x = _leaf(e.mechanism, nb)
-        if isinstance(e.sampling, EV.Poisson):
-            x = de.PoissonSampledDpEvent(e.sampling.rate, x)
-        elif isinstance(e.sampling, EV.WithoutReplacement):
-            x = de.SampledWithoutReplacementDpEvent(e.sampling.dataset_size, e.sampling.batch_size, x)
+        samp = {} if e.sampling is None else e.sampling.spec()
+        if samp.get("kind") == "poisson":
+            x = de.PoissonSampledDpEvent(samp["rate"], x)
+        elif samp.get("kind") == "fixed":
+            x = de.SampledWithoutReplacementDpEvent(samp["dataset_size"], samp["batch_size"], x)
         parts.append(x if e.count == 1 else de.SelfComposedDpEvent(x, e.count))
     return parts[0] if len(parts) == 1 else de.ComposedDpEvent(parts)
 
