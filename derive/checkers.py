@@ -313,8 +313,9 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
     """A violating point with moderate coordinates, as a referee would quote one: the middle of the
     search box (coordinates u in [-0.6, 0.6]) on a grid of values with two significant digits; among
     those that violate by at least half the largest (relative) violation there, the one nearest to
-    magnitude 1 (None when none violates), and the extent of the violation among the grid points
-    evaluated (``extent_of``)."""
+    magnitude 1 (None when none violates), the extent of the violation among the grid points
+    evaluated (``extent_of``), and up to three other violating grid points, worst first (further
+    candidates where the first point's balls blow up)."""
     import itertools
     import random as _random
     grid = (-0.6, -0.3, 0.0, 0.3, 0.6)
@@ -349,12 +350,14 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
             found.append((pt, val))
     extent = extent_of(len(found), evaluated)
     if not found:
-        return None, extent
+        return None, extent, []
     # of the points that violate at least half as much as the worst of them, the one whose
     # coordinates are nearest to magnitude 1
     top = max(v for _, v in found)
-    return min((p for p, v in found if v >= top / 2),
-               key=lambda p: sum(abs(mp.log10(abs(x))) if x != 0 else 0 for x in p.values())), extent
+    best = min((p for p, v in found if v >= top / 2),
+               key=lambda p: sum(abs(mp.log10(abs(x))) if x != 0 else 0 for x in p.values()))
+    others = [p for p, _ in sorted(found, key=lambda t: -t[1]) if p is not best][:3]
+    return best, extent, others
 
 
 def extent_of(bad: int, evaluated: int) -> str:
@@ -598,9 +601,10 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
     (point, certificate record, extent), the record None when the enclosure shows no violation (the
     point is then the worst one); ``extent`` says on how much of the box the violation holds."""
     cands = []
-    nice, extent = _moderate(viol, dom, IDENTITY_RTOL, SEARCH_DPS)
-    if nice is not None and bad(nice):
-        cands.append(shrink(nice, dom.vars, bad))
+    nice, extent, others = _moderate(viol, dom, IDENTITY_RTOL, SEARCH_DPS)
+    for p in ([nice] if nice is not None else []) + others:
+        if bad(p):
+            cands.append(shrink(p, dom.vars, bad))
     cands.append(shrink(worst_pt, dom.vars, bad))
     for pt in cands:
         cert = _certify(small, big, pt, strict=strict, equal=equal)
@@ -1361,10 +1365,11 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         with mp.workdps(TRUTH_CONFIRM_DPS):
             return (viol(p) or 0) > rtol
     worst_pt = shrink(res.point, dom.vars, bad, max_digits=6)
-    nice, extent = _moderate(viol, dom, rtol, TRUTH_SEARCH_DPS, n=16)
+    nice, extent, others = _moderate(viol, dom, rtol, TRUTH_SEARCH_DPS, n=16)
     pt = shrink(nice, dom.vars, bad, max_digits=6) if nice is not None and bad(nice) else worst_pt
+    more = [shrink(p, dom.vars, bad, max_digits=6) for p in others if bad(p)]
     cert = None
-    for cand in ([pt, worst_pt] if pt is not worst_pt else [pt]):
+    for cand in ([pt] + more + [worst_pt] if pt is not worst_pt else [pt] + more):
         cert = _certify_bound(bound, truth, side, conv, cand, fb, ft)
         if cert[0] == "violated":
             pt = cand
