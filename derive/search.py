@@ -98,7 +98,9 @@ class Var:
         return v
 
     def value_float(self, u: float) -> float:
-        """``value`` in floats (the screen's points; mpmath re-derives the point it reports)."""
+        """``value`` in floats (the screen's points; mpmath re-derives the point it reports).  Raises
+        OverflowError beyond the floats (a Python float, never a NumPy scalar that would only warn)."""
+        u = float(u)
         if self.search is not None:
             a, b = (float(x) for x in self.search)
             t = (u + 1) / 2

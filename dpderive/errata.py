@@ -217,7 +217,7 @@ def generated_entry(r: dict) -> dict:
                 "bound <= truth is violated": "is not a lower bound on",
                 "bound = truth is violated": "is not equal to"}.get(ce.get("relation", ""), "fails against")
         at = ", ".join(f"${param_tex(k) or k} = {v}$" for k, v in (ce.get("params") or {}).items())
-        from .report import truth_latex
+        from .render import truth_latex
         tl = derived or truth_latex(r.get("method", ""))
         truth = f"${tl}$" if tl else ce.get("quantity", "the truth")
         bound = f"${printed}$ " if printed else ""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from sympy.parsing.sympy_parser import parse_expr as _parse_expr
+
 import jinja2
 
 from derive.printing import latex as house_latex
@@ -312,3 +314,21 @@ def symbol_notes(expr, known=()) -> str:
 def paper_latex(expr) -> str:
     """LaTeX of ``paper_form(expr)`` in the house style, Phi^{-1} printed as in the papers."""
     return house_latex(paper_form(expr))
+
+
+# ----------------------------------------------------------------------------- the truth a check compared with
+_TRUTH_METHOD = re.compile(r"^truth (.+?) from derive\.truths; ")
+# names SymPy would read as its own objects (E, I, S, N, Q, O, gamma, beta, zeta, ...) stay symbols
+_TRUTH_LOCALS = {n: _sp.Symbol(n) for n in ("E", "I", "S", "N", "Q", "O", "beta", "gamma", "zeta", "C")}
+
+
+def truth_latex(method: str) -> str:
+    """The truth a check compared with (``truth X from derive.truths; ...`` in its method), typeset;
+    "" when the method names none or it is a description rather than SymPy text."""
+    m = _TRUTH_METHOD.match(method or "")
+    if not m:
+        return ""
+    try:
+        return paper_latex(_parse_expr(m.group(1), local_dict=dict(_TRUTH_LOCALS)))
+    except Exception:           # not SymPy syntax (a description): keep the words
+        return ""

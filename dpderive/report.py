@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +20,6 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 from sympy.core.function import AppliedUndef
-from sympy.parsing.sympy_parser import parse_expr
 
 from derive import registry
 from derive.core import VERDICTS
@@ -30,7 +28,7 @@ from derive.verify import sample_points
 
 from . import __version__
 from . import errata as ER
-from .render import ascii_tex, environment, paper_latex, symbol_notes
+from .render import _TRUTH_METHOD, ascii_tex, environment, paper_latex, symbol_notes, truth_latex
 
 # paper key -> module with build(outdir, progress) -> {"figures", "tables", "findings"}
 FIGURE_MODULES = {
@@ -117,23 +115,6 @@ def _derived_forms(f) -> list[dict]:
         p = next(s for s in f.symbols if s.name == "p")
         out.append({"label": "Derivative in p (SymPy)", "expr": sp.simplify(sp.diff(f.expr, p))})
     return out
-
-
-_TRUTH_METHOD = re.compile(r"^truth (.+?) from derive\.truths; ")
-# names SymPy would read as its own objects (E, I, S, N, Q, O, gamma, beta, zeta, ...) stay symbols
-_TRUTH_LOCALS = {n: sp.Symbol(n) for n in ("E", "I", "S", "N", "Q", "O", "beta", "gamma", "zeta", "C")}
-
-
-def truth_latex(method: str) -> str:
-    """The truth a check compared with (``truth X from derive.truths; ...`` in its method), typeset;
-    "" when the method names none or it is a description rather than SymPy text."""
-    m = _TRUTH_METHOD.match(method or "")
-    if not m:
-        return ""
-    try:
-        return paper_latex(parse_expr(m.group(1), local_dict=dict(_TRUTH_LOCALS)))
-    except Exception:           # not SymPy syntax (a description): keep the words
-        return ""
 
 
 def verdict_detail(v) -> tuple[str, str]:

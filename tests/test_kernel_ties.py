@@ -211,9 +211,7 @@ NOT_A_FORMULA = {
     "conversion.eps_exact": _SOLVER, "conversion.delta_exact": _SOLVER,
     "edgeworth.Edgeworth": _CONT, "edgeworth.edgeworth": _ACCT, "edgeworth.clt": _ACCT,
     "edgeworth.laplace": _ACCT, "edgeworth.subsampled_gaussian": _ACCT, "edgeworth.gaussian": _ACCT,
-    "events.RouteError": "exception type", "events.Gaussian": _CONT, "events.Laplace": _CONT,
-    "events.RandomizedResponse": _CONT, "events.Poisson": _CONT, "events.WithoutReplacement": _CONT,
-    "events.DiscreteGaussian": _CONT, "events.Event": _CONT, "events.describe": "I/O: text description", "events.events_from_spec": "I/O: JSON parsing",
+    "events.RouteError": "exception type", "events.Event": _CONT, "events.describe": "I/O: text description", "events.events_from_spec": "I/O: JSON parsing",
     "events.rdp_curve": "dispatch: builds rdp curves from events", "events.pld_accountant": "dispatch: builds a PLD accountant",
     "events.timed": "timing wrapper",
     "mechanism.Mechanism": "protocol base class: dispatches to listed constructions, no formula of its own",
@@ -280,6 +278,11 @@ NOT_A_FORMULA = {
     "errors.user_input": "input boundary: re-raises a DomainError on the user's values as UserInputError",
     "risk.Risk": _CONT, "risk.risk": _ACCT, "risk.curves": _ACCT, "risk.calibrate_risk": _SOLVER,
     "stateful.Answer": _CONT, "stateful.StatefulAccountant": _ACCT,
+    "account.Route": "route object: dispatches a request to listed kernels and solvers",
+    "account.RDPRoute": _ACCT, "account.PLDRoute": _ACCT, "account.ApproximationRoute": _ACCT,
+    "mechanism.Gaussian": _CONT, "mechanism.Laplace": _CONT, "mechanism.RandomizedResponse": _CONT,
+    "mechanism.DiscreteGaussian": _CONT, "mechanism.Sampling": _CONT, "mechanism.Poisson": _CONT,
+    "mechanism.WithoutReplacement": _CONT,
 }
 
 
