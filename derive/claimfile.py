@@ -865,9 +865,9 @@ class ClaimFile:
         text = text.strip()
         if text.startswith("@"):
             return self._formula_ref(text[1:], line=line, item=item, what=what)
-        from sympy.parsing.latex import parse_latex
+        from .parse import parse_latex_cached
         try:
-            raw = parse_latex(normalise(self._names_to_commands(text)), strict=True)
+            raw = parse_latex_cached(normalise(self._names_to_commands(text)))
         except Exception as exc:  # noqa: BLE001 - ANTLR raises several types
             msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise self._err(line, item, f"cannot parse the LaTeX of {what} '{text}': {msg}") from None

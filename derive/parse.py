@@ -381,6 +381,22 @@ def parse_printed(latex: str, extra_symbols: dict | None = None) -> sp.Expr:
     return expr
 
 
+def parse_latex_cached(text: str):
+    """SymPy's ``parse_latex(text, strict=True)``, cached like ``parse_printed`` (a claim file's
+    fields: the built-in papers' claim files parse hundreds of them at every start).  Errors are
+    not cached: a bad field raises each time, with SymPy's message."""
+    global _CACHE_DIRTY
+    key = "raw\x00" + text
+    cache = _cache()
+    if key in cache:
+        return _from_srepr(cache[key])
+    from sympy.parsing.latex import parse_latex
+    expr = parse_latex(text, strict=True)
+    cache[key] = sp.srepr(expr)
+    _CACHE_DIRTY = True
+    return expr
+
+
 _NS: dict = {}
 
 
