@@ -32,6 +32,7 @@ its range ``SearchLimitError``.
 """
 from __future__ import annotations
 
+import abc
 import functools
 import math
 import time
@@ -185,7 +186,7 @@ def _approx(events, name, at, method):
 
 
 # ----------------------------------------------------------------------------- routes
-class Route:
+class Route(abc.ABC):
     """An accounting route (``numeric.events``): its ``name``, whether its answer is
     ``certified``, ``bounds`` of a profile value (raising ``RouteError`` for events it does not
     support, like every route), the certified upper end of epsilon alone (``epsilon_upper``,
@@ -193,15 +194,16 @@ class Route:
     name = ""
     certified = True
 
+    @abc.abstractmethod
     def bounds(self, events, name, at, neighbouring, conversion="optimal"):
         """(lower or None, upper (an approximation's value), the route's own result)."""
-        raise NotImplementedError
 
     def epsilon_upper(self, events, delta_, neighbouring, conversion="optimal") -> float:
         return self.bounds(events, "epsilon", delta_, neighbouring, conversion)[1]
 
+    @abc.abstractmethod
     def row(self, events, name, at, neighbouring) -> dict:
-        raise NotImplementedError
+        """The route's row of ``table`` (its epsilon or delta, bracket and timing)."""
 
 
 class RDPRoute(Route):
