@@ -50,7 +50,7 @@ from sympy.core.function import AppliedUndef
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import derive.papers  # noqa: E402,F401  (declares the seed papers to the registry)
-from derive import checkers, registry  # noqa: E402
+from derive import checkers, registry, truths  # noqa: E402
 from derive.paperkit import param_var  # noqa: E402
 from derive.verify import sample_points, symbolic_zero  # noqa: E402
 
@@ -247,6 +247,15 @@ def claim_oracle_violated(kind, dom, kw, n: int = 300) -> bool:
                 t = checkers.mp_function(kw["truth"], dom)(pt)
                 if b is None or t is None:
                     continue
+                # the truth's convention (eps >= 0, delta <= 1): a negative upper bound on an
+                # eps that is 0 there says eps >= 0, as the definition does (truths.CONVENTIONS)
+                conv = truths.convention_of(sp.sympify(kw["truth"])) if kw["side"] in ("upper", "equal") else None
+                if conv is not None:
+                    lo, hi, _ = conv
+                    if lo is not None and b < lo:
+                        b = mp.mpf(lo)
+                    if kw["side"] == "equal" and hi is not None and b > hi:
+                        b = mp.mpf(hi)
                 m = max(abs(b), abs(t), mp.mpf(10) ** -30)
                 if {"upper": t - b, "lower": b - t, "equal": abs(b - t)}[kw["side"]] > mp.mpf(10) ** -12 * m:
                     return True

@@ -223,6 +223,10 @@ class _Enclosure:
                 raise Undecided("sqrt of a ball that is not certainly non-negative")
             return v.sqrt()
         base = self(b)
+        if base.is_exact() and base == 0:
+            ex = self(x)
+            if ex > 0:
+                return arb(0)          # 0**x = 0 for every x > 0
         if not base > 0:
             raise Undecided("a power with a non-integer exponent of a ball that is not certainly positive")
         return (self(x) * base.log()).exp()
@@ -571,6 +575,61 @@ def _q_tradeoff(ev, pr, a):
 _QUANTITIES = {"HockeyStick": _q_hockey, "SupOverEvents": _q_hockey, "DeltaOfEps": _q_delta,
                "EpsOfDelta": _q_eps, "Renyi": _q_renyi, "KL": _q_kl, "TV": _q_tv,
                "ChiAlpha": _q_chi, "Tradeoff": _q_tradeoff}
+
+
+# ----------------------------------------------------------------------------- finite forms
+def _sym_pair(e):
+    """(P, Q) as SymPy expressions of the pair's parameters, for the finite pairs; None otherwise."""
+    name = type(e).__name__
+    if name == "Pmf" and len(e.args) >= 4 and len(e.args) % 2 == 0:
+        k = len(e.args) // 2
+        u, v = [sp.exp(a) for a in e.args[:k]], [sp.exp(a) for a in e.args[k:]]
+        su, sv = sp.Add(*u), sp.Add(*v)
+        return tuple(x / su for x in u), tuple(x / sv for x in v)
+    if name == "Bernoulli" and len(e.args) == 2:
+        a, b = e.args
+        return (a, 1 - a), (b, 1 - b)
+    if name == "RandomizedResponse" and len(e.args) == 1:
+        p = sp.exp(e.args[0]) / (1 + sp.exp(e.args[0]))
+        return (p, 1 - p), (1 - p, p)
+    if name == "Swapped" and len(e.args) == 1:
+        pq = _sym_pair(e.args[0])
+        return None if pq is None else (pq[1], pq[0])
+    return None
+
+
+def finite_form(expr, point: dict, prec: int = PRECISIONS[1]):
+    """``expr`` with every hockey-stick divergence and TV of a finite pair (``Pmf``, ``Bernoulli``,
+    randomized response, ``Swapped``) written as the finite sum it is at ``point``: the events
+    {P_i > lam Q_i} (for TV {P_i > Q_i}) are decided in ball arithmetic there, and every decision is
+    strict, so the form equals ``expr`` on a neighbourhood of the point.  None when the expression
+    has no such quantity, or some decision is not certain at ``point``."""
+    from sympy.core.function import AppliedUndef
+    expr = sp.sympify(expr)
+    reps = {}
+    for q in expr.atoms(AppliedUndef):
+        name = type(q).__name__
+        if name not in ("HockeyStick", "SupOverEvents", "TV") or not q.args:
+            continue
+        pq = _sym_pair(q.args[0])
+        if pq is None:
+            return None
+        lam = q.args[1] if name != "TV" else sp.Integer(1)
+        terms = []
+        for p_i, q_i in zip(*pq):
+            t = p_i - lam * q_i
+            try:
+                b = enclose(t, point, prec)
+            except NotEnclosable:
+                return None
+            if b > 0:
+                terms.append(t)
+            elif not b < 0:
+                return None
+        reps[q] = sp.Add(*terms)
+    if not reps:
+        return None
+    return expr.xreplace(reps)
 
 
 # ----------------------------------------------------------------------------- certificates

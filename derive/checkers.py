@@ -24,7 +24,7 @@ import sympy as sp
 from . import truths
 from .core import Verdict
 from .printing import sstr
-from .search import Var, shrink, worst_point
+from .search import Var, pull_in, shrink, worst_point
 from .verify import _real, symbolic_zero
 
 SEARCH_DPS = 30
@@ -159,7 +159,19 @@ def _rel(a, b):
 
 
 def _params(pt: dict) -> dict:
-    return {k: mp.nstr(v, 10) for k, v in pt.items()}
+    """The point as decimal strings: 10 significant digits, more where 10 would name another point
+    (1.000000000003 is not 1.0, an end the domain may exclude); certificates are computed at
+    exactly these decimals."""
+    out = {}
+    for k, v in pt.items():
+        s = mp.nstr(v, 10)
+        if isinstance(v, mp.mpf) and mp.mpf(s) != v:
+            for digits in (15, 20):
+                s = mp.nstr(v, digits)
+                if mp.mpf(s) == v:
+                    break
+        out[k] = s
+    return out
 
 
 def _search(violation, dom: Domain, *, budget: str = "normal", stop_at=None, seed: int = 2024,
@@ -605,6 +617,8 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
     for p in ([nice] if nice is not None else []) + others:
         if bad(p):
             cands.append(shrink(p, dom.vars, bad))
+    if nice is None:            # the worst point, moved towards the middle while it violates
+        cands.append(shrink(pull_in(worst_pt, dom.vars, bad), dom.vars, bad))
     cands.append(shrink(worst_pt, dom.vars, bad))
     for pt in cands:
         cert = _certify(small, big, pt, strict=strict, equal=equal)
@@ -617,21 +631,33 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
             return pt, {"method": f"mpmath at {CONFIRM_DPS} and {4 * CONFIRM_DPS} digits (no ball enclosure)",
                         "reason": cert.record.get("reason", ""), "point": _params(pt),
                         "budget_rule": "the violation agrees to 1e-3 at both precisions and exceeds 1e-25 relative"}, extent
-        if strict and _exact_equal(small, big, pt):
-            return pt, {"method": "SymPy exact evaluation at the rational point", "point": _params(pt),
-                        "difference": "0 (equality is attained)"}, extent
+        how = _exact_equal(small, big, pt) if strict else None
+        if how is not None:
+            return pt, {"method": how, "point": _params(pt), "difference": "0 (equality is attained)"}, extent
     return cands[-1], None, extent
 
 
-def _exact_equal(small, big, pt) -> bool:
-    """small == big exactly at the decimal point (SymPy, rational arithmetic)."""
+def _exact_equal(small, big, pt) -> str | None:
+    """How ``small == big`` is shown exactly at the decimal point, or None: SymPy at the rational
+    point, or (for hockey-stick divergences and TV of finite pairs) the finite sum those are on a
+    neighbourhood of the point, its events decided in ball arithmetic, simplifying to 0."""
+    d = sp.sympify(small) - sp.sympify(big)
     try:
         sub = {sp.Symbol(k): sp.Rational(v) for k, v in _params(pt).items()}
-        d = (sp.sympify(small) - sp.sympify(big))
-        d = d.xreplace({s: sub[sp.Symbol(s.name)] for s in d.free_symbols if sp.Symbol(s.name) in sub})
-        return symbolic_zero(d)
+        at = d.xreplace({s: sub[sp.Symbol(s.name)] for s in d.free_symbols if sp.Symbol(s.name) in sub})
+        if symbolic_zero(at):
+            return "SymPy exact evaluation at the rational point"
     except Exception:  # noqa: BLE001 - a failed attempt decides nothing
-        return False
+        pass
+    from . import certify
+    try:
+        form = certify.finite_form(d, _params(pt))
+        if form is not None and symbolic_zero(form):
+            return ("the finite pairs' divergences written as sums over their events (decided in ball "
+                    "arithmetic at the point), the difference simplifies to 0 on its neighbourhood")
+    except Exception:  # noqa: BLE001
+        pass
+    return None
 
 
 def _tidy(expr):

@@ -450,14 +450,54 @@ def _safe_bool(fn, pt) -> bool:
 def shrink(point: dict, vars_: Sequence[Var], still_violates: Callable[[dict], bool],
            max_digits: int = 8) -> dict:
     """Round each coordinate of a violating point to the fewest significant digits
-    (1, 2, ... ``max_digits``) that keep it in the domain and violating."""
+    (1, 2, ... ``max_digits``) that keep it in the domain and violating; a coordinate next to a
+    finite end of its domain is rounded in its offset from that end (1 + 3e-12, not 1.0000000000031)."""
     pt = dict(point)
     for v in vars_:
         x = pt[v.name]
         for k in range(1, max_digits + 1):
-            cand = mp.mpf(mp.nstr(x, k)) if x != 0 else mp.mpf(0)
-            if v.integer:
-                cand = mp.nint(cand)
+            cands = [mp.mpf(mp.nstr(x, k)) if x != 0 else mp.mpf(0)]
+            for end in (v.lo, v.hi):
+                if end is not None and x != end:
+                    e = mp.mpf(end)
+                    cands.append(e + mp.mpf(mp.nstr(x - e, k)))
+            done = False
+            for cand in cands:
+                if v.integer:
+                    cand = mp.nint(cand)
+                trial = dict(pt)
+                trial[v.name] = cand
+                if v.contains(cand) and _safe_bool(still_violates, trial):
+                    pt, done = trial, True
+                    break
+            if done:
+                break
+    return pt
+
+
+def pull_in(point: dict, vars_: Sequence[Var], still_violates: Callable[[dict], bool]) -> dict:
+    """Move each coordinate of a violating point towards the middle of its search range, a decade
+    at a time, as far as it keeps violating: a coordinate 3e-12 above its domain's end 1 becomes
+    1 + 10^-k for the largest k that still violates, 4e-18 becomes the largest power of ten, 1e15
+    the smallest.  A referee quotes alpha = 1.01, not alpha = 1.000000000003."""
+    pt = dict(point)
+    for v in vars_:
+        if v.integer:
+            continue
+        x, mid = mp.mpf(pt[v.name]), mp.mpf(v.value(0.0))
+        base = None                      # the reference the offset is taken from
+        for end in (v.lo, v.hi):
+            if end is not None and abs(x - mp.mpf(end)) * 10 < abs(mid - mp.mpf(end)):
+                base = mp.mpf(end)
+        if base is None and x != 0 and (abs(x) * 10 < abs(mid) or abs(x) > 10 * max(abs(mid), 1)):
+            base = mp.mpf(0)
+        if base is None or x == base:
+            continue
+        sign = 1 if x > base else -1
+        lo_k, hi_k = int(mp.floor(mp.log10(abs(x - base)))), int(mp.floor(mp.log10(abs(mid - base) or 1)))
+        ks = range(hi_k, lo_k, -1) if hi_k > lo_k else range(hi_k, lo_k)
+        for k in list(ks)[:40]:
+            cand = base + sign * mp.mpf(10) ** k
             trial = dict(pt)
             trial[v.name] = cand
             if v.contains(cand) and _safe_bool(still_violates, trial):

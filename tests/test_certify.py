@@ -204,3 +204,111 @@ def test_generated_erratum_of_a_claim_file_record():
     rec2 = dict(rec, counterexample=dict(rec["counterexample"], extent="only near the domain's edge (none of 16 ...)"),
                 note="the printed side is off by the constant factor 2 (true / printed at three points)")
     assert errata.generated_entry(rec2)["severity"] == "typo"
+
+
+def _claim_file(tmp_path, text):
+    from derive.claimfile import ClaimFile
+    f = tmp_path / "c19.toml"
+    f.write_text(text)
+    return {c.id.split(".", 1)[1]: c.check() for c in ClaimFile(str(f)).claims}
+
+
+def test_strict_inequality_fails_where_a_finite_hockey_stick_attains_equality(tmp_path):
+    """H_lam(P||Q) >= 1 - lam holds with equality wherever P_i >= lam Q_i for every i (an open set), so
+    the strict H_lam > 1 - lam is false; balls alone cannot show an equality, the finite form can:
+    the events are decided in balls and sum_i (P_i - lam Q_i) - (1 - lam) simplifies to 0."""
+    from derive.certify import finite_form
+    u = sp.symbols("u1:4")
+    v = sp.symbols("v1:4")
+    lam = sp.Symbol("lam", positive=True)
+    H = F["HockeyStick"](F["Pmf"](*u, *v), lam)
+    pt = {"u1": "0.2", "u2": "0.1", "u3": "0", "v1": "0.3", "v2": "0", "v3": "0.1", "lam": "0.5"}
+    form = finite_form(H - (1 - lam), pt)
+    assert form is not None and sp.simplify(form) == 0
+    # at a point where one event is empty (P_3 < lam Q_3) the form keeps only the live terms
+    pt2 = dict(pt, u3="-5")
+    form2 = finite_form(H, pt2)
+    assert form2 is not None and len(sp.Add.make_args(sp.expand(form2))) < len(sp.Add.make_args(sp.expand(form)))
+    assert abs(enclose(form2, pt2).mid() - enclose(H, pt2).mid()) < 1e-25
+    v = _claim_file(tmp_path, """
+[paper]
+key = "c19"
+title = "issue 19 cases"
+citation = "test"
+[symbols]
+lambda = { domain = "(0, oo)", search = [0.01, 20] }
+[pairs]
+P = { kind = "pmf", points = 3 }
+[quantities]
+E = "HockeyStick(P, lambda)"
+[[claim]]
+id = "weak"
+where = "Sec. 1"
+kind = "inequality"
+latex = 'E \\ge 1 - \\lambda'
+[[claim]]
+id = "strict"
+where = "Sec. 1"
+kind = "inequality"
+latex = 'E > 1 - \\lambda'
+""")
+    assert v["weak"].status in ("proved", "holds_numerically")
+    assert v["strict"].status == "fails"
+    assert "simplifies to 0" in v["strict"].certificate["method"]
+
+
+def test_zero_to_a_positive_power_is_enclosed(tmp_path):
+    """1 - (1 - k)^d <= k d (k >= 1 an integer) is false at k = 1 (1 <= d): the ball of 0^d is 0."""
+    k, dv = sp.symbols("k d", positive=True)
+    assert enclose((1 - k) ** dv, {"k": 1, "d": "0.25"}) == 0
+    v = _claim_file(tmp_path, """
+[paper]
+key = "c19"
+title = "issue 19 cases"
+citation = "test"
+[symbols]
+d = { domain = "[0, 1)", search = [0, 0.3] }
+k = { domain = "[1, oo)", integer = true, search = [1, 30] }
+[[claim]]
+id = "right"
+where = "Sec. 1"
+kind = "inequality"
+latex = '1 - (1 - d)^{k} \\le k d'
+[[claim]]
+id = "swapped"
+where = "Sec. 1"
+kind = "inequality"
+latex = '1 - (1 - k)^{d} \\le k d'
+""")
+    assert v["right"].status != "fails"
+    assert v["swapped"].status == "fails"
+    assert mp.mpf(v["swapped"].counterexample["params"]["k"]) == 1
+    assert v["swapped"].certificate["method"].startswith("ball arithmetic")
+
+
+def test_a_violation_at_a_domain_end_is_quoted_at_a_moderate_point():
+    """f = log((e^{a e} + e^{e (2 - a)})/(e^e + 2))/(a - 1) decreases near a = 1 when e > log 2; the
+    search's worst point sits 1e-12 above the end a = 1, and the counterexample is moved inwards
+    (a = 1 + 10^-k, the largest k that still violates) and printed exactly (not '1.0')."""
+    from derive.checkers import check_shape
+    al = sp.Symbol("alpha", positive=True)
+    ep = sp.Symbol("varepsilon", positive=True)
+    f = sp.log((sp.exp(al * ep) + sp.exp(ep * (2 - al))) / (sp.exp(ep) + 2)) / (al - 1)
+    dom = Domain([Var("varepsilon", ep, lo=0, lo_open=True, search=(0.01, 10)),
+                  Var("alpha", al, lo=1, lo_open=True, search=(1.001, 100))])
+    res = check_shape(f, al, dom, "increasing")
+    assert res.status == "fails"
+    a_ce = mp.mpf(res.counterexample["params"]["alpha"])
+    assert a_ce >= mp.mpf("1.01"), res.counterexample
+    # the quoted point violates: the derivative there is negative (an independent mpmath value)
+    e_ce = mp.mpf(res.counterexample["params"]["varepsilon"])
+    fn = sp.lambdify((ep, al), f, "mpmath")
+    with mp.workdps(30):
+        assert mp.diff(lambda s: fn(e_ce, s), a_ce) < 0
+
+
+def test_params_never_round_a_point_onto_another():
+    from derive.checkers import _params
+    with mp.workdps(30):
+        p = _params({"alpha": mp.mpf(1) + mp.mpf("3.1e-12"), "x": mp.mpf("0.25")})
+    assert p["x"] == "0.25" and mp.mpf(p["alpha"]) > 1
