@@ -650,6 +650,25 @@ class Certificate:
         return self.status == "violated"
 
 
+def _exact_integers(expr, point: dict):
+    """``expr`` with the coordinates that are integers at ``point`` substituted exactly, so that
+    SymPy settles what they decide (1 - T = 0 at T = 1, then Phi^{-1}(0) = -oo and Phi(-oo) = 0: a
+    limit value no ball holds)."""
+    expr = sp.sympify(expr)
+    reps = {}
+    for s in expr.free_symbols:
+        v = point.get(s.name)
+        if v is None or isinstance(v, arb):
+            continue
+        try:
+            r = sp.Rational(str(v)) if not isinstance(v, int) else sp.Integer(v)
+        except (TypeError, ValueError):
+            continue
+        if r.is_Integer:
+            reps[s] = r
+    return expr.xreplace(reps) if reps else expr
+
+
 def certify_relation(small, big, point: dict, *, strict: bool = False, equal: bool = False,
                      clip=None) -> Certificate:
     """Enclose ``small - big`` at ``point``: for ``small <= big`` (``strict``: ``small < big``) the
@@ -657,6 +676,7 @@ def certify_relation(small, big, point: dict, *, strict: bool = False, equal: bo
     clamps ``big`` into a quantity's conventional range first (where the claim's side is ``small``:
     see ``certify_bound``).  Precision grows through ``PRECISIONS`` until decided."""
     last, last_undecided = None, ""
+    small, big = _exact_integers(small, point), _exact_integers(big, point)
     for prec in PRECISIONS:
         try:
             with ctx.workprec(prec):

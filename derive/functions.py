@@ -97,6 +97,10 @@ class PhiInv(sp.Function):
     def eval(cls, u):
         if u == sp.S.Half:
             return sp.S.Zero
+        if u is sp.S.Zero:
+            return sp.S.NegativeInfinity
+        if u is sp.S.One:
+            return sp.S.Infinity
         if isinstance(u, Phi):
             return u.args[0]
 

@@ -312,3 +312,16 @@ def test_params_never_round_a_point_onto_another():
     with mp.workdps(30):
         p = _params({"alpha": mp.mpf(1) + mp.mpf("3.1e-12"), "x": mp.mpf("0.25")})
     assert p["x"] == "0.25" and mp.mpf(p["alpha"]) > 1
+
+
+def test_a_limit_value_at_an_integer_point_is_settled_exactly():
+    """Phi(PhiInv(1 - T) - sqrt(a) mu) at T = 1 is Phi(-oo) = 0: no ball holds Phi^{-1}(0), but
+    with the integer coordinate substituted SymPy settles it, and the violation against the true
+    trade-off (positive) is certified."""
+    from derive.functions import PhiInv
+    T_, a_, mu_ = sp.symbols("T a mu", positive=True)
+    assert PhiInv(sp.Integer(0)) == -sp.oo and PhiInv(sp.Integer(1)) == sp.oo
+    cert = certify_relation(Phi(-sp.sqrt(a_) * mu_ + PhiInv(1 - T_)),
+                            F["Tradeoff"](F["Composed"](F["Gaussian"](mu_), T_), a_),
+                            {"T": "1.0", "a": "0.25", "mu": "0.5"}, equal=True)
+    assert cert.status == "violated" and cert.record["lhs_ball"] == "0"
