@@ -165,7 +165,9 @@ def _params(pt: dict) -> dict:
     out = {}
     for k, v in pt.items():
         s = mp.nstr(v, 10)
-        if isinstance(v, mp.mpf) and mp.mpf(s) != v:
+        # rounded onto a short number (trailing zeros: 1.0, 0.25) that is not the point itself
+        if isinstance(v, mp.mpf) and len(s.split("e")[0].replace("-", "").replace(".", "").strip("0")) < 10 \
+                and mp.mpf(s) != v:
             for digits in (15, 20):
                 s = mp.nstr(v, digits)
                 if mp.mpf(s) == v:
