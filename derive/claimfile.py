@@ -995,6 +995,8 @@ class ClaimFile:
 
     # ------------------------------------------------------------------ [formulas]
     def _read_formulas(self):
+        if self.builtin is not None:     # a built-in paper's formulas: registered by Paper.formulas
+            return
         raw = self.data.get("formulas", {})
         if not isinstance(raw, dict):
             raise self._err(self.lines.find(r"^\s*formulas\s*="), "formulas", "must be tables [formulas.NAME]")

@@ -39,6 +39,7 @@ from .symbols import Param
 class Paper:
     def __init__(self, key: str, *, seed: str, title: str, citation: str, seeds: tuple[str, ...] = ()):
         self.key, self.seed = key, seed
+        self.parts: dict[str, dict] = {}     # a declared formula's parsed parts (Paper.formulas)
         if key not in registry.PAPERS:
             registry.register_paper(key, title=title, seeds=seeds or (seed,), citation=citation)
 
@@ -77,6 +78,50 @@ class Paper:
                     parse_fragment=parse if parse is not None else (None if hand is not None else latex),
                     continuation=tuple(continued))
         return registry.add_formula(f)
+
+    def formulas(self, module_file: str, ns: dict, name: str | None = None) -> dict[str, Formula]:
+        """Register the formulas declared in the claim file beside a section module: its
+        ``[formulas."NAME"]`` tables, in the paper's order, each with the fields of ``formula``
+        (``FORMULA_FIELDS``).  Returns {NAME: Formula}.  ``params`` are names of the module's
+        ``Param`` objects (``ns``, its globals) or inline tables ``{ symbol, domain, sample }``;
+        ``symbols`` names a dict of the module (the parser's symbol map), or is a table
+        ``{ name = "SymPy string" }``, or a list of these, merged;
+        ``transform`` names a function of the module; ``hand``, ``conditions`` and ``subs`` are
+        SymPy strings over the formula's symbols, ``derive.functions``, the parsed ``parts``
+        (``{ NAME = 'verbatim LaTeX fragment' }``) and ``@{name}`` (a formula of the paper)."""
+        import tomllib
+        from pathlib import Path
+        path = Path(module_file).with_name(name) if name else Path(module_file).with_suffix(".toml")
+        raw = tomllib.loads(path.read_text(encoding="utf-8")).get("formulas", {})
+        return {n: self._declared(n, spec, ns, path) for n, spec in raw.items()}
+
+    def _declared(self, name: str, spec: dict, ns: dict, path) -> Formula:
+        unknown = set(spec) - set(FORMULA_FIELDS)
+        if unknown or "where" not in spec or "latex" not in spec:
+            raise ValueError(f"{path}: formula {name!r}: needs where and latex; unknown field(s) "
+                             f"{', '.join(sorted(unknown)) or 'none'}")
+        syms = spec.get("symbols")
+        if syms is not None:      # names of the module's symbol maps, or tables {name: SymPy string}
+            base = _sympy_names(ns, (), None, {})
+            syms = {k: v for d in ([syms] if isinstance(syms, (str, dict)) else syms)
+                    for k, v in (ns[d].items() if isinstance(d, str) else
+                                 ((n, _sympy_of(t, base, self.key)) for n, t in d.items()))}
+        params = tuple(ns[x] if isinstance(x, str) else _inline_param(x, ns) for x in spec.get("params", ()))
+        parts = self.parts[name] = {k: parse_printed(v, syms) for k, v in spec.get("parts", {}).items()}
+        local = _sympy_names(ns, params, syms, parts)
+
+        def ev(text):
+            return _sympy_of(text, local, self.key)
+        hand = ev(spec["hand"]) if "hand" in spec else None
+        subs = {local[k]: ev(v) for k, v in spec["subs"].items()} if "subs" in spec else None
+        return self.formula(name, spec["where"], spec["latex"], role=spec["role"],
+                            quantity=spec.get("quantity", ""), params=params, parse=spec.get("parse"),
+                            subs=subs, hand=hand, hand_reason=spec.get("hand_reason", ""),
+                            conditions=tuple(ev(c) for c in spec.get("conditions", ())),
+                            lhs=spec.get("lhs", ""), section=spec.get("section", ""), seed=spec.get("seed"),
+                            description=spec.get("description", ""), symbols=syms,
+                            transform=ns[spec["transform"]] if "transform" in spec else None,
+                            continued=tuple(spec.get("continued", ())))
 
     def claim(self, cid: str, location: str, kind: str, statement: str, *, latex: str,
               check: Callable[[], Verdict], formulas: tuple = (), section: str = "",
@@ -123,6 +168,46 @@ class Paper:
                        section=section, seed=seed, note=note)
         c.checker, c.definition, c.spec = kind, definition, (kind, dom, fields)
         return c
+
+
+#: the fields of a declared formula (``Paper.formulas``): those of ``Paper.formula``, by name
+FORMULA_FIELDS = ("where", "latex", "parse", "continued", "role", "quantity", "lhs", "params", "section",
+                  "seed", "description", "symbols", "parts", "hand", "hand_reason", "subs", "conditions",
+                  "transform")
+
+
+def _inline_param(spec: dict, ns: dict) -> Param:
+    """``{ symbol = "q", domain = "(0, 1)", sample = ["loguniform", 1e-4, 0.2] }``: a parameter
+    over the module's symbol of that name (``ns``), on an interval written as in claim files."""
+    from .claimfile import parse_interval
+    sym = next(v for v in ns.values() if isinstance(v, sp.Symbol) and v.name == spec["symbol"])
+    return Param(sym, parse_interval(spec["domain"]), tuple(spec["sample"]))
+
+
+def _sympy_names(ns: dict, params: tuple, syms: dict | None, parts: dict) -> dict:
+    """The names a declared formula's SymPy strings use: the named functions of derive.functions,
+    the module's symbols (by their names), the parser's symbol map, the parameters' symbols and
+    the parsed parts, later ones taking precedence."""
+    from . import functions as FN
+    local: dict = {n: v for n, v in vars(FN).items() if isinstance(v, type) and issubclass(v, sp.Function)}
+    local.update({v.name: v for v in ns.values() if isinstance(v, sp.Symbol)})
+    for v in (syms or {}).values():
+        if isinstance(v, sp.Symbol):
+            local[v.name] = v
+    local.update({p.symbol.name: p.symbol for p in params})
+    local.update(parts)
+    return local
+
+
+def _sympy_of(text: str, local: dict, key: str):
+    """A SymPy string of a declared formula; ``@{name}`` is the expression of the paper's formula."""
+    refs = {}
+
+    def ref(m):
+        refs[f"REF{len(refs)}_"] = registry.FORMULAS[f"{key}.{m.group(1)}"].expr
+        return f"REF{len(refs) - 1}_"
+    body = re.sub(r"@\{([A-Za-z0-9_.]+)\}", ref, text)
+    return sp.parse_expr(body, local_dict=dict(local, **refs))
 
 
 _DUMMY_INDEX = re.compile(r"dummy_index=(\d+)")

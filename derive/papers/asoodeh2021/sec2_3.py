@@ -18,16 +18,10 @@ II, III = "Sec. II", "Sec. III"
 
 
 # ----------------------------------------------------------------------------- (10)-(11)
-CHI_LATEX = r"\chi(\gamma) := \frac{e^{(\alpha - 1)\gamma} - 1}{\alpha - 1}."
-chi = P.formula("chi", "(11)", CHI_LATEX, parse=r"\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha - 1}",
-                role="definition", quantity=r"\chi(\gamma)", lhs=r"\chi(\gamma)",
-                params=(ALPHA, GAMMA), section=III,
-                description="the chi^alpha-divergence level equivalent to (alpha, gamma)-RDP")
-CHI_INV_LATEX = r"\chi^{-1}(t) = \frac{1}{\alpha - 1} \log(1 + (\alpha - 1)t)"
-chi_inv = P.formula("chi_inv", "(17)", CHI_INV_LATEX, parse=r"\frac{1}{\alpha - 1} \log(1 + (\alpha - 1)t)",
-                    role="definition", quantity=r"\chi^{-1}(t)", lhs=r"\chi^{-1}(t)",
-                    params=(ALPHA, TVAR), section=III,
-                    description="functional inverse of chi, stated after (17)")
+Msym = sp.Symbol("M", positive=True)
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec2_3.toml
+chi, objective, zeta, f = (
+    F["chi"], F["thm3.objective"], F["thm4.zeta"], F["thm4.f"])
 
 
 def _eq10_check():
@@ -57,11 +51,6 @@ P.claim("sec3.eq10", "(10)", "identity",
 
 
 # ----------------------------------------------------------------------------- Theorem 1
-THM1_LATEX = r"\delta = e^{-(\alpha - 1)(\varepsilon - \gamma)}. (7)"
-thm1 = P.formula("thm1.delta", "(7)", THM1_LATEX, parse=r"e^{-(\alpha - 1)(\varepsilon - \gamma)}",
-                 role="upper_bound", quantity=r"\delta_{\alpha}^{\varepsilon}(\gamma)",
-                 lhs=r"\delta", params=(ALPHA, EPS, GAMMA), conditions=(eps > gamma,),
-                 section=II, description="Theorem 1 ([5, Th. 2], Mironov/Abadi): RDP to DP")
 
 
 # ----------------------------------------------------------------------------- (12)-(17)
@@ -141,18 +130,7 @@ P.claim("sec3.eq18_upper", "(18)", "identity",
 
 # ----------------------------------------------------------------------------- Theorem 3
 M_LATEX = r"M(\alpha, \varepsilon, \delta) := \min_{p \in (\delta, 1)} \left[p^{\alpha} (p - \delta)^{1 - \alpha} + \bar{p}^{\alpha} (e^{\varepsilon} - p + \delta)^{1 - \alpha} \right]."
-objective = P.formula(
-    "thm3.objective", "(20)", M_LATEX,
-    parse=r"p^{\alpha} (p - \delta)^{1 - \alpha} + \bar{p}^{\alpha} (e^{\varepsilon} - p + \delta)^{1 - \alpha}",
-    role="definition", quantity=r"M(\alpha,\varepsilon,\delta)", lhs=r"h_1(p;\alpha,\delta,\varepsilon)",
-    params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,), section=III,
-    description="Theorem 3's objective; gamma = eps + log(min_p objective)/(alpha-1)")
 THM3_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \varepsilon + \frac{1}{\alpha - 1} \log M(\alpha, \varepsilon, \delta),"
-Msym = sp.Symbol("M", positive=True)
-thm3 = P.formula("thm3.gamma", "(20)", THM3_LATEX, parse=r"\varepsilon + \frac{1}{\alpha - 1} \log M",
-                 symbols={"M": Msym}, role="equality", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
-                 lhs=r"\gamma_{\alpha}^{\varepsilon}(\delta)", params=(ALPHA, EPS, DELTA), section=III,
-                 description="Theorem 3: exact optimal DP-to-RDP conversion")
 
 
 def _thm3_check():
@@ -175,24 +153,6 @@ P.claim("thm3.exact", "(20)", "optimum",
 
 
 # ----------------------------------------------------------------------------- Theorem 4
-ZETA_LATEX = r"\zeta_{\alpha} := \frac{1}{\alpha} (1 - \frac{1}{\alpha})^{\alpha - 1}"
-zeta = P.formula("thm4.zeta", "(23)", ZETA_LATEX, parse=r"\frac{1}{\alpha} (1 - \frac{1}{\alpha})^{\alpha - 1}",
-                 role="definition", quantity=r"\zeta_{\alpha}", lhs=r"\zeta_{\alpha}", params=(ALPHA,),
-                 section=III)
-G_LATEX = r"g(\alpha, \varepsilon, \delta) := \varepsilon - \frac{1}{\alpha - 1} \log \frac{\zeta_{\alpha}}{\delta}"
-g = P.formula("thm4.g", "(23)", G_LATEX, parse=r"\varepsilon - \frac{1}{\alpha - 1} \log \frac{\zeta_{\alpha}}{\delta}",
-              subs={zeta_alpha: zeta.expr}, role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
-              lhs=r"g(\alpha,\varepsilon,\delta)", params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
-              section=III)
-F_LATEX = r"f(\alpha,\varepsilon,\delta) \coloneqq \varepsilon + \frac{1}{\alpha-1} \log \biggl(\bigl(e^\varepsilon - \alpha \delta \bigr) \biggl(\frac{\delta-1}{\delta - e^\varepsilon} \biggr)^\alpha + \alpha \delta \biggr)."
-f = P.formula("thm4.f", "(23)", F_LATEX,
-              parse=r"\varepsilon + \frac{1}{\alpha-1} \log \biggl(\bigl(e^\varepsilon - \alpha \delta \bigr) \biggl(\frac{\delta-1}{\delta - e^\varepsilon} \biggr)^\alpha + \alpha \delta \biggr)",
-              role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"f(\alpha,\varepsilon,\delta)",
-              params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,), section=III)
-EQ22_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \varepsilon - \log(1 - \delta),"
-eq22 = P.formula("thm4.eq22", "(22)", EQ22_LATEX, parse=r"\varepsilon - \log(1 - \delta)", role="equality",
-                 quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
-                 params=(ALPHA, EPS, DELTA), conditions=(alpha * delta >= 1,), section=III)
 
 def _eq21_check():
     def draw(rng):
@@ -217,26 +177,7 @@ P.claim("thm4.eq21", "(21)", "value", "gamma_alpha^eps(0) = 0",
 
 
 # ----------------------------------------------------------------------------- Lemma 1
-EQ24_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) = (\gamma + \log(1 - \delta))_{+}, \quad \text{if} \quad \alpha\delta \ge 1,"
-eq24 = P.formula("lemma1.eq24", "(24)", EQ24_LATEX, parse=r"(\gamma + \log(1 - \delta))_{+}", role="equality",
-                 quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)", lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
-                 params=(ALPHA, GAMMA, DELTA), conditions=(alpha * delta >= 1,), section=III)
-EQ25_LATEX = (r"\varepsilon_{\alpha}^{\delta}(\gamma) &\leq \frac{1}{\alpha - 1} \min \bigg\{ \bigg((\alpha - 1)\gamma - \log \frac{\delta}{\zeta_{\alpha}} \bigg)_{+}, \\ &\times \log \bigg(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \bigg) \bigg\},")
-_first = parse_printed(r"\bigg((\alpha - 1)\gamma - \log \frac{\delta}{\zeta_{\alpha}} \bigg)_{+}")
-_second = parse_printed(r"\log \bigg(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \bigg)")
-eq25 = P.formula("lemma1.eq25", "(25)", EQ25_LATEX,
-                 hand=sp.Min(_first, _second) / (alpha - 1),
-                 hand_reason="the display is split over two aligned lines with a stray '\\times'; each "
-                             "argument of the min is parsed from its verbatim fragment and combined",
-                 subs={zeta_alpha: zeta.expr}, role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
-                 lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA),
-                 conditions=(alpha * delta < 1,), section=III)
-BALLE_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) \leq \gamma - \frac{1}{\alpha-1}\log\frac{\delta}{\zeta_{\alpha}}"
-balle = P.formula("balle2020", "Sec. III", BALLE_LATEX,
-                  parse=r"\gamma - \frac{1}{\alpha-1}\log\frac{\delta}{\zeta_{\alpha}}", subs={zeta_alpha: zeta.expr},
-                  role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
-                  lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA), section=III,
-                  description="Balle et al. [18, Th. 21] as quoted after Lemma 1")
+_first, _second = P.parts["lemma1.eq25"]["first"], P.parts["lemma1.eq25"]["second"]
 
 
 # custom: two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)
