@@ -41,11 +41,7 @@ P.claim("appB.eq73", "(73)", "convexity",
         check=_appB_eq73,
         why_custom="convexity of a numeric truth (second differences of chi(gamma_alpha^eps)); the convex kind needs SymPy's diff")
 
-H_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \inf_{0 < q < p < 1} \frac{1}{\alpha - 1} \log \left(p^{\alpha} q^{1 - \alpha} + \bar{p}^{\alpha} \bar{q}^{1 - \alpha} \right)"
-h_pq = P.formula("appB.h", "(75)", H_LATEX,
-                 parse=r"\frac{1}{\alpha - 1} \log \left(p^{\alpha} q^{1 - \alpha} + \bar{p}^{\alpha} \bar{q}^{1 - \alpha} \right)",
-                 role="definition", quantity=r"h(p,q;\alpha)", lhs=r"h(p,q;\alpha)", params=(ALPHA, PP, QQ),
-                 section=B, description="objective of the two-parameter Bernoulli program (75)")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_a_c.toml
 
 
 # ----------------------------------------------------------------------------- Appendix C

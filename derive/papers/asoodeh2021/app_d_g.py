@@ -28,76 +28,15 @@ APP_D, APP_E, APP_F, APP_G = "App. D", "App. E", "App. F", "App. G"
 thm4_f = registry.FORMULAS["asoodeh2021.thm4.f"]
 
 
-F1_LATEX = r"f_1(\alpha, \varepsilon, \delta) := (e^{\varepsilon} - \alpha \delta)(\frac{\delta - 1}{\delta - e^{\varepsilon}})^{\alpha} + \alpha \delta"
-f1 = P.formula("appD.f1", "App. D", F1_LATEX,
-               parse=r"(e^{\varepsilon} - \alpha \delta)(\frac{\delta - 1}{\delta - e^{\varepsilon}})^{\alpha} + \alpha \delta",
-               role="definition", quantity=r"f_1(\alpha, \varepsilon, \delta)", lhs=r"f_1(\alpha, \varepsilon, \delta)",
-               params=(ALPHA, EPS, DELTA), section=APP_D,
-               description="the argument of the logarithm in Theorem 4's f")
-
-
-D2F1_LATEX = (r"(\alpha - 1)\alpha (e^{\varepsilon} - 1)\bar{\delta}^{\alpha} \frac{(e^{\varepsilon}(1 - 2\delta + "
-              r"e^{\varepsilon}) - \alpha\delta(e^{\varepsilon} - 1))}{\bar{\delta}^{2}(e^{\varepsilon} - \delta)^{\alpha}"
-              r"(\delta - e^{\varepsilon})^{2}}.")
-d2f1 = P.formula("appD.d2f1", "App. D", D2F1_LATEX, role="identity",
-                 quantity=r"\partial^2 f_1/\partial \delta^2", lhs=r"\frac{\partial^2 f_1}{\partial \delta^2}",
-                 params=(ALPHA, EPS, DELTA), section=APP_D, description="unnumbered display before (93)")
-
-
-F2_LATEX = r"f_2(\alpha, \varepsilon) := \frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)}"
-f2 = P.formula("appD.f2", "App. D", F2_LATEX,
-               parse=r"\frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)}",
-               role="definition", quantity=r"f_2(\alpha, \varepsilon)", lhs=r"f_2(\alpha, \varepsilon)",
-               params=(ALPHA, EPS), section=APP_D)
-
-
-EQ95_LATEX = (r"= \varepsilon + \frac{1}{\alpha - 1} \log \left(e^{-\varepsilon(\alpha - 1)} + \alpha \delta - "
-              r"\alpha \delta e^{-\varepsilon(\alpha - 1)} \right),")
-eq95 = P.formula("appD.eq95", "(95)", EQ95_LATEX,
-                 parse=(r"\varepsilon + \frac{1}{\alpha - 1} \log \left(e^{-\varepsilon(\alpha - 1)} + \alpha \delta - "
-                        r"\alpha \delta e^{-\varepsilon(\alpha - 1)} \right)"),
-                 role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"f(\alpha,\varepsilon,\delta)",
-                 params=(ALPHA, EPS, DELTA), section=APP_D,
-                 description="Theorem 4's f with f_1 replaced by its tangent at delta = 0")
-
-
-EQ96_LATEX = (r"\frac{\partial f_2(\alpha, \varepsilon)}{\partial \varepsilon} = \frac{e^{\varepsilon} \left((2 + "
-              r"\alpha)e^{2\varepsilon} - 2\alpha e^{2\varepsilon} - \alpha \right)}{\left(2e^{\varepsilon} + \alpha "
-              r"(e^{\varepsilon} - 1) \right)^2}")
-eq96 = P.formula("appD.eq96", "(96)", EQ96_LATEX,
-                 parse=(r"\frac{e^{\varepsilon} \left((2 + \alpha)e^{2\varepsilon} - 2\alpha e^{2\varepsilon} - \alpha "
-                        r"\right)}{\left(2e^{\varepsilon} + \alpha (e^{\varepsilon} - 1) \right)^2}"),
-                 role="identity", quantity=r"\partial f_2/\partial \varepsilon",
-                 lhs=r"\frac{\partial f_2(\alpha, \varepsilon)}{\partial \varepsilon}", params=(ALPHA, EPS),
-                 section=APP_D)
-
-
-EQ98_LATEX = r"= \frac{2(\alpha^{2} + \alpha(\sqrt{2\alpha(\alpha + 1)} - 1) - 2)}{\alpha(2 + \alpha)^{2}}"
-eq98 = P.formula("appD.eq98", "(98)", EQ98_LATEX,
-                 parse=r"\frac{2(\alpha^{2} + \alpha(\sqrt{2\alpha(\alpha + 1)} - 1) - 2)}{\alpha(2 + \alpha)^{2}}",
-                 role="equality", quantity=r"\min_{\varepsilon} f_2(\alpha, \varepsilon) - 1/\alpha",
-                 params=(ALPHA,), section=APP_D)
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_d_g.toml
+eq98, eq106, eq108, eq110 = (
+    F["appD.eq98"], F["appF.eq106"], F["appG.eq108_objective"], F["appG.eq110"])
 
 
 F3 = sp.expand(eq98.expr * alpha * (2 + alpha) ** 2)  # f_3 as defined by (99)
 
 
 assert F3.subs(alpha, 1) == 0   # f_3(1) = 0 exactly (SymPy evaluates it)
-
-EQ101_LATEX = (r"\frac{\mathrm{d}f_3(\alpha)}{\mathrm{d}\alpha} = \frac{\sqrt{2}\alpha(1+2\alpha)}{\sqrt{\alpha(1+\alpha)}} "
-               r"+ 2\sqrt{2\alpha(1+\alpha)} + 4\alpha - 2 > 0.")
-eq101 = P.formula("appD.eq101", "(101)", EQ101_LATEX,
-                  parse=r"\frac{\sqrt{2}\alpha(1+2\alpha)}{\sqrt{\alpha(1+\alpha)}} + 2\sqrt{2\alpha(1+\alpha)} + 4\alpha - 2",
-                  role="identity", quantity=r"\mathrm{d}f_3/\mathrm{d}\alpha", params=(ALPHA,), section=APP_D)
-
-
-EQ102_LATEX = (r"\varepsilon_{\alpha}^{\delta}(\gamma) \le \frac{1}{\alpha - 1} \log \left(\frac{e^{(\alpha - 1)\gamma} "
-               r"- 1}{\alpha \delta} + 1 \right)")
-eq102 = P.formula("appD.eq102", "(102)", EQ102_LATEX,
-                  parse=r"\frac{1}{\alpha - 1} \log \left(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \right)",
-                  role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
-                  lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA),
-                  conditions=(alpha * delta <= 1,), section=APP_D)
 
 
 E3_LATEX = (r"$\zeta_{\alpha}e^{(\alpha-1)\gamma} < \frac{1}{\alpha}$ that is simplified to "
@@ -171,14 +110,6 @@ P.claim("appF.rho", "App. F", "value",
         latex=RHO_F_LATEX, section=APP_F, check=_rho_f_check,
         why_custom='a failing claim must carry the corrected rho = 1/(2 sigma^2); the bound kind gives no derived formula')
 
-EQ103_LATEX = r"\varepsilon_{\alpha}^{\delta}(\rho\alpha T) = (\rho\alpha T + \log(1-\delta))_{\perp}"
-eq103 = P.formula("appF.eq103", "(103)", EQ103_LATEX,
-                  hand=sp.Max(rho * alpha * T + sp.log(1 - delta), 0),
-                  hand_reason="the seed prints the positive part (.)_+ as (.)_{\\perp} (a transcription artifact; "
-                              "the next displays (104)-(106) use (.)_+)",
-                  role="equality", quantity=r"\varepsilon_{\alpha}^{\delta}(\rho\alpha T)",
-                  lhs=r"\varepsilon_{\alpha}^{\delta}(\rho\alpha T)", params=(ALPHA, RHO, TSTEPS, DELTA),
-                  conditions=(alpha * delta > 1,), section=APP_F)
 
 EQ104_LATEX = r"\varepsilon^{\delta}(\rho, T) = \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)"
 
@@ -198,10 +129,6 @@ P.claim("appF.eq104", "(104)", "definition", "first line of (104)-(106) restates
 
 EQ105_LATEX = r"\leq \inf_{\alpha > \frac{1}{2}} (\rho \alpha T + \log(1 - \delta))_{+}"
 EQ106_LATEX = r"= \left(\frac{\rho T}{\delta} + \log(1 - \delta)\right)_{+}."
-eq106 = P.formula("appF.eq106", "(106)", EQ106_LATEX,
-                  parse=r"\left(\frac{\rho T}{\delta} + \log(1 - \delta)\right)_{+}", role="upper_bound",
-                  quantity=r"\varepsilon^{\delta}(\rho, T)", lhs=r"\varepsilon^{\delta}(\rho, T)",
-                  params=(RHO, TSTEPS, DELTA), section=APP_F)
 _obj105 = parse_printed(r"(\rho \alpha T + \log(1 - \delta))_{+}")
 _fo105 = sp.lambdify([alpha, rho, T, delta], _obj105, "mpmath")
 
@@ -285,11 +212,6 @@ P.claim("appF.combine", "App. F", "identity",
 # ============================================================================= Appendix G
 EQ108_LATEX = (r"\varepsilon = \inf_{1 < \alpha \le \frac{1}{\delta}} \frac{\alpha T}{2\sigma^2} - \frac{1}{\alpha - 1} "
                r"\log \frac{\delta}{\zeta_{\alpha}}.")
-eq108 = P.formula("appG.eq108_objective", "(108)", EQ108_LATEX,
-                  parse=r"\frac{\alpha T}{2\sigma^2} - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_{\alpha}}",
-                  subs={zeta_alpha: ZETA}, role="upper_bound", quantity=r"\varepsilon^{\delta}(\rho, T)",
-                  lhs=r"\varepsilon", params=(ALPHA, SIGMA, TSTEPS, DELTA), conditions=(alpha * delta <= 1,),
-                  section=APP_G, description="eps_0's objective of (32) without (.)_+, rho = 1/(2 sigma^2)")
 _f108 = sp.lambdify([alpha, sigma, T, delta], eq108.expr, "mpmath")
 
 
@@ -341,15 +263,6 @@ P.claim("appG.plug", "App. G", "condition",
         section=APP_G, check=_plug_check,
         why_custom='a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none')
 
-EQ109_LATEX = (r"\frac{\left(\varepsilon - 2\log\frac{1}{\delta}\right)T\log\frac{1}{\delta}}{\varepsilon^{2}\left("
-               r"\varepsilon - \log\frac{1}{\delta} + \frac{-\varepsilon + 2\log\frac{1}{\delta}}{\varepsilon}\log\left("
-               r"\frac{-\varepsilon + 2\log\frac{1}{\delta}}{2\log\frac{1}{\delta}}\right) - \log\left(\frac{2\log\frac{1}"
-               r"{\delta}}{\varepsilon}\right)\right)}")
-eq109 = P.formula("appG.eq109", "(109)", EQ109_LATEX, role="equality", quantity=r"\sigma^2",
-                  lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS), section=APP_G,
-                  conditions=(eps < 2 * sp.log(1 / delta),),
-                  description="sigma^2 making (108)'s objective equal eps at alpha = 2 log(1/delta)/eps")
-
 
 A_LATEX = r"$A:=\frac{\log\frac{1}{\delta^2}}{\varepsilon}$"
 A_def = parse_printed(r"\frac{\log\frac{1}{\delta^2}}{\varepsilon}")
@@ -383,14 +296,6 @@ _110_pref = parse_printed(r"\frac{T}{2\varepsilon^{2}\log\frac{1}{\delta}}")
 _110_brk = 4 * sp.log(A) ** 2 + parse_printed(r"(8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4")
 # the display's two lines read as one expression: line 1, then line 2 up to the O-term (the remainder is
 # the claim appG.eq110_oterm's); A := log(1/delta^2)/eps substituted
-eq110 = P.formula("appG.eq110", "(110)", EQ110_LATEX, parse=EQ110_L1.lstrip("= "),
-                  continued=(r"\times \left[4\log^{2}A + (8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4\right]",),
-                  subs={A: A_def}, role="approximation", quantity=r"\sigma^2", lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS),
-                  section=APP_G)
-EQ111_LATEX = (r"= \frac{2T}{\varepsilon^{2}}\log\frac{1}{\delta} + \frac{T}{\varepsilon} - \frac{2T}{\varepsilon^{2}}"
-               r"\left(\log\left(2\log\delta^{-1}\right) + 1 - \log\varepsilon\right)")
-eq111 = P.formula("appG.eq111", "(111)", EQ111_LATEX, parse=EQ111_LATEX.lstrip("= "), role="approximation",
-                  quantity=r"\sigma^2", lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS), section=APP_G)
 
 
 def _split_logs(expr):

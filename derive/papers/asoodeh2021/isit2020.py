@@ -16,12 +16,7 @@ from .sec2_3 import objective
 
 S = "ISIT 2020"
 
-THM3_000 = r"\gamma^{\varepsilon}_{\alpha}(\delta)=\varepsilon+\min_{p\in(\delta,1)}\frac{1}{\alpha-1}\log\left(p^{\alpha}(p-\delta)^{1-\alpha}+\bar{p}^{\alpha}(e^{\varepsilon}-p+\delta)^{1-\alpha}\right),"
-thm3_000 = P.formula("isit.thm3.objective", "(16)", THM3_000,
-                     parse=r"\frac{1}{\alpha-1}\log\left(p^{\alpha}(p-\delta)^{1-\alpha}+\bar{p}^{\alpha}(e^{\varepsilon}-p+\delta)^{1-\alpha}\right)",
-                     role="definition", quantity=r"\gamma^{\varepsilon}_{\alpha}(\delta)-\varepsilon", seed=SEED_ISIT,
-                     params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,), section=S,
-                     description="Theorem 3 as printed in ISIT 2020: the min taken outside the logarithm, delta in [0,1)")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of isit2020.toml
 
 
 RDP_000 = r"\gamma(\alpha)=\alpha\alpha"

@@ -124,10 +124,10 @@ P.claim("sec4.eq27", "(27)", "identity",
 # ----------------------------------------------------------------------------- (28)
 EQ28_LATEX = (r"\sup_{d \sim d'} D_{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}) = \frac{\alpha}{2\sigma^2} "
               r"\sup_{d \sim d'} \left\| f(d) - f(d') \right\|_2 = \frac{\alpha}{2\sigma^2},")
-eq28 = P.formula("eq28", "(28)", EQ28_LATEX, parse=r"\frac{\alpha}{2\sigma^2}", role="equality",
-                 quantity=r"\sup_{d \sim d'} D_{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'})",
-                 lhs=r"\gamma(\alpha)", params=(ALPHA, SIGMA), section=IV,
-                 description="Renyi divergence of the Gaussian mechanism with unit L2-sensitivity")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec4.toml
+eq28, eq29, eps0_obj, eps1_obj, third, eq35, eq36, thm5, reduction = (
+    F["eq28"], F["eq29"], F["lemma2.eps0_objective"], F["lemma2.eps1_objective"], F["lemma2.third"],
+    F["sec4.eq35"], F["sec4.eq36"], F["sec4.thm5"], F["sec4.reduction"])
 DELTA2 = sp.Symbol("Delta_2", positive=True)  # the L2-sensitivity sup ||f(d) - f(d')||_2
 
 
@@ -178,10 +178,6 @@ P.claim("sec4.eq28_unit", "(28)", "value",
 # ----------------------------------------------------------------------------- (29)
 EQ29_LATEX = (r"\varepsilon = \inf_{\alpha > 1} \gamma(\alpha) T - \frac{1}{\alpha - 1} \log \delta = "
               r"\rho T + \sqrt{4\rho T \log \frac{1}{\delta}}.")
-eq29 = P.formula("eq29", "(29)", EQ29_LATEX, parse=r"\rho T + \sqrt{4\rho T \log \frac{1}{\delta}}",
-                 role="upper_bound", quantity=r"\varepsilon", lhs=r"\varepsilon_{\mathsf{MA}}^{\delta}(\rho, T)",
-                 params=(RHO, TSTEPS, DELTA), section=IV,
-                 description="moments accountant for the T-fold Gaussian mechanism, rho = 1/(2 sigma^2)")
 MA_OBJ = rho * alpha * T - sp.log(delta) / (alpha - 1)  # the objective of (29), gamma(alpha) = rho alpha
 
 
@@ -224,27 +220,6 @@ P.claim("sec4.eq29", "(29)", "optimum",
 # ----------------------------------------------------------------------------- Lemma 2
 EQ31_LATEX = (r"\varepsilon^{\delta}(\rho, T) \le \min \left\{ \varepsilon_0(\rho, T), \ \varepsilon_1(\rho, T), "
               r"\ \left(\frac{\rho T}{\delta} + \log(1 - \delta) \right)_+ \right\},")
-EQ32_LATEX = (r"\varepsilon_0(\rho, T) := \inf_{\alpha \in \left(1, \frac{1}{\delta}\right]} \left(\rho \alpha T - "
-              r"\frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_\alpha}\right)_+,")
-EQ33_LATEX = (r"\varepsilon_1(\rho, T) := \inf_{\alpha \in \left(1, \frac{1}{\delta}\right]} \frac{1}{\alpha - 1} "
-              r"\log \left(1 + \frac{e^{\rho \alpha(\alpha - 1)T} - 1}{\alpha \delta}\right),")
-eps0_obj = P.formula("lemma2.eps0_objective", "(32)", EQ32_LATEX,
-                     parse=r"\left(\rho \alpha T - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_\alpha}\right)_+",
-                     subs={zeta_alpha: ZETA}, role="upper_bound",
-                     quantity=r"\varepsilon^{\delta}_{\alpha}(\rho \alpha T)", lhs=r"\varepsilon_0(\rho, T)",
-                     params=(ALPHA, RHO, TSTEPS, DELTA), conditions=(alpha * delta <= 1,), section=IV,
-                     description="objective of (32); eps_0 is its infimum over alpha in (1, 1/delta]")
-eps1_obj = P.formula("lemma2.eps1_objective", "(33)", EQ33_LATEX,
-                     parse=r"\frac{1}{\alpha - 1} \log \left(1 + \frac{e^{\rho \alpha(\alpha - 1)T} - 1}{\alpha \delta}\right)",
-                     role="upper_bound", quantity=r"\varepsilon^{\delta}_{\alpha}(\rho \alpha T)",
-                     lhs=r"\varepsilon_1(\rho, T)", params=(ALPHA, RHO, TSTEPS, DELTA),
-                     conditions=(alpha * delta <= 1,), section=IV,
-                     description="objective of (33); eps_1 is its infimum over alpha in (1, 1/delta]")
-third = P.formula("lemma2.third", "(31)", EQ31_LATEX,
-                  parse=r"\left(\frac{\rho T}{\delta} + \log(1 - \delta) \right)_+", role="upper_bound",
-                  quantity=r"\varepsilon^{\delta}(\rho, T)", lhs=r"\varepsilon^{\delta}(\rho, T)",
-                  params=(RHO, TSTEPS, DELTA), section=IV,
-                  description="third term of Lemma 2 (from alpha >= 1/delta, Appendix F (106))")
 _f0 = sp.lambdify([alpha, rho, T, delta], eps0_obj.expr, "mpmath")
 _f1 = sp.lambdify([alpha, rho, T, delta], eps1_obj.expr, "mpmath")
 _f3 = sp.lambdify([rho, T, delta], third.expr, "mpmath")
@@ -312,18 +287,7 @@ P.claim("sec4.tighter", "(31)", "inequality",
 # ----------------------------------------------------------------------------- (34)-(36)
 EQ34_LATEX = r"\frac{T}{2\sigma^2} \le \sup_{\alpha > 1} \frac{\varepsilon}{\alpha} + \frac{1}{\alpha(\alpha - 1)} \log \delta"
 EQ35_LATEX = r"= \varepsilon - 2\log\delta - 2\sqrt{(\varepsilon - \log\delta)\log\frac{1}{\delta}},"
-EQ36_LATEX = (r"\sigma^2 \ge \frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon} + "
-              r"O\left(\frac{1}{\log \delta^{-1}}\right).")
 SUP_OBJ = parse_printed(r"\frac{\varepsilon}{\alpha} + \frac{1}{\alpha(\alpha - 1)} \log \delta")
-eq35 = P.formula("sec4.eq35", "(35)", EQ35_LATEX,
-                 parse=r"\varepsilon - 2\log\delta - 2\sqrt{(\varepsilon - \log\delta)\log\frac{1}{\delta}}",
-                 role="equality", quantity=r"\sup_{\alpha > 1} \frac{\varepsilon}{\alpha} + \frac{\log\delta}{\alpha(\alpha - 1)}",
-                 lhs=r"\frac{T}{2\sigma^2}", params=(EPS, DELTA), section=IV)
-eq36 = P.formula("sec4.eq36", "(36)", EQ36_LATEX,
-                 parse=r"\frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon}",
-                 role="approximation", quantity=r"\sigma^2_{\mathsf{MA}}", lhs=r"\sigma^2",
-                 params=(EPS, DELTA, TSTEPS), section=IV,
-                 description="MA's sufficient variance, O(1/log(1/delta)) dropped")
 _fsup = sp.lambdify([alpha, eps, delta], SUP_OBJ, "mpmath")
 
 
@@ -398,14 +362,6 @@ def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 
 
 
 # ----------------------------------------------------------------------------- Theorem 5
-THM5_LATEX = (r"\sigma^2 & \geq \frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon} - "
-              r"\frac{2T}{\varepsilon^2} \Big(\log \Big(2 \log \delta^{-1} \Big) + 1 - \log \varepsilon \Big)")
-thm5 = P.formula("sec4.thm5", "Theorem 5", THM5_LATEX,
-                 parse=(r"\frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon} - "
-                        r"\frac{2T}{\varepsilon^2} \Big(\log \Big(2 \log \delta^{-1} \Big) + 1 - \log \varepsilon \Big)"),
-                 role="approximation", quantity=r"\sigma^2", lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS),
-                 conditions=(eps > 2 * delta * sp.log(1 / delta),), section=IV,
-                 description="Theorem 5's sufficient variance, O(log^2(log 1/delta)/log(1/delta)) dropped")
 G_OBJ = alpha * T / (2 * sigma ** 2) - sp.log(delta / ZETA) / (alpha - 1)  # (108)'s objective
 
 
@@ -420,9 +376,5 @@ def sigma2_at_plugged_alpha():
 
 
 # ----------------------------------------------------------------------------- variance reduction
-RED_LATEX = r"\frac{2T}{\varepsilon^2}(\log(2\log\delta^{-1}) + 1 - \log\varepsilon)"
-reduction = P.formula("sec4.reduction", "Theorem 5", RED_LATEX, role="approximation",
-                      quantity=r"\sigma^2_{\mathsf{MA}} - \sigma^2_{\mathrm{Thm.\,5}}", params=(EPS, DELTA, TSTEPS),
-                      section=IV, description="variance saved by Theorem 5 over MA, quoted after Theorem 5")
 
 P.load(__file__)  # the generic claims: sec4.toml

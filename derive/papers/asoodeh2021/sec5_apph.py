@@ -102,15 +102,11 @@ def _np_quantities(pair, lam):
     return t, pair.tradeoff(t)
 
 
-EQ39A_LATEX = (r"C_{\mathcal{M}} \subseteq C(\varepsilon, \delta) := \left\{ (\tau, \beta) \in [0, 1]^2 : "
-               r"\tau + e^{\varepsilon} \beta \right.")
 EQ39B_LATEX = r"\geq 1 - \delta, \beta + e^{\varepsilon} \tau \geq \bar{\delta} \right\}. \tag{39}"
-eq39a = P.formula("sec5.eq39_line1", "(39)", EQ39A_LATEX, parse=r"\tau + e^{\varepsilon} \beta",
-                  role="definition", quantity=r"\tau + e^{\varepsilon}\beta", params=(TAU, EPS),
-                  section=V, symbols=EXTRA, description="first constraint of C(eps, delta): >= 1 - delta")
-eq39b = P.formula("sec5.eq39_line2", "(39)", EQ39B_LATEX, parse=r"\beta + e^{\varepsilon} \tau",
-                  role="definition", quantity=r"\beta + e^{\varepsilon}\tau", params=(TAU, EPS),
-                  section=V, symbols=EXTRA, description="second constraint of C(eps, delta): >= 1 - delta")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec5_apph.toml
+eq39a, eq39b, r2_line, r2_swap, eq41, d_alpha_f, d_f, rho_q, a_range, mu55 = (
+    F["sec5.eq39_line1"], F["sec5.eq39_line2"], F["sec5.remark2_line"], F["sec5.remark2_swap"],
+    F["sec5.eq41"], F["sec5.d_alpha"], F["sec5.d"], F["sec5.rho_q"], F["sec5.alpha_max"], F["sec5.eq55_mu"])
 
 
 def _mech_for_39(rng):
@@ -173,15 +169,7 @@ P.claim("sec5.remark2_np", "Remark 2", "identity",
 
 R2_LINE_LATEX = (r"\beta = e^{-\varepsilon}(1 - \tau - \delta_{\varepsilon}), \text{ with } \delta_{\varepsilon} := "
                  r"\min_{d \sim d'} \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d || \mathcal{M}_{d'}),")
-r2_line = P.formula("sec5.remark2_line", "Remark 2", R2_LINE_LATEX,
-                    parse=r"e^{-\varepsilon}(1 - \tau - \delta_{\varepsilon})", role="lower_bound",
-                    quantity=r"\inf_{d\sim d'}\beta_{\mathcal{M}}^{dd'}(\tau)", params=(TAU, EPS),
-                    section=V, symbols=EXTRA, description="supporting line of C_M of slope -e^{-eps}")
 R2_SWAP_LATEX = r"\beta=1-\delta_{\varepsilon}-e^{\varepsilon}\tau"
-r2_swap = P.formula("sec5.remark2_swap", "Remark 2", R2_SWAP_LATEX, role="lower_bound",
-                    quantity=r"\inf_{d\sim d'}\beta_{\mathcal{M}}^{dd'}(\tau)", params=(TAU, EPS),
-                    parse=r"1-\delta_{\varepsilon}-e^{\varepsilon}\tau", section=V, symbols=EXTRA,
-                    description="the swapped supporting line, slope -e^{eps}")
 
 
 def _lines(e, dl):
@@ -316,22 +304,9 @@ P.claim("sec5.remark2_intersection", "Remark 2", "identity",
         why_custom="an intersection of regions over the slopes of the curve's edges (a failing claim needing its note)")
 
 # ----------------------------------------------------------------------------- (40)
-EQ40_LATEX = (r"\delta_{\varepsilon} = \Phi\left(-\varepsilon\sigma + \frac{1}{2\sigma}\right) - "
-              r"e^{\varepsilon}\Phi\left(-\varepsilon\sigma - \frac{1}{2\sigma}\right),\tag{40}")
-eq40 = P.formula("sec5.eq40", "(40)", EQ40_LATEX,
-                 parse=(r"\Phi\left(-\varepsilon\sigma + \frac{1}{2\sigma}\right) - "
-                        r"e^{\varepsilon}\Phi\left(-\varepsilon\sigma - \frac{1}{2\sigma}\right)"),
-                 role="equality", quantity=r"\delta_{\varepsilon}", lhs=r"\delta_{\varepsilon}",
-                 params=(EPS, SIGMA), section=V,
-                 description="privacy profile of the Gaussian mechanism, unit L2 sensitivity")
 
 
 # ----------------------------------------------------------------------------- (41)
-EQ41_LATEX = r"G_{\mu}(\tau) = \Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big),\tag{41}"
-eq41 = P.formula("sec5.eq41", "(41)", EQ41_LATEX, role="definition", quantity=r"G_{\mu}(\tau)",
-                 lhs=r"G_{\mu}(\tau)", params=(TAU, MU), section=V,
-                 parse=r"\Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big)",   # = GaussTradeoff(mu, tau).definition()
-                 description="Gaussian trade-off function")
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 
 
@@ -404,17 +379,7 @@ P.claim("sec5.prop1", "(42)", "inequality",
 
 
 # ============================================================================= Lemma 4, d_alpha, d
-DA_LATEX = (r"d_{\alpha}(a||b) := \frac{1}{\alpha - 1} \log(a^{\alpha}b^{1 - \alpha} + "
-            r"\bar{a}^{\alpha}\bar{b}^{1 - \alpha})")
-d_alpha_f = P.formula("sec5.d_alpha", "(45)", DA_LATEX,
-                      parse=r"\frac{1}{\alpha - 1} \log(a^{\alpha}b^{1 - \alpha} + \bar{a}^{\alpha}\bar{b}^{1 - \alpha})",
-                      role="definition", quantity=r"d_{\alpha}(a\|b)", lhs=r"d_{\alpha}(a\|b)",
-                      params=(PA, PB, ALPHA), section=V, symbols=EXTRA,
-                      description="binary Renyi divergence")
 D_LATEX = r"d(a||b) = a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{b}"
-d_f = P.formula("sec5.d", "(45)", D_LATEX, parse=r"a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{b}",
-                role="definition", quantity=r"d(a\|b)", lhs=r"d(a\|b)", params=(PA, PB), section=V,
-                symbols=EXTRA, description="binary KL divergence (as printed)")
 _dA = sp.lambdify([a_sym, b_sym, alpha], d_alpha_f.expr, "mpmath")
 
 
@@ -435,10 +400,6 @@ P.claim("sec5.d", "(45)", "definition",
 
 
 # ============================================================================= (50)-(53)
-EQ50_LATEX = r"\inf_{d \sim d'} \beta_{\mathcal{M}^{(T)}}^{dd'}(\tau) = G_{\sqrt{2\rho T}}(\tau)"
-eq50 = P.formula("sec5.eq50_mu", "(50)", EQ50_LATEX, parse=r"\sqrt{2\rho T}", role="equality",
-                 quantity=r"\mu", lhs=r"\mu", params=(RHO, TSTEPS),
-                 section=V, description="the Gaussian trade-off parameter of the T-fold Gaussian mechanism")
 
 
 EQ51_LATEX = (r"C_{\mathcal{M}^{(T)}} = \left\{ (\tau, \beta) \in (0, 1)^2 : G_{\sqrt{2\rho T}}(\tau) \le \beta "
@@ -446,16 +407,6 @@ EQ51_LATEX = (r"C_{\mathcal{M}^{(T)}} = \left\{ (\tau, \beta) \in (0, 1)^2 : G_{
 
 
 # ============================================================================= noisy SGD (54)-(55)
-RHOQ_LATEX = r"\rho_q = \frac{q^2}{(1-q)\sigma^2}"
-rho_q = P.formula("sec5.rho_q", "(54)", RHOQ_LATEX, parse=r"\frac{q^2}{(1-q)\sigma^2}", role="approximation",
-                  quantity=r"\gamma(\alpha)/\alpha", lhs=r"\rho_q",
-                  params=(Param(q, sp.Interval.open(0, 1), ("loguniform", 1e-4, 0.2)), SIGMA), section=V,
-                  description="per-step RDP slope of noisy SGD, after Abadi et al. [5, Lemma 3]")
-ARANGE_LATEX = r"\alpha \le 1 + \sigma^2 \log \frac{1}{q\sigma}"
-a_range = P.formula("sec5.alpha_max", "(54)", ARANGE_LATEX, parse=r"1 + \sigma^2 \log \frac{1}{q\sigma}",
-                    role="upper_bound", quantity=r"\alpha", lhs=r"\alpha",
-                    params=(Param(q, sp.Interval.open(0, 1), ("loguniform", 1e-4, 0.2)), SIGMA), section=V,
-                    description="largest admissible order of the rho_q approximation")
 _rhoq = sp.lambdify([q, sigma], rho_q.expr, "mpmath")
 _amax = sp.lambdify([q, sigma], a_range.expr, "mpmath")
 RHOQ_CLAIM_LATEX = (r"each iteration of this algorithm is approximately $(\alpha, \alpha \rho_q)$ -RDP where "
@@ -520,12 +471,6 @@ P.claim("sec5.eq54", "(54)", "inclusion",
         latex=EQ54_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max", "sec5.d_alpha"), check=_eq54_check,
         why_custom='a sup over the exact one-step trade-off of d_alpha, at admissible integer orders (a failing claim)')
 
-EQ55_MU_LATEX = r"\mu=q\sqrt{T(e^{1/\sigma^2}-1)}"
-mu55 = P.formula("sec5.eq55_mu", "(55)", EQ55_MU_LATEX, parse=r"q\sqrt{T(e^{1/\sigma^2}-1)}",
-                 role="approximation", quantity=r"\mu", lhs=r"\mu",
-                 params=(Param(q, sp.Interval.open(0, 1), ("loguniform", 1e-4, 0.2)), SIGMA,
-                         Param(T, sp.Interval(1, sp.oo), ("loguniform", 1, 1e5))), section=V,
-                 description="central-limit GDP parameter of noisy SGD (Bu et al. [20])")
 EQ55_LATEX = (r"C_{\text{SGD}}(T) \subseteq \left\{ (\tau, \beta) \in (0, 1)^2 : G_{\mu}(\tau) \le \beta \le 1 - "
               r"\tau \right\}, \quad (55)")
 _mu55 = sp.lambdify([q, sigma, T], mu55.expr, "mpmath")
