@@ -21,13 +21,7 @@ PROP1_LATEX = r"\log\left(1+p\left(e^{\varepsilon}-1\right)\right),p\delta"
 _PSUB = Param(sp.Symbol("p", positive=True), sp.Interval.Lopen(0, 1), ("uniform", 0, 1))   # p = m/n
 _PS = {"p": _PSUB.symbol, "eta": eta}
 # Prop. 1's three parameters of M o Sample_m, each as printed (numeric.tv.subsample is tied to them)
-P.formula("prop1.eps", "Prop. 1", r"\log\left(1+p\left(e^{\varepsilon}-1\right)\right)", role="upper_bound",
-          quantity=r"\varepsilon'", params=(EPSP, _PSUB), section=IV, symbols=_PS,
-          description="the subsampled mechanism's epsilon")
-P.formula("prop1.delta", "Prop. 1", r"p\delta", role="upper_bound", quantity=r"\delta'", params=(DELTA0, _PSUB),
-          section=IV, symbols=_PS, description="the subsampled mechanism's delta")
-P.formula("prop1.eta", "Prop. 1", r"p\eta", role="upper_bound", quantity=r"\eta'", params=(ETA, _PSUB),
-          section=IV, symbols=_PS, description="the subsampled mechanism's TV")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec4_5.toml
 
 
 # ----------------------------------------------------------------------------- Proposition 1

@@ -11,7 +11,7 @@ import sympy as sp
 from ...symbols import eps, mu
 from ...verify import check_draws
 from . import _truth as TR
-from ._paper import EPSP, MU0, P, Phi, SYMS, dump_parse
+from ._paper import EPSP, MU0, P, Phi, SYMS, dump_parse, erf_rewrite
 
 # the truths of derive.truths, used inside claim expressions
 TV, HockeyStick = sp.Function("TV"), sp.Function("HockeyStick")
@@ -20,33 +20,16 @@ Gaussian, Laplace, Swapped = sp.Function("Gaussian"), sp.Function("Laplace"), sp
 VI, APPI, APPJ, APPK = "Sec. VI", "App. I", "App. J", "App. K"
 
 # ----------------------------------------------------------------------------- Laplace
-LAP_LATEX = r"d_{TV}(M_{\mathrm{Lap}})=1-e^{-\frac{\varepsilon}{2}}"
-lap = P.formula("sec6a.tv_laplace", "Sec. VI-A", LAP_LATEX, parse=r"1-e^{-\frac{\varepsilon}{2}}",
-                role="identity", quantity=r"d_{TV}(M_{\mathrm{Lap}})", params=(EPSP,), section=VI, symbols=SYMS)
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec6.toml
 
 
 # ----------------------------------------------------------------------------- Gaussian
-GAUSS_LATEX = r"=2\Phi\Bigl{(}\frac{\mu}{2}\Bigr{)}-1,"
-gtv = P.formula("eq16", "(16)", GAUSS_LATEX, role="identity", quantity=r"d_{TV}", params=(MU0,), section=VI,
-                parse=GAUSS_LATEX.lstrip("="), symbols=SYMS, transform=lambda e: e.rewrite(sp.erf))
 
 
 EQ51_LATEX = (r"\delta(0)=\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-\Phi\bigl{(}-\frac{% \mu}{2}\bigr{)}=2\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-1.")
 
 
 # ----------------------------------------------------------------------------- staircase
-STAIR_LATEX = (r"\begin{aligned} &\frac{(1-e^{-\varepsilon})(2\gamma(1-e^% "
-               r"{-\varepsilon})+e^{-\varepsilon})}{2(\gamma+e^{-\varepsilon}(1-\gamma))},&% \gamma\in[0,\frac{1}{2}),\\ "
-               r"&\frac{1-e^{-\varepsilon}}{2(\gamma+e^{-\varepsilon}(1-\gamma))},&\gamma\in[% \frac{1}{2},\infty).\end{aligned}")
-g_ = sp.Symbol("gamma", nonnegative=True)
-STAIR_HAND = sp.Piecewise(
-    (dump_parse(r"\frac{(1-e^{-\varepsilon})(2\gamma(1-e^{-\varepsilon})+e^{-\varepsilon})}{2(\gamma+e^{-\varepsilon}(1-\gamma))}"),
-     g_ < sp.Rational(1, 2)),
-    (dump_parse(r"\frac{1-e^{-\varepsilon}}{2(\gamma+e^{-\varepsilon}(1-\gamma))}"), True))
-stair = P.formula("sec6c.tv_staircase", "Sec. VI-C", STAIR_LATEX, role="identity", quantity=r"d_{TV}",
-                  params=(EPSP,), section="Sec. VI-C", hand=STAIR_HAND,
-                  hand_reason="a two-branch aligned environment; each branch parsed (dump_parse), "
-                              "assembled as a Piecewise in gamma")
 
 
 Staircase = sp.Function("Staircase")
