@@ -113,7 +113,7 @@ class Paper:
         def ev(text):
             return _sympy_of(text, local, self.key)
         hand = ev(spec["hand"]) if "hand" in spec else None
-        subs = {local[k]: ev(v) for k, v in spec["subs"].items()} if "subs" in spec else None
+        subs = {ev(k): ev(v) for k, v in spec["subs"].items()} if "subs" in spec else None
         return self.formula(name, spec["where"], spec["latex"], role=spec["role"],
                             quantity=spec.get("quantity", ""), params=params, parse=spec.get("parse"),
                             subs=subs, hand=hand, hand_reason=spec.get("hand_reason", ""),
@@ -186,10 +186,15 @@ def _inline_param(spec: dict, ns: dict) -> Param:
 
 def _sympy_names(ns: dict, params: tuple, syms: dict | None, parts: dict) -> dict:
     """The names a declared formula's SymPy strings use: the named functions of derive.functions,
-    the module's symbols (by their names), the parser's symbol map, the parameters' symbols and
-    the parsed parts, later ones taking precedence."""
-    from . import functions as FN
+    the symbols (by their names) of derive.symbols, of the paper's ``_paper`` module and of the
+    module itself, the parser's symbol map, the parameters' symbols and the parsed parts, later ones
+    taking precedence."""
+    import importlib
+    from . import functions as FN, symbols as S
     local: dict = {n: v for n, v in vars(FN).items() if isinstance(v, type) and issubclass(v, sp.Function)}
+    pkg = ns.get("__name__", "").rpartition(".")[0]
+    for mod in [S] + ([importlib.import_module(f"{pkg}._paper")] if pkg.startswith("derive.papers.") else []):
+        local.update({v.name: v for v in vars(mod).values() if isinstance(v, sp.Symbol)})
     local.update({v.name: v for v in ns.values() if isinstance(v, sp.Symbol)})
     for v in (syms or {}).values():
         if isinstance(v, sp.Symbol):

@@ -6,9 +6,7 @@ from ...core import Verdict
 from ._paper import P, n
 
 SE = "App. E"
-PE_LATEX = r"p=\frac{0.5}{\sqrt{n}}"
-pe = P.formula("appE.p", "App. E", PE_LATEX, parse=r"\frac{0.5}{\sqrt{n}}", role="definition", quantity="p", params=(),
-               symbols={"n": n}, section=SE, description="sampling rate of Figs. E.1-E.2 (sigma = 1)")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_e.toml
 
 
 def _figref_check():

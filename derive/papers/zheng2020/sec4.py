@@ -11,15 +11,7 @@ from ._paper import ALPHA_STAR, P, Phi, alpha_star, erf_form
 
 S4 = "Sec. 4"
 
-MUSTAR_LATEX = r"\mu^{*}=\Phi^{-1}(1-\alpha^{*})-\Phi^{-1}(\alpha^{*})."
-P.formula("mu_star", "Sec. 4", MUSTAR_LATEX, role="definition", quantity=r"\mu^{*}", params=(ALPHA_STAR,),
-          parse=MUSTAR_LATEX.partition("=")[2], symbols={"alpha^*": alpha_star}, transform=erf_form, section=S4,
-          description="GDP parameter whose G_mu has the same fixed point alpha* as f_EW")
-
-
-GAMMA_LATEX = r"\gamma=\int_{0}^{1}f_{\mathtt{EW}}(\alpha)d\alpha"
-P.formula("gamma_area", "Sec. 4", GAMMA_LATEX, role="definition", quantity=r"\gamma", params=(),
-          parse=GAMMA_LATEX.partition("=")[2], section=S4)
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec4.toml
 
 
 def _gauss_family_check():

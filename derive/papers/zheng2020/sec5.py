@@ -22,56 +22,24 @@ alpha_ = ALPHA01.symbol
 
 
 # ----------------------------------------------------------------------------- Lemma 5.1
-L51_LATEX = r"\delta_{1}(\varepsilon)=\int(q-\mathrm{e}^{\varepsilon}p)_{+}\mathrm{d}\mu."
 qd, pd = sp.symbols("q p_density", positive=True)
-P.formula("lemma5_1", "Lemma 5.1", L51_LATEX, role="equality", quantity=r"\delta_1(\varepsilon)", params=(EPS,),
-          parse=L51_LATEX.partition("=")[2], symbols={"q": qd, "p": pd, "mu": sp.Symbol("mu_measure")}, section=S51,
-          description="q, p are the densities of Q, P with respect to the dominating measure mu")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec5.toml
+P_QUARTER = F["sgd.p_quarter"]
 
 
 # ----------------------------------------------------------------------------- Lemma 5.2
-L52_LATEX = r"\delta_{\otimes}(\varepsilon)=\int_{\mathbb{R}}\delta_{1}\big{(}\varepsilon-L_{2}(y)\big{)}q_{2}(y)\mathrm{d}y."
-P.formula("lemma5_2", "Lemma 5.2", L52_LATEX, role="equality", quantity=r"\delta_\otimes(\varepsilon)",
-          params=(EPS,), parse=L52_LATEX.partition("=")[2], symbols={"y": sp.Symbol("y", real=True)}, section=S51)
 
 
 # ----------------------------------------------------------------------------- the recursion
-D0_LATEX = r"\displaystyle=\max\{1-\mathrm{e}^{\varepsilon},0\}"
-P.formula("rec.delta0", "Sec. 5.1", D0_LATEX, role="definition", quantity=r"\delta_0(\varepsilon)",
-          params=(EPS,), parse=D0_LATEX.partition("=")[2], section=S51)
-
-
-DK_LATEX = r"\displaystyle=\int\delta_{k}\big{(}\varepsilon-L(x)\big{)}\mathrm{d}x"
-P.formula("rec.delta_k1", "Sec. 5.1", DK_LATEX, role="equality", quantity=r"\delta_{k+1}(\varepsilon)",
-          params=(EPS,), parse=DK_LATEX.partition("=")[2], symbols={"x": x}, section=S51)
-
-
-FN_LATEX = r"\displaystyle=\sup_{\varepsilon\in\mathbb{R}}1-\delta_{n}(\varepsilon)-\mathrm{e}^{\varepsilon}\alpha."
-P.formula("rec.f_n", "Sec. 5.1", FN_LATEX, role="equality", quantity=r"f^{\otimes n}(\alpha)", params=(),
-          hand=sp.Function("f^{otimes n}")(sp.Symbol("alpha", positive=True)),
-          hand_reason="a supremum over eps of an abstract delta_n", section=S51)
-
-
-GRID_LATEX = r"\displaystyle=\int\delta_{k}\big{(}\lfloor\varepsilon_{j}-L(x)\rfloor\big{)}\mathrm{d}x,j=1,\ldots,N"
-P.formula("rec.grid", "Sec. 5.1", GRID_LATEX, role="equality", quantity=r"\delta_{k+1}(\varepsilon_j)", params=(),
-          parse=r"\int\delta_{k}\big{(}\lfloor\varepsilon_{j}-L(x)\rfloor\big{)}\mathrm{d}x",
-          symbols={"x": x, "varepsilon_j": sp.Symbol("varepsilon_j")}, section=S51)
 
 
 D_ = Param(sp.Symbol("d", nonnegative=True), sp.Interval(0, sp.oo), ("uniform", 0, 2))   # rounding amount
 
 # ----------------------------------------------------------------------------- Sec. 5.2: Laplace
 b = sp.Symbol("b", positive=True)
-LAP_LATEX = r"\frac{1}{2b}\exp(-\left|x-\theta\right|/b)"
-lap = P.formula("laplace_density", "Sec. 5.2 fn. 6", LAP_LATEX, role="definition", quantity=r"\texttt{Lap}(\theta,b)",
-                params=(), symbols={"b": b, "x": x, "theta": theta}, section=S52)
 
 
 B_ = Param(b, sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
-
-THETA_LATEX = r"\theta=3/\sqrt{n}"
-P.formula("theta", "Sec. 5.2", THETA_LATEX, parse=r"3/\sqrt{n}", role="definition", quantity=r"\theta",
-          params=(), symbols={"n": n}, section=S52)
 
 
 HEAVY_LATEX = r"T(\left\{\texttt{Lap}(0,1)\right\}^{\otimes n},\left\{\texttt{Lap}(\theta,1)\right\}^{\otimes n})\geq f_{\varepsilon,0}"
@@ -163,8 +131,6 @@ P.claim("table1", "Table 1", "numbers",
 
 # ----------------------------------------------------------------------------- Sec. 5.3: noisy SGD
 P14_LATEX = r"p=0.5/n^{\frac{1}{4}}"
-P_QUARTER = P.formula("sgd.p_quarter", "Sec. 5.3", P14_LATEX, parse=r"0.5/n^{\frac{1}{4}}", role="definition", quantity="p",
-          params=(), symbols={"n": n}, section=S53, description="sampling rate of Figs. 5.3-5.4 (sigma = 1)")
 
 
 _PQ = P_QUARTER.expr
@@ -172,10 +138,6 @@ P.generic("sgd.p_quarter", "Sec. 5.3", "limit",
           "p = 0.5/n^{1/4} is outside the CLT regime p sqrt(n) -> nu > 0",
           latex=P14_LATEX, section=S53, formulas=("sgd.p_quarter",), params=(NN,),
           f=_PQ + 1 / (_PQ * sp.sqrt(n)), x=n, x0=sp.oo, value=0)     # p -> 0 and p sqrt(n) -> oo (both terms > 0)
-
-SIG_LATEX = r"\sigma=1"
-SIGMA1 = P.formula("sgd.sigma", "Fig. 5.4", SIG_LATEX, parse="1", role="definition", quantity=r"\sigma", params=(),
-          section=S53, description="noise scale of the noisy-SGD experiments (Figs. 5.3-5.4, E.1-E.2)")
 
 
 def _mixture(sig, pp):
