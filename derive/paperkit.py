@@ -136,6 +136,19 @@ class Paper:
                   why_custom=why_custom)
         return registry.add_claim(c)
 
+    def drawn(self, cid: str, location: str, kind: str, statement: str, *, draws: dict,
+              via: Callable | None = None, **kw) -> Callable:
+        """Decorator of ``draw(rng)``: a custom claim checked as "a relation over random draws"
+        (``verify.check_draws``, or ``via``, called as ``via(draw, **draws)``), registered where it is
+        defined (the paper's order); ``kw`` are ``claim``'s fields (latex, section, why_custom, ...)."""
+        from .verify import check_draws
+        run = via or check_draws
+
+        def register(draw):
+            self.claim(cid, location, kind, statement, check=lambda: run(draw, **draws), **kw)
+            return draw
+        return register
+
     def load(self, module_file: str, name: str | None = None) -> list[Claim]:
         """Register the claims of the claim file beside a section module (``sec2_3.py`` ->
         ``sec2_3.toml``, or ``name``): the TOML users write (docs/claim-files.md), with the paper's

@@ -21,25 +21,20 @@ h1 = h1_formula.expr
 # ----------------------------------------------------------------------------- Appendix B
 
 
-def _appB_eq73():
-    # gamma-tilde(delta) = chi(gamma_alpha^eps(delta)) is convex in delta (the conclusion of (71)-(73))
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        e = mp.mpf(rng.uniform(0, 3))
-        d = mp.mpf(10) ** rng.uniform(-6, -0.2)
-        h = d * mp.mpf(rng.uniform(0.05, 0.4))
-        gt = [(mp.e ** ((a - 1) * TR.gamma_exact(a, e, x)) - 1) / (a - 1) for x in (d - h, d, d + h)]
-        return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, gt[0] - 2 * gt[1] + gt[2], mp.mpf(0))
-    return check_draws(draw, ">=", n=25, tol_digits=18, seed=73,
-                       method="second differences of chi(gamma_exact(delta)) at 30 digits (same draws law as (18))")
-
-
-# custom: convexity of a numeric truth (second differences of chi(gamma_alpha^eps)); the convex kind needs SymPy's diff
-P.claim("appB.eq73", "(73)", "convexity",
-        "delta -> gamma-tilde(delta) (the least chi^alpha value with E_{e^eps} >= delta) is convex",
-        latex=r"\geq \widetilde{\gamma}(\lambda \delta_1 + \bar{\lambda} \delta_2). \tag{73}", section=B,
-        check=_appB_eq73,
-        why_custom="convexity of a numeric truth (second differences of chi(gamma_alpha^eps)); the convex kind needs SymPy's diff")
+@P.drawn("appB.eq73", "(73)", "convexity",
+         "delta -> gamma-tilde(delta) (the least chi^alpha value with E_{e^eps} >= delta) is convex",
+         latex=r"\geq \widetilde{\gamma}(\lambda \delta_1 + \bar{\lambda} \delta_2). \tag{73}", section=B,
+         why_custom="convexity of a numeric truth (second differences of chi(gamma_alpha^eps)); the convex kind needs SymPy's diff",
+         draws=dict(op=">=", n=25, tol_digits=18, seed=73,
+         method="second differences of chi(gamma_exact(delta)) at 30 digits (same draws law as (18))"))
+def _appB_eq73(rng):
+# gamma-tilde(delta) = chi(gamma_alpha^eps(delta)) is convex in delta (the conclusion of (71)-(73))
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+    e = mp.mpf(rng.uniform(0, 3))
+    d = mp.mpf(10) ** rng.uniform(-6, -0.2)
+    h = d * mp.mpf(rng.uniform(0.05, 0.4))
+    gt = [(mp.e ** ((a - 1) * TR.gamma_exact(a, e, x)) - 1) / (a - 1) for x in (d - h, d, d + h)]
+    return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, gt[0] - 2 * gt[1] + gt[2], mp.mpf(0))
 
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_a_c.toml
 
@@ -49,23 +44,19 @@ F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of a
 EQ79_LATEX = r"e^{(\alpha-1)\left(\gamma_{\alpha}^{\varepsilon}(\delta)-\varepsilon\right)} \ge \inf_{p\in(\delta,1)} p^{\alpha}(p-\delta)^{1-\alpha}"
 
 
-def _appC_eq79():
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        e = mp.mpf(rng.uniform(0, 3))
-        d = mp.mpf(10) ** rng.uniform(-8, -0.1)
-        lhs = mp.e ** ((a - 1) * (TR.gamma_exact(a, e, d) - e))
-        from ...verify import mp_minimize
-        _, rhs = mp_minimize(lambda x: x ** a * (x - d) ** (1 - a), d, 1, grid=120, iters=160)
-        return ({"alpha": a, "varepsilon": e, "delta": d}, lhs, rhs)
-    return check_draws(draw, ">=", n=20, tol_digits=20, seed=79,
-                       method="exact gamma vs the minimum of the first term, both at 30 digits")
-
-
-# custom: the right side is an infimum over p (numeric minimisation), no closed form to hold against the truth
-P.claim("appC.eq79", "(79)", "inequality", "lower bound 1: drop the second term of h_1",
-        latex=EQ79_LATEX, section=C, check=_appC_eq79,
-        why_custom='the right side is an infimum over p (numeric minimisation), no closed form to hold against the truth')
+@P.drawn("appC.eq79", "(79)", "inequality", "lower bound 1: drop the second term of h_1", latex=EQ79_LATEX,
+         section=C,
+         why_custom='the right side is an infimum over p (numeric minimisation), no closed form to hold against the truth',
+         draws=dict(op=">=", n=20, tol_digits=20, seed=79,
+         method="exact gamma vs the minimum of the first term, both at 30 digits"))
+def _appC_eq79(rng):
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+    e = mp.mpf(rng.uniform(0, 3))
+    d = mp.mpf(10) ** rng.uniform(-8, -0.1)
+    lhs = mp.e ** ((a - 1) * (TR.gamma_exact(a, e, d) - e))
+    from ...verify import mp_minimize
+    _, rhs = mp_minimize(lambda x: x ** a * (x - d) ** (1 - a), d, 1, grid=120, iters=160)
+    return ({"alpha": a, "varepsilon": e, "delta": d}, lhs, rhs)
 
 
 EQ80_LATEX = r"e^{(\alpha-1)(\gamma_{\alpha}^{\varepsilon}(\delta)-\varepsilon)} \ge \left(\delta\alpha^{\alpha}(\alpha-1)^{1-\alpha}\right)\mathbf{1}\{\alpha\delta < 1\} + \left((1-\delta)^{1-\alpha}\right)\mathbf{1}\{\alpha\delta \ge 1\} \quad (80)"

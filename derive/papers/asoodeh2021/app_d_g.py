@@ -215,28 +215,24 @@ EQ108_LATEX = (r"\varepsilon = \inf_{1 < \alpha \le \frac{1}{\delta}} \frac{\alp
 _f108 = sp.lambdify([alpha, sigma, T, delta], eq108.expr, "mpmath")
 
 
-def _eq108_check():
-    def draw(rng):
-        s = mp.mpf(10) ** rng.uniform(-0.3, 1.5)
-        tt = mp.mpf(10) ** rng.uniform(0, 3)
-        d = mp.mpf(10) ** rng.uniform(-10, -2)
-        a, e = mp_minimize(lambda x: _f108(x, s, tt, d), 1, 1 / d)
-        if e <= 0:
-            return None
-        g_ok, need = eps_upper_ok(a, e, a * tt / (2 * s ** 2), d)
-        slack = min(g_ok - need, d - gauss_delta(e, mp.sqrt(tt) / s))
-        return ({"sigma": s, "T": tt, "delta": d, "alpha*": a, "eps_108": e}, slack, mp.mpf(0))
-    return check_draws(draw, ">=", n=6, seed=108, tol_digits=20,
-                       method="exact conversion at the minimising alpha, and exact delta(eps) of the T-fold "
-                              "Gaussian (quadrature) <= delta")
-
-
-# custom: exact conversion at the minimising alpha and the T-fold Gaussian's exact delta(eps): an inner minimisation
-P.claim("appG.eq108", "(108)", "inequality",
-        "M^(T) (Gaussian, variance sigma^2) is (eps, delta)-DP with eps = inf_{1<alpha<=1/delta} (108)",
-        latex=EQ108_LATEX, section=APP_G, formulas=("appG.eq108_objective",), check=_eq108_check,
-        note="(108) is (32) without the positive part and with rho = 1/(2 sigma^2) (Sec. IV), not App. F's 1/sigma^2",
-        why_custom="exact conversion at the minimising alpha and the T-fold Gaussian's exact delta(eps): an inner minimisation")
+@P.drawn("appG.eq108", "(108)", "inequality",
+         "M^(T) (Gaussian, variance sigma^2) is (eps, delta)-DP with eps = inf_{1<alpha<=1/delta} (108)",
+         latex=EQ108_LATEX, section=APP_G, formulas=("appG.eq108_objective",),
+         note="(108) is (32) without the positive part and with rho = 1/(2 sigma^2) (Sec. IV), not App. F's 1/sigma^2",
+         why_custom="exact conversion at the minimising alpha and the T-fold Gaussian's exact delta(eps): an inner minimisation",
+         draws=dict(op=">=", n=6, seed=108, tol_digits=20,
+         method="exact conversion at the minimising alpha, and exact delta(eps) of the T-fold "
+                "Gaussian (quadrature) <= delta"))
+def _eq108_check(rng):
+    s = mp.mpf(10) ** rng.uniform(-0.3, 1.5)
+    tt = mp.mpf(10) ** rng.uniform(0, 3)
+    d = mp.mpf(10) ** rng.uniform(-10, -2)
+    a, e = mp_minimize(lambda x: _f108(x, s, tt, d), 1, 1 / d)
+    if e <= 0:
+        return None
+    g_ok, need = eps_upper_ok(a, e, a * tt / (2 * s ** 2), d)
+    slack = min(g_ok - need, d - gauss_delta(e, mp.sqrt(tt) / s))
+    return ({"sigma": s, "T": tt, "delta": d, "alpha*": a, "eps_108": e}, slack, mp.mpf(0))
 
 
 # custom: a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none

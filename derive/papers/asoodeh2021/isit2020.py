@@ -22,22 +22,18 @@ F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of i
 RDP_000 = r"\gamma(\alpha)=\alpha\alpha"
 
 
-def _gauss_000():
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
-        s = mp.mpf(10) ** rng.uniform(-0.5, 1)
-        return ({"alpha": a, "sigma": s}, TR.gaussian_renyi_quad(a, s), a * a)
-    return check_draws(draw, "==", n=6, tol_digits=10, seed=219,
-                       method="Renyi divergence of N(1, s^2) from N(0, s^2) by quadrature vs the printed alpha*alpha")
-
-
-# custom: an artifact claim (a misprint the other version prints correctly); generic claims carry no artifact
-P.claim("isit.gaussian_rdp", "Sec. IV", "notation",
-        "ISIT 2020 prints the Gaussian RDP curve as gamma(alpha) = alpha alpha (journal: rho alpha)",
-        latex=RDP_000, seed=SEED_ISIT, section=S, check=_gauss_000,
-        note="alpha alpha is in the ISIT paper's own LaTeX (the alt-text of the 000 dump); the journal version "
-             "prints rho alpha with rho = 1/(2 sigma^2) (claim sec4.eq28_unit)",
-        why_custom='a misprint of the ISIT version checked by quadrature (the journal version fixes it)')
+@P.drawn("isit.gaussian_rdp", "Sec. IV", "notation",
+         "ISIT 2020 prints the Gaussian RDP curve as gamma(alpha) = alpha alpha (journal: rho alpha)",
+         latex=RDP_000, seed=SEED_ISIT, section=S,
+         note="alpha alpha is in the ISIT paper's own LaTeX (the alt-text of the 000 dump); the journal version "
+              "prints rho alpha with rho = 1/(2 sigma^2) (claim sec4.eq28_unit)",
+         why_custom='a misprint of the ISIT version checked by quadrature (the journal version fixes it)',
+         draws=dict(op="==", n=6, tol_digits=10, seed=219,
+         method="Renyi divergence of N(1, s^2) from N(0, s^2) by quadrature vs the printed alpha*alpha"))
+def _gauss_000(rng):
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
+    s = mp.mpf(10) ** rng.uniform(-0.5, 1)
+    return ({"alpha": a, "sigma": s}, TR.gaussian_renyi_quad(a, s), a * a)
 
 EQ73_000 = r"\displaystyle\leq\inf_{\alpha\geq\frac{1}{\delta}}\left(\rho\alpha T+\log(1-\delta)\right)_{+} (73)"
 

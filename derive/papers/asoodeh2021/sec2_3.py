@@ -107,25 +107,20 @@ P.claim("sec3.eq18", "(18)", "convexity",
         section=III, check=_eq18_check,
         why_custom="convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff")
 
-def _eq18_upper_check():
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        e = mp.mpf(rng.uniform(0, 3))
-        d = 1 / a + (1 - 1 / a) * mp.mpf(rng.uniform(0.001, 0.9))
-        return ({"alpha": a, "varepsilon": e, "delta": d}, TR.gamma_exact(a, e, d), e - mp.log(1 - d))
-    return check_draws(draw, "==", n=16, tol_digits=15,
-                       method="exact gamma_alpha^eps(delta) (minimisation of (78), 30 digits) vs eps - log(1 - delta) "
-                              "for delta in [1/alpha, 1)")
-
-
-# custom: what is true instead of (18)'s 'concave' (erratum eq18_concavity): the range delta >= 1/alpha
-P.claim("sec3.eq18_upper", "(18)", "identity",
-        "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "
-        "delta_alpha^eps(gamma) = 1 - e^(eps - gamma), which is concave in gamma (the part of (18) that holds)",
-        latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
-        section=III, check=_eq18_upper_check,
-        why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
-                   "delta >= 1/alpha")
+@P.drawn("sec3.eq18_upper", "(18)", "identity",
+         "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "
+         "delta_alpha^eps(gamma) = 1 - e^(eps - gamma), which is concave in gamma (the part of (18) that holds)",
+         latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
+         section=III,
+         why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
+                    "delta >= 1/alpha", draws=dict(op="==", n=16, tol_digits=15,
+         method="exact gamma_alpha^eps(delta) (minimisation of (78), 30 digits) vs eps - log(1 - delta) "
+                "for delta in [1/alpha, 1)"))
+def _eq18_upper_check(rng):
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+    e = mp.mpf(rng.uniform(0, 3))
+    d = 1 / a + (1 - 1 / a) * mp.mpf(rng.uniform(0.001, 0.9))
+    return ({"alpha": a, "varepsilon": e, "delta": d}, TR.gamma_exact(a, e, d), e - mp.log(1 - d))
 
 
 # ----------------------------------------------------------------------------- Theorem 3
@@ -154,26 +149,21 @@ P.claim("thm3.exact", "(20)", "optimum",
 
 # ----------------------------------------------------------------------------- Theorem 4
 
-def _eq21_check():
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 2)
-        e = mp.mpf(10) ** rng.uniform(-2, 1)
-        _, m = mp_minimize(lambda x: TR.h1(x, a, 0, e), 0, 1, grid=120, iters=160)
-        # the infimum over the closed interval: at delta = 0 the objective extends
-        # continuously to p -> 0+ (its first term p^alpha p^(1-alpha) = p vanishes); the
-        # interior search stops at p ~ e^-90, which matters when (alpha-1) eps is large
-        m = min(m, TR.h1(mp.mpf(10) ** -(mp.mp.dps + 40), a, 0, e))
-        return ({"alpha": a, "varepsilon": e}, e + mp.log(m) / (a - 1), mp.mpf(0))
-    return check_draws(draw, "==", n=20, tol_digits=20,
-                       method="infimum of the objective of (78) over p in (0, 1] at delta = 0, 50 digits")
-
-
-# custom: the value 0 is eps + log(min)/(alpha-1), a cancellation to a residue of order 10^-30 eps that a
-# bound against the exact 0 (relative error) cannot tolerate; checked to 20 digits relative to eps
-P.claim("thm4.eq21", "(21)", "value", "gamma_alpha^eps(0) = 0",
-        latex=r"\gamma_{\alpha}^{\varepsilon}(0) = 0,", section=III, check=_eq21_check,
-        why_custom="the value 0 is eps + log(min)/(alpha-1), a cancellation to a residue of order 1e-30 eps "
-                   "that a bound against the exact 0 (relative error) cannot tolerate")
+@P.drawn("thm4.eq21", "(21)", "value", "gamma_alpha^eps(0) = 0",
+         latex=r"\gamma_{\alpha}^{\varepsilon}(0) = 0,", section=III,
+         why_custom="the value 0 is eps + log(min)/(alpha-1), a cancellation to a residue of order 1e-30 eps "
+                    "that a bound against the exact 0 (relative error) cannot tolerate", draws=dict(op="==",
+         n=20, tol_digits=20,
+         method="infimum of the objective of (78) over p in (0, 1] at delta = 0, 50 digits"))
+def _eq21_check(rng):
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 2)
+    e = mp.mpf(10) ** rng.uniform(-2, 1)
+    _, m = mp_minimize(lambda x: TR.h1(x, a, 0, e), 0, 1, grid=120, iters=160)
+    # the infimum over the closed interval: at delta = 0 the objective extends
+    # continuously to p -> 0+ (its first term p^alpha p^(1-alpha) = p vanishes); the
+    # interior search stops at p ~ e^-90, which matters when (alpha-1) eps is large
+    m = min(m, TR.h1(mp.mpf(10) ** -(mp.mp.dps + 40), a, 0, e))
+    return ({"alpha": a, "varepsilon": e}, e + mp.log(m) / (a - 1), mp.mpf(0))
 
 
 # ----------------------------------------------------------------------------- Lemma 1

@@ -82,43 +82,35 @@ def _ma_eps(r, tt, d):
     return mp_minimize(lambda a: r * a * tt - mp.log(d) / (a - 1), 1, 1 + 10 ** 8)
 
 
-def _eq26_check():
-    def draw(rng):
-        r, tt, _ = _draw_rho_T_delta(rng)
-        e = mp.mpf(10) ** rng.uniform(-1, 1.2)
-        d = _ma_delta(e, r, tt)
-        if not (0 < d < 1):
-            return None
-        return ({"rho": r, "T": tt, "varepsilon": e, "delta_26": d}, d, gauss_delta(e, mp.sqrt(2 * r * tt)))
-    return check_draws(draw, ">=", n=12, seed=26,
-                       method="exact delta(eps) of the T-fold Gaussian (quadrature of E_{e^eps}) "
-                              "never exceeds (26) with gamma(alpha) = rho alpha")
+@P.drawn("sec4.eq26", "(26)", "inequality",
+         "moments accountant: M^(T) is (eps, delta)-DP with delta = inf_alpha e^{-(alpha-1)(eps - gamma(alpha)T)} "
+         "(checked for the Gaussian mechanism against its exact privacy profile)", latex=EQ26_LATEX,
+         section=IV,
+         why_custom='an infimum over alpha (numeric minimisation) against the exact Gaussian profile; no closed-form side',
+         draws=dict(op=">=", n=12, seed=26,
+         method="exact delta(eps) of the T-fold Gaussian (quadrature of E_{e^eps}) "
+                "never exceeds (26) with gamma(alpha) = rho alpha"))
+def _eq26_check(rng):
+    r, tt, _ = _draw_rho_T_delta(rng)
+    e = mp.mpf(10) ** rng.uniform(-1, 1.2)
+    d = _ma_delta(e, r, tt)
+    if not (0 < d < 1):
+        return None
+    return ({"rho": r, "T": tt, "varepsilon": e, "delta_26": d}, d, gauss_delta(e, mp.sqrt(2 * r * tt)))
 
 
-# custom: an infimum over alpha (numeric minimisation) against the exact Gaussian profile; no closed-form side
-P.claim("sec4.eq26", "(26)", "inequality",
-        "moments accountant: M^(T) is (eps, delta)-DP with delta = inf_alpha e^{-(alpha-1)(eps - gamma(alpha)T)} "
-        "(checked for the Gaussian mechanism against its exact privacy profile)",
-        latex=EQ26_LATEX, section=IV, check=_eq26_check,
-        why_custom='an infimum over alpha (numeric minimisation) against the exact Gaussian profile; no closed-form side')
-
-
-def _eq27_check():
-    def draw(rng):
-        r, tt, d = _draw_rho_T_delta(rng)
-        _, e = _ma_eps(r, tt, d)
-        back = _ma_delta(e, r, tt)
-        return ({"rho": r, "T": tt, "delta": d, "varepsilon_27": e}, back, d)
-    return check_draws(draw, "==", n=12, seed=27, tol_digits=15,
-                       method="round trip: eps from (27) by mp_minimize, then (26) at that eps "
-                              "gives back delta (Gaussian gamma(alpha) = rho alpha)")
-
-
-# custom: a round trip between two infima over alpha (numeric minimisation), no closed-form side
-P.claim("sec4.eq27", "(27)", "identity",
-        "(27) is equivalent to (26): the eps of (27) for delta has exactly delta as its (26)-delta",
-        latex=EQ27_LATEX, section=IV, check=_eq27_check,
-        why_custom='a round trip between two infima over alpha (numeric minimisation), no closed-form side')
+@P.drawn("sec4.eq27", "(27)", "identity",
+         "(27) is equivalent to (26): the eps of (27) for delta has exactly delta as its (26)-delta",
+         latex=EQ27_LATEX, section=IV,
+         why_custom='a round trip between two infima over alpha (numeric minimisation), no closed-form side',
+         draws=dict(op="==", n=12, seed=27, tol_digits=15,
+         method="round trip: eps from (27) by mp_minimize, then (26) at that eps "
+                "gives back delta (Gaussian gamma(alpha) = rho alpha)"))
+def _eq27_check(rng):
+    r, tt, d = _draw_rho_T_delta(rng)
+    _, e = _ma_eps(r, tt, d)
+    back = _ma_delta(e, r, tt)
+    return ({"rho": r, "T": tt, "delta": d, "varepsilon_27": e}, back, d)
 
 
 # ----------------------------------------------------------------------------- (28)
@@ -238,31 +230,26 @@ def lemma2_parts(r, tt, d):
     return (v0, a0), (v1, a1), _f3(r, tt, d)
 
 
-def _lemma2_check():
-    def draw(rng):
-        r, tt, d = _draw_rho_T_delta(rng)
-        (v0, a0), (v1, a1), v3 = lemma2_parts(r, tt, d)
-        bound = min(v0, v1, v3)
-        if bound == v3:
-            a = 1 / d
-        else:
-            a = a0 if bound == v0 else a1
-        g_ok, need = eps_upper_ok(a, bound, r * a * tt, d)
-        # both: the RDP conversion at that alpha, and the exact Gaussian privacy profile
-        slack = min(g_ok - need, d - gauss_delta(bound, mp.sqrt(2 * r * tt)))
-        return ({"rho": r, "T": tt, "delta": d, "bound": bound, "alpha": a}, slack, mp.mpf(0))
-    return check_draws(draw, ">=", n=6, seed=31, tol_digits=20,
-                       method="exact conversion at the minimising alpha, and exact delta(bound) of the T-fold "
-                              "Gaussian (quadrature) <= delta")
-
-
-# custom: the min of three infima over alpha (numeric minimisation) against two truths
-P.claim("sec4.lemma2", "(31)", "inequality",
-        "Lemma 2: M^(T) is (eps^delta(rho,T), delta)-DP and eps^delta(rho,T) <= min{eps_0, eps_1, "
-        "(rho T/delta + log(1-delta))_+}, rho = 1/(2 sigma^2)",
-        latex=EQ31_LATEX, section=IV,
-        formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"), check=_lemma2_check,
-        why_custom='the min of three infima over alpha (numeric minimisation) against two truths')
+@P.drawn("sec4.lemma2", "(31)", "inequality",
+         "Lemma 2: M^(T) is (eps^delta(rho,T), delta)-DP and eps^delta(rho,T) <= min{eps_0, eps_1, "
+         "(rho T/delta + log(1-delta))_+}, rho = 1/(2 sigma^2)", latex=EQ31_LATEX, section=IV,
+         formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
+         why_custom='the min of three infima over alpha (numeric minimisation) against two truths',
+         draws=dict(op=">=", n=6, seed=31, tol_digits=20,
+         method="exact conversion at the minimising alpha, and exact delta(bound) of the T-fold "
+                "Gaussian (quadrature) <= delta"))
+def _lemma2_check(rng):
+    r, tt, d = _draw_rho_T_delta(rng)
+    (v0, a0), (v1, a1), v3 = lemma2_parts(r, tt, d)
+    bound = min(v0, v1, v3)
+    if bound == v3:
+        a = 1 / d
+    else:
+        a = a0 if bound == v0 else a1
+    g_ok, need = eps_upper_ok(a, bound, r * a * tt, d)
+    # both: the RDP conversion at that alpha, and the exact Gaussian privacy profile
+    slack = min(g_ok - need, d - gauss_delta(bound, mp.sqrt(2 * r * tt)))
+    return ({"rho": r, "T": tt, "delta": d, "bound": bound, "alpha": a}, slack, mp.mpf(0))
 
 
 def _tighter_check():

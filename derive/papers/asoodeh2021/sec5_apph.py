@@ -140,32 +140,28 @@ R2_NP_LATEX = (r"\beta_{\mathcal{M}}^{dd'}(\tau) = \mathcal{M}_{d'}(\log \frac{\
                r"{d\mathcal{M}_{d'}} \leq \varepsilon)")
 
 
-def _r2_np_check():
-    def draw(rng):
-        pr = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
-        if isinstance(pr, TS.DPair):
-            # an atom of the privacy loss at eps >= 0 (Remark 2 takes eps >= 0)
-            lam = rng.choice([r for r in pr.ratios() if 1 <= r < mp.inf])
-            t = pr.P_of(lambda r: r <= lam)
-            printed = pr.Q_of(lambda r: r >= lam)
-        else:
-            lam = mp.mpf(10) ** rng.uniform(0, 0.8)
-            x = pr.crossing(lam)
-            if x is None:
-                return None
-            t, printed = 1 - pr.Fp(x), pr.Fq(x)
-        return _desc(pr, varepsilon=mp.log(lam), tau=t), pr.tradeoff(t), printed
-    return _draws(draw, "==", 20, 21, "brute-force trade-off at tau = P(L <= eps) vs the printed "
-                  "Q(L >= eps), eps >= 0; eps at an atom of the privacy loss L for discrete pairs", 9,
-                  fail_note=("true only when L has no atom at eps (continuous pairs): with an atom the test must "
-                             "accept on {L > eps}, as (114) in App. H has it"))
-
-
-# custom: a failing claim whose verdict must explain the atom of the privacy loss (generic kinds give no such note)
-P.claim("sec5.remark2_np", "Remark 2", "identity",
-        "Neyman-Pearson: beta(tau) = M_d'(L >= eps) at tau = M_d(L <= eps)",
-        latex=R2_NP_LATEX, section=V, check=_r2_np_check,
-        why_custom='a failing claim whose verdict must explain the atom of the privacy loss (generic kinds give no such note)')
+@P.drawn("sec5.remark2_np", "Remark 2", "identity",
+         "Neyman-Pearson: beta(tau) = M_d'(L >= eps) at tau = M_d(L <= eps)", latex=R2_NP_LATEX, section=V,
+         why_custom='a failing claim whose verdict must explain the atom of the privacy loss (generic kinds give no such note)',
+         via=_draws, draws=dict(op="==", n=20, seed=21,
+         method="brute-force trade-off at tau = P(L <= eps) vs the printed "
+                "Q(L >= eps), eps >= 0; eps at an atom of the privacy loss L for discrete pairs", tol_digits=9,
+         fail_note="true only when L has no atom at eps (continuous pairs): with an atom the test must "
+                   "accept on {L > eps}, as (114) in App. H has it"))
+def _r2_np_check(rng):
+    pr = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
+    if isinstance(pr, TS.DPair):
+        # an atom of the privacy loss at eps >= 0 (Remark 2 takes eps >= 0)
+        lam = rng.choice([r for r in pr.ratios() if 1 <= r < mp.inf])
+        t = pr.P_of(lambda r: r <= lam)
+        printed = pr.Q_of(lambda r: r >= lam)
+    else:
+        lam = mp.mpf(10) ** rng.uniform(0, 0.8)
+        x = pr.crossing(lam)
+        if x is None:
+            return None
+        t, printed = 1 - pr.Fp(x), pr.Fq(x)
+    return _desc(pr, varepsilon=mp.log(lam), tau=t), pr.tradeoff(t), printed
 
 R2_LINE_LATEX = (r"\beta = e^{-\varepsilon}(1 - \tau - \delta_{\varepsilon}), \text{ with } \delta_{\varepsilon} := "
                  r"\min_{d \sim d'} \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d || \mathcal{M}_{d'}),")
@@ -271,37 +267,34 @@ def _intersection_boundary(m: TS.Mechanism, t, eps_set):
     return best
 
 
-def _r2_int_check():
-    def draw(rng):
-        kind = rng.choice(["asym", "asym", "rr", "sym"])
-        if kind == "rr":
-            pr = TS.randomized_response(mp.mpf(rng.uniform(0.2, 2)))
-        elif kind == "sym":      # a symmetric 3-point pair: Q is P reversed
-            Pm = TS.random_pmf(rng, 3)
-            pr = TS.DPair(Pm, Pm[::-1])
-        else:
-            Pm = TS.random_pmf(rng, 3)
-            pr = TS.DPair(Pm, TS.random_pmf(rng, 3))
-        m = TS.symmetric(pr)
-        eps_set = sorted(set([mp.mpf(0)] + [abs(mp.log(r)) for r in pr.ratios() if 0 < r < mp.inf]))
-        worst = None
-        for k in range(1, 40):
-            t = mp.mpf(k) / 40
-            gap = m.tradeoff(t) - _intersection_boundary(m, t, eps_set)
-            if worst is None or gap > worst[0]:
-                worst = (gap, t)
-        return _desc(pr, tau=worst[1]), worst[0], mp.mpf(0)
-    return _draws(draw, "==", 12, 24, "lower boundary of the intersection of C(eps, delta_eps) over the "
-                  "slopes of the region's edges vs beta_M = min(T(P,Q), T(Q,P)) on 39 tau", 12,
-                  fail_note=("C_M = union over d ~ d' need not be convex (an asymmetric pair in both orders); "
-                             "the intersection is its convex hull (the symmetrised curve min{f, f^-1}**)"))
-
-
-# custom: an intersection of regions over the slopes of the curve's edges (a failing claim needing its note)
-P.claim("sec5.remark2_intersection", "Remark 2", "identity",
-        "C_M is convex, so the supporting lines recover it: intersection of C(eps, delta_eps) = C_M",
-        latex=R2_INT_LATEX, section=V, check=_r2_int_check,
-        why_custom="an intersection of regions over the slopes of the curve's edges (a failing claim needing its note)")
+@P.drawn("sec5.remark2_intersection", "Remark 2", "identity",
+         "C_M is convex, so the supporting lines recover it: intersection of C(eps, delta_eps) = C_M",
+         latex=R2_INT_LATEX, section=V,
+         why_custom="an intersection of regions over the slopes of the curve's edges (a failing claim needing its note)",
+         via=_draws, draws=dict(op="==", n=12, seed=24,
+         method="lower boundary of the intersection of C(eps, delta_eps) over the "
+                "slopes of the region's edges vs beta_M = min(T(P,Q), T(Q,P)) on 39 tau", tol_digits=12,
+         fail_note="C_M = union over d ~ d' need not be convex (an asymmetric pair in both orders); "
+                   "the intersection is its convex hull (the symmetrised curve min{f, f^-1}**)"))
+def _r2_int_check(rng):
+    kind = rng.choice(["asym", "asym", "rr", "sym"])
+    if kind == "rr":
+        pr = TS.randomized_response(mp.mpf(rng.uniform(0.2, 2)))
+    elif kind == "sym":      # a symmetric 3-point pair: Q is P reversed
+        Pm = TS.random_pmf(rng, 3)
+        pr = TS.DPair(Pm, Pm[::-1])
+    else:
+        Pm = TS.random_pmf(rng, 3)
+        pr = TS.DPair(Pm, TS.random_pmf(rng, 3))
+    m = TS.symmetric(pr)
+    eps_set = sorted(set([mp.mpf(0)] + [abs(mp.log(r)) for r in pr.ratios() if 0 < r < mp.inf]))
+    worst = None
+    for k in range(1, 40):
+        t = mp.mpf(k) / 40
+        gap = m.tradeoff(t) - _intersection_boundary(m, t, eps_set)
+        if worst is None or gap > worst[0]:
+            worst = (gap, t)
+    return _desc(pr, tau=worst[1]), worst[0], mp.mpf(0)
 
 # ----------------------------------------------------------------------------- (40)
 
@@ -359,23 +352,20 @@ def _prop1_pairs(rng):
     return _any_pair(rng, ("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo", "uniform"))
 
 
-def _prop1_check():
-    def draw(rng):
-        pr = _prop1_pairs(rng)
-        al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
-        if isinstance(pr, TS.CPair) and pr.label == "exponential" and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05"):
-            return None
-        return _desc(pr, alpha=al), _prop1_printed(pr, al), pr.renyi(al)
-    return _draws(draw, ">=", 12, 42, "printed (42) from the trade-off curve (brute-force hull segments / "
-                  "quadrature in tau) vs D_alpha(P||Q) from definition (1)", 8)
-
-
-# custom: (42) needs the integral of |beta'|^{1-alpha} along the trade-off curve (no truth or kind for it)
-P.claim("sec5.prop1", "(42)", "inequality",
-        "Proposition 1: M is (alpha, gamma)-RDP for gamma = (42) (an upper bound on sup D_alpha)",
-        latex=EQ42_LATEX, section=V, check=_prop1_check,
-        note="tight only when beta(0) = 1; see appH.renyi for the exact identity",
-        why_custom="(42) needs the integral of |beta'|^{1-alpha} along the trade-off curve (no truth or kind for it)")
+@P.drawn("sec5.prop1", "(42)", "inequality",
+         "Proposition 1: M is (alpha, gamma)-RDP for gamma = (42) (an upper bound on sup D_alpha)",
+         latex=EQ42_LATEX, section=V,
+         note="tight only when beta(0) = 1; see appH.renyi for the exact identity",
+         why_custom="(42) needs the integral of |beta'|^{1-alpha} along the trade-off curve (no truth or kind for it)",
+         via=_draws, draws=dict(op=">=", n=12, seed=42,
+         method="printed (42) from the trade-off curve (brute-force hull segments / "
+                "quadrature in tau) vs D_alpha(P||Q) from definition (1)", tol_digits=8))
+def _prop1_check(rng):
+    pr = _prop1_pairs(rng)
+    al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
+    if isinstance(pr, TS.CPair) and pr.label == "exponential" and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05"):
+        return None
+    return _desc(pr, alpha=al), _prop1_printed(pr, al), pr.renyi(al)
 
 
 # ============================================================================= Lemma 4, d_alpha, d
@@ -414,27 +404,24 @@ RHOQ_CLAIM_LATEX = (r"each iteration of this algorithm is approximately $(\alpha
                     r"\log \frac{1}{q\sigma}$ and $q < \frac{1}{16\sigma}$")
 
 
-def _rhoq_check():
-    def draw(rng):
-        s = mp.mpf(10) ** rng.uniform(-0.4, 0.7)
-        qq = mp.mpf(10) ** rng.uniform(-4, mp.log10(1 / (16 * s)))
-        amax = int(mp.floor(_amax(qq, s)))
-        if amax < 2:
-            return None
-        al = rng.randint(2, min(amax, 12))
-        return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
-    return _draws(draw, "<=", 10, 54, "D_alpha((1-q)N(0,s^2) + qN(1,s^2) || N(0,s^2)) by quadrature of "
-                  "definition (1) vs alpha rho_q, on the stated domain", 10,
-                  fail_note=("alpha rho_q is below the true RDP for small sigma: Abadi et al.'s Lemma 3 also needs "
-                             "sigma >= 1 and drops an O(q^3 alpha^3/sigma^3) term; the true slope grows like "
-                             "q^2 (e^{1/sigma^2} - 1)"))
-
-
-# custom: a failing approximation whose verdict must explain Abadi et al.'s missing hypotheses (bound kind: no note)
-P.claim("sec5.rho_q", "(54)", "approximation",
-        "each noisy-SGD step is (alpha, alpha rho_q)-RDP for integer alpha <= 1 + sigma^2 log(1/(q sigma)), q < 1/(16 sigma)",
-        latex=RHOQ_CLAIM_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max"), check=_rhoq_check,
-        why_custom="a failing approximation whose verdict must explain Abadi et al.'s missing hypotheses (bound kind: no note)")
+@P.drawn("sec5.rho_q", "(54)", "approximation",
+         "each noisy-SGD step is (alpha, alpha rho_q)-RDP for integer alpha <= 1 + sigma^2 log(1/(q sigma)), q < 1/(16 sigma)",
+         latex=RHOQ_CLAIM_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max"),
+         why_custom="a failing approximation whose verdict must explain Abadi et al.'s missing hypotheses (bound kind: no note)",
+         via=_draws, draws=dict(op="<=", n=10, seed=54,
+         method="D_alpha((1-q)N(0,s^2) + qN(1,s^2) || N(0,s^2)) by quadrature of "
+                "definition (1) vs alpha rho_q, on the stated domain", tol_digits=10,
+         fail_note="alpha rho_q is below the true RDP for small sigma: Abadi et al.'s Lemma 3 also needs "
+                   "sigma >= 1 and drops an O(q^3 alpha^3/sigma^3) term; the true slope grows like "
+                   "q^2 (e^{1/sigma^2} - 1)"))
+def _rhoq_check(rng):
+    s = mp.mpf(10) ** rng.uniform(-0.4, 0.7)
+    qq = mp.mpf(10) ** rng.uniform(-4, mp.log10(1 / (16 * s)))
+    amax = int(mp.floor(_amax(qq, s)))
+    if amax < 2:
+        return None
+    al = rng.randint(2, min(amax, 12))
+    return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
 
 EQ54_LATEX = (r"C_{SGD}(T) \subseteq \bigcap_{\alpha \in \mathcal{A}} \left\{ (\tau, \beta) : d_{\alpha}(\bar{\tau} "
               r"\| \beta) \le \alpha \rho_{q} T, d_{\alpha}(\bar{\beta} \| \tau) \le \alpha \rho_{q} T \right\}, \tag{54}")
@@ -551,50 +538,44 @@ def _rhs112(pr, f):
     return _slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0))
 
 
-def _eq112_check():
-    def draw(rng):
-        pr = _appH_pairs(rng)
-        name, f, f0 = _f_pick(rng)
-        if isinstance(pr, TS.CPair) and pr.label == "exponential" and name in ("chi^2",) and pr.params["r"] <= mp.mpf(1) / 2:
-            return None
-        return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _rhs112(pr, f)
-    return _draws(draw, "==", 10, 112, "D_f from definition (2) (sums / quadrature) vs the printed integral over "
-                  "the trade-off curve (brute-force hull segments / threshold-test slopes)", 8,
-                  fail_note=("the integral misses f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)): true when Q << P or f(0) = 0, "
-                             "false e.g. for the (eps, delta) pair or U[0,1] vs U[0,c] with f(0) != 0"))
-
-
-# custom: an f-divergence as an integral over the trade-off curve's slopes (a failing claim needing its note)
-P.claim("appH.eq112", "(112)", "identity",
-        "for convex f with f(1) = 0: D_f(P||Q) = int_0^1 |beta'| f(1/|beta'|) dtau",
-        latex=EQ112_LATEX, section=H, check=_eq112_check,
-        why_custom="an f-divergence as an integral over the trade-off curve's slopes (a failing claim needing its note)")
+@P.drawn("appH.eq112", "(112)", "identity",
+         "for convex f with f(1) = 0: D_f(P||Q) = int_0^1 |beta'| f(1/|beta'|) dtau", latex=EQ112_LATEX,
+         section=H,
+         why_custom="an f-divergence as an integral over the trade-off curve's slopes (a failing claim needing its note)",
+         via=_draws, draws=dict(op="==", n=10, seed=112,
+         method="D_f from definition (2) (sums / quadrature) vs the printed integral over "
+                "the trade-off curve (brute-force hull segments / threshold-test slopes)", tol_digits=8,
+         fail_note="the integral misses f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)): true when Q << P or f(0) = 0, "
+                   "false e.g. for the (eps, delta) pair or U[0,1] vs U[0,c] with f(0) != 0"))
+def _eq112_check(rng):
+    pr = _appH_pairs(rng)
+    name, f, f0 = _f_pick(rng)
+    if isinstance(pr, TS.CPair) and pr.label == "exponential" and name in ("chi^2",) and pr.params["r"] <= mp.mpf(1) / 2:
+        return None
+    return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _rhs112(pr, f)
 
 
 EQ115_LATEX = r"\frac{\mathrm{d}}{\mathrm{d}\lambda}\tau_{\lambda} = -\lambda \frac{\mathrm{d}}{\mathrm{d}\lambda}\beta(\tau_{\lambda}). \tag{115}"
 
 
-def _eq115_check():
-    def draw(rng):
-        pr = _any_pair(rng, ("gauss", "expo", "laplace"))
-        if pr.label == "Laplace":   # the ratio is continuous only strictly between its tail values
-            lo, hi = -pr.params["m"] / pr.params["b"], pr.params["m"] / pr.params["b"]
-            lam = mp.e ** (lo + (hi - lo) * mp.mpf(rng.uniform(0.1, 0.9)))
-        else:
-            lam = mp.mpf(10) ** rng.uniform(-0.5, 0.5)
-            if pr.crossing(lam) is None:
-                return None
-        tl = lambda l: _np_quantities(pr, l)[0]  # noqa: E731
-        bl = lambda l: _np_quantities(pr, l)[1]  # noqa: E731
-        return _desc(pr, lam=lam), mp.diff(tl, lam), -lam * mp.diff(bl, lam)
-    return _draws(draw, "==", 10, 115, "numerical differentiation in lambda of tau_lambda and of the trade-off "
-                  "at tau_lambda (continuous pairs)", 7)
-
-
-# custom: numerical differentiation in lambda of tau_lambda on continuous pairs (no truth for tau_lambda's derivative)
-P.claim("appH.eq115", "(115)", "identity", "Fact: d tau_lambda/d lambda = -lambda d beta(tau_lambda)/d lambda",
-        latex=EQ115_LATEX, section=H, check=_eq115_check,
-        why_custom="numerical differentiation in lambda of tau_lambda on continuous pairs (no truth for tau_lambda's derivative)")
+@P.drawn("appH.eq115", "(115)", "identity",
+         "Fact: d tau_lambda/d lambda = -lambda d beta(tau_lambda)/d lambda", latex=EQ115_LATEX, section=H,
+         why_custom="numerical differentiation in lambda of tau_lambda on continuous pairs (no truth for tau_lambda's derivative)",
+         via=_draws, draws=dict(op="==", n=10, seed=115,
+         method="numerical differentiation in lambda of tau_lambda and of the trade-off "
+                "at tau_lambda (continuous pairs)", tol_digits=7))
+def _eq115_check(rng):
+    pr = _any_pair(rng, ("gauss", "expo", "laplace"))
+    if pr.label == "Laplace":   # the ratio is continuous only strictly between its tail values
+        lo, hi = -pr.params["m"] / pr.params["b"], pr.params["m"] / pr.params["b"]
+        lam = mp.e ** (lo + (hi - lo) * mp.mpf(rng.uniform(0.1, 0.9)))
+    else:
+        lam = mp.mpf(10) ** rng.uniform(-0.5, 0.5)
+        if pr.crossing(lam) is None:
+            return None
+    tl = lambda l: _np_quantities(pr, l)[0]  # noqa: E731
+    bl = lambda l: _np_quantities(pr, l)[1]  # noqa: E731
+    return _desc(pr, lam=lam), mp.diff(tl, lam), -lam * mp.diff(bl, lam)
 
 EQ116_LATEX = (r"\bar{\tau}_{\lambda} - \lambda \beta(\tau_{\lambda}) = 1 - \int \left[\frac{\mathrm{d}P}{\mathrm{d}Q} "
                r"\mathbf{1} \left\{ \frac{\mathrm{d}P}{\mathrm{d}Q} \le \lambda \right\} + \lambda \mathbf{1} "
@@ -685,39 +666,32 @@ def _stieltjes_121(pr, f):
                    else mp.mpf(0), pr.ratio_points(F_KINKS))
 
 
-def _eq121_check():
-    def draw(rng):
-        pr = _appH_pairs(rng)
-        name, f, f0 = _f_pick(rng)
-        return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _stieltjes_121(pr, f)
-    return _draws(draw, "==", 10, 121, "D_f from definition (2) vs int f(t)/t dtau_t over the law of dP/dQ under P", 8,
-                  fail_note=("the first equality changes measure from Q to P and so drops Q's mass on {dP/dQ = 0}: "
-                             "E_Q[f(dP/dQ)] = E_P[f(dP/dQ) dQ/dP] + f(0) Q(dP = 0)"))
-
-
-# custom: a Stieltjes integral over the law of dP/dQ (a failing claim needing its note)
-P.claim("appH.eq121", "(121)", "identity",
-        "D_f(P||Q) = int f(dP/dQ) (dQ/dP) dP = int_0^oo f(t)/t dtau_t",
-        latex=EQ121_LATEX, section=H, check=_eq121_check,
-        why_custom='a Stieltjes integral over the law of dP/dQ (a failing claim needing its note)')
+@P.drawn("appH.eq121", "(121)", "identity", "D_f(P||Q) = int f(dP/dQ) (dQ/dP) dP = int_0^oo f(t)/t dtau_t",
+         latex=EQ121_LATEX, section=H,
+         why_custom='a Stieltjes integral over the law of dP/dQ (a failing claim needing its note)',
+         via=_draws, draws=dict(op="==", n=10, seed=121,
+         method="D_f from definition (2) vs int f(t)/t dtau_t over the law of dP/dQ under P", tol_digits=8,
+         fail_note="the first equality changes measure from Q to P and so drops Q's mass on {dP/dQ = 0}: "
+                   "E_Q[f(dP/dQ)] = E_P[f(dP/dQ) dQ/dP] + f(0) Q(dP = 0)"))
+def _eq121_check(rng):
+    pr = _appH_pairs(rng)
+    name, f, f0 = _f_pick(rng)
+    return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _stieltjes_121(pr, f)
 
 EQ123_LATEX = r"= -\int_0^1 f\left(-\frac{1}{\beta'(\tau)}\right) \beta'(\tau) d\tau \tag{123}"
 
 
-def _eq123_check():
-    def draw(rng):
-        pr = _appH_pairs(rng)
-        name, f, f0 = _f_pick(rng)
-        return _desc(pr, f=name), _stieltjes_121(pr, f), _rhs112(pr, f)
-    return _draws(draw, "==", 10, 123, "int f(t)/t dtau_t (law of dP/dQ under P) vs the integral over the "
-                  "trade-off curve (brute-force hull / threshold-test slopes)", 8)
-
-
-# custom: a Stieltjes integral against an integral over the trade-off curve's slopes
-P.claim("appH.eq123", "(123)", "identity",
-        "(121)'s right-hand side equals -int_0^1 f(-1/beta'(tau)) beta'(tau) dtau (steps (122)-(123) via (115))",
-        latex=EQ123_LATEX, section=H, check=_eq123_check,
-        why_custom="a Stieltjes integral against an integral over the trade-off curve's slopes")
+@P.drawn("appH.eq123", "(123)", "identity",
+         "(121)'s right-hand side equals -int_0^1 f(-1/beta'(tau)) beta'(tau) dtau (steps (122)-(123) via (115))",
+         latex=EQ123_LATEX, section=H,
+         why_custom="a Stieltjes integral against an integral over the trade-off curve's slopes", via=_draws,
+         draws=dict(op="==", n=10, seed=123,
+         method="int f(t)/t dtau_t (law of dP/dQ under P) vs the integral over the "
+                "trade-off curve (brute-force hull / threshold-test slopes)", tol_digits=8))
+def _eq123_check(rng):
+    pr = _appH_pairs(rng)
+    name, f, f0 = _f_pick(rng)
+    return _desc(pr, f=name), _stieltjes_121(pr, f), _rhs112(pr, f)
 
 EQ124_LATEX = (r"\chi^{\alpha}(P||Q) = \frac{1}{\alpha - 1} \left[-\beta(0) + \int_{0}^{1} \left| \beta'(\tau) "
                r"\right|^{1 - \alpha} d\tau \right], \quad (124)")

@@ -33,28 +33,24 @@ def _random_mechanism(rng, X, m, nout=3):
     return lambda D: table[tuple(sorted(D))]
 
 
-def _prop1_check():
-    def draw(rng):
-        X, m, n_ = (0, 1, 2), rng.randint(1, 2), 3
-        if m == 2:
-            X = (0, 1)
-        M = _random_mechanism(rng, X, m)
-        e = mp.mpf(rng.uniform(0.1, 1.5))
-        d, t = TR.mechanism_profile(M, X, m, e)
-        p = mp.mpf(m) / n_
-        e1 = mp.log(1 + p * (mp.e ** e - 1))
-        h, tv = TR.subsample_worst(M, X, n_, m, e1)
-        return {"m": m, "n": n_, "varepsilon": e, "delta": d, "eta": t}, max(h - p * d, tv - p * t), mp.mpf(0)
-    return check_draws(draw, "<=", n=12, tol_digits=25,
-                       method="random mechanisms on X^m, subsampled without replacement to X^n (substitution "
-                              "neighbours), brute force over all databases: E_{e^eps'} - p delta and TV - p eta")
-
-
-# custom: random mechanisms on databases subsampled without replacement (no truth for subsampled mechanisms)
-P.claim("prop1.subsampling", "Prop. 1", "upper_bound",
-        "Proposition 1: M o Sample_m is p eta-TV and (log(1 + p(e^eps - 1)), p delta)-DP, p = m/n",
-        latex=PROP1_LATEX, section=IV, check=_prop1_check,
-        why_custom='random mechanisms on databases subsampled without replacement (no truth for subsampled mechanisms)')
+@P.drawn("prop1.subsampling", "Prop. 1", "upper_bound",
+         "Proposition 1: M o Sample_m is p eta-TV and (log(1 + p(e^eps - 1)), p delta)-DP, p = m/n",
+         latex=PROP1_LATEX, section=IV,
+         why_custom='random mechanisms on databases subsampled without replacement (no truth for subsampled mechanisms)',
+         draws=dict(op="<=", n=12, tol_digits=25,
+         method="random mechanisms on X^m, subsampled without replacement to X^n (substitution "
+                "neighbours), brute force over all databases: E_{e^eps'} - p delta and TV - p eta"))
+def _prop1_check(rng):
+    X, m, n_ = (0, 1, 2), rng.randint(1, 2), 3
+    if m == 2:
+        X = (0, 1)
+    M = _random_mechanism(rng, X, m)
+    e = mp.mpf(rng.uniform(0.1, 1.5))
+    d, t = TR.mechanism_profile(M, X, m, e)
+    p = mp.mpf(m) / n_
+    e1 = mp.log(1 + p * (mp.e ** e - 1))
+    h, tv = TR.subsample_worst(M, X, n_, m, e1)
+    return {"m": m, "n": n_, "varepsilon": e, "delta": d, "eta": t}, max(h - p * d, tv - p * t), mp.mpf(0)
 
 
 p_ = sp.Symbol("p", positive=True)

@@ -58,20 +58,18 @@ P.claim("appK1.middle", "App. K1", "identity", "App. K1: the P - Q mass on (-gam
 K1_LEFT = (r"a(\gamma)\Delta\sum_{n=1}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta e^{-\varepsilon}")
 
 
-def _k1_left_check():
-    def draw(rng):
-        e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
-        p = TR.staircase_pdf(e, g)
-        brk = [b for b in TR.staircase_breaks(g, n=int(60 / e) + 5) if b <= -g] + [-g]
-        truth = TR.piecewise_const_integral(lambda x: max(p(x) - p(x - 1), 0), sorted(set(brk)))
-        return {"varepsilon": e, "gamma": g}, truth, p(0) * mp.e ** -e
-    return check_draws(draw, "==", n=8, tol_digits=15, method="quadrature of (P - Q)_+ over (-oo, -gamma], Delta = 1")
-
-
-# custom: a partial integral of (P - Q)_+ over (-oo, -gamma] (not a quantity of a pair)
-P.claim("appK1.left", "App. K1", "identity", "App. K1: the (P - Q)_+ mass on (-oo, -gamma] is a(gamma) Delta e^{-eps}",
-        latex=K1_LEFT, section=APPK, check=_k1_left_check,
-        why_custom='a partial integral of (P - Q)_+ over (-oo, -gamma] (not a quantity of a pair)')
+@P.drawn("appK1.left", "App. K1", "identity",
+         "App. K1: the (P - Q)_+ mass on (-oo, -gamma] is a(gamma) Delta e^{-eps}", latex=K1_LEFT,
+         section=APPK,
+         why_custom='a partial integral of (P - Q)_+ over (-oo, -gamma] (not a quantity of a pair)',
+         draws=dict(op="==", n=8, tol_digits=15,
+         method="quadrature of (P - Q)_+ over (-oo, -gamma], Delta = 1"))
+def _k1_left_check(rng):
+    e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
+    p = TR.staircase_pdf(e, g)
+    brk = [b for b in TR.staircase_breaks(g, n=int(60 / e) + 5) if b <= -g] + [-g]
+    truth = TR.piecewise_const_integral(lambda x: max(p(x) - p(x - 1), 0), sorted(set(brk)))
+    return {"varepsilon": e, "gamma": g}, truth, p(0) * mp.e ** -e
 
 
 # ----------------------------------------------------------------------------- staircase: the stated range of gamma

@@ -48,19 +48,15 @@ def dominating_channel(e, n_):
             [n_ / (r - 1), n_ * r / (r - 1), 1 - n_ * (r + 1) / (r - 1)]]
 
 
-def _eq22_check():
-    def draw(rng):
-        P0, P1 = TR.random_pmf(rng, 3), TR.random_pmf(rng, 3)
-        Q = rand_channel(rng, 3, 4)
-        f = F_DIVS[rng.choice(list(F_DIVS))]
-        return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
-    return check_draws(draw, "<=", n=20, method="random channels and pairs, four f-divergences")
-
-
-# custom: data processing over random channels (no channel/push-forward machinery in the truths)
-P.claim("eq22", "(22)", "inequality", "data processing inequality for f-divergences",
-        latex=r"D_{f}(M_{0}||M_{1})\leq D_{f}(P_{0}||P_{1}).", section=VII, check=_eq22_check,
-        why_custom='data processing over random channels (no channel/push-forward machinery in the truths)')
+@P.drawn("eq22", "(22)", "inequality", "data processing inequality for f-divergences",
+         latex=r"D_{f}(M_{0}||M_{1})\leq D_{f}(P_{0}||P_{1}).", section=VII,
+         why_custom='data processing over random channels (no channel/push-forward machinery in the truths)',
+         draws=dict(op="<=", n=20, method="random channels and pairs, four f-divergences"))
+def _eq22_check(rng):
+    P0, P1 = TR.random_pmf(rng, 3), TR.random_pmf(rng, 3)
+    Q = rand_channel(rng, 3, 4)
+    f = F_DIVS[rng.choice(list(F_DIVS))]
+    return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
 
 
 def _eq26_check():
@@ -92,51 +88,43 @@ def _rand_ldp_eta(rng):
     return Q, ldp_eps(Q), ldp_eta(Q)
 
 
-def _prop2_check():
-    def draw(rng):
-        nx = rng.randint(2, 4)
-        Q = rand_channel(rng, nx, rng.randint(2, 4))
-        e, n_ = ldp_eps(Q), ldp_eta(Q)
-        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
-        tvp = TR.tv(P0, P1)
-        over = TR.tv(push(P0, Q), push(P1, Q)) - n_ * tvp
-        Qs = dominating_channel(e, n_)
-        Qbe = [Qs[1] if P1[y] > P0[y] else Qs[0] for y in range(nx)]     # (31)
-        gap = abs(TR.tv(push(P0, Qbe), push(P1, Qbe)) - n_ * tvp)
-        return {"varepsilon": e, "eta": n_}, max(over, gap), mp.mpf(0)
-    return check_draws(draw, "<=", n=20, tol_digits=25,
-                       method="random channels Q in Q_{eps,eta} never exceed eta d_TV(P0,P1) and Q^(be) (31) "
-                              "attains it exactly")
+@P.drawn("prop2", "(30)", "identity",
+         "Proposition 2: sup over Q_{eps,eta} of d_TV(M0,M1) = eta d_TV(P0,P1), attained by Q^(be)",
+         latex=r"Q^{(be)}(.|y)=Q^{\star}_{\varepsilon,\eta}\left(.|\mathbf{1}\{P_% {1}(y)>P_{0}(y)\}\right),",
+         section=VII,
+         why_custom='a sup over the channel class Q_{eps,eta} with the attaining channel Q^(be) (channels, not pairs)',
+         draws=dict(op="<=", n=20, tol_digits=25,
+         method="random channels Q in Q_{eps,eta} never exceed eta d_TV(P0,P1) and Q^(be) (31) "
+                "attains it exactly"))
+def _prop2_check(rng):
+    nx = rng.randint(2, 4)
+    Q = rand_channel(rng, nx, rng.randint(2, 4))
+    e, n_ = ldp_eps(Q), ldp_eta(Q)
+    P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+    tvp = TR.tv(P0, P1)
+    over = TR.tv(push(P0, Q), push(P1, Q)) - n_ * tvp
+    Qs = dominating_channel(e, n_)
+    Qbe = [Qs[1] if P1[y] > P0[y] else Qs[0] for y in range(nx)]     # (31)
+    gap = abs(TR.tv(push(P0, Qbe), push(P1, Qbe)) - n_ * tvp)
+    return {"varepsilon": e, "eta": n_}, max(over, gap), mp.mpf(0)
 
 
-# custom: a sup over the channel class Q_{eps,eta} with the attaining channel Q^(be) (channels, not pairs)
-P.claim("prop2", "(30)", "identity",
-        "Proposition 2: sup over Q_{eps,eta} of d_TV(M0,M1) = eta d_TV(P0,P1), attained by Q^(be)",
-        latex=r"Q^{(be)}(.|y)=Q^{\star}_{\varepsilon,\eta}\left(.|\mathbf{1}\{P_% {1}(y)>P_{0}(y)\}\right),",
-        section=VII, check=_prop2_check,
-        why_custom='a sup over the channel class Q_{eps,eta} with the attaining channel Q^(be) (channels, not pairs)')
-
-
-def _thm4_check():
-    def draw(rng):
-        Q, e, n_ = _rand_ldp_eta(rng)
-        name = rng.choice(list(F_DIVS))
-        f = F_DIVS[name]
-        bound = n_ * (f(mp.e ** e) + mp.e ** e * f(mp.e ** -e)) / (mp.e ** e - 1)
-        Qs = dominating_channel(e, n_)
-        attained = abs(TR.f_div(Qs[0], Qs[1], f) - bound) if 1 - n_ * (mp.e ** e + 1) / (mp.e ** e - 1) >= 0 else 0
-        return {"f": name, "varepsilon": e, "eta": n_}, TR.f_div(Q[0], Q[1], f) + attained, bound
-    return check_draws(draw, "<=", n=25, tol_digits=25,
-                       method="random pairs (P0,P1) in Q_{eps,eta} (their exact eps, eta): D_f <= printed, "
-                              "and D_f(P0*||P1*) equals it (KL, chi^2, TV, Hellinger)")
-
-
-# custom: a sup of D_f over channels in Q_{eps,eta}, for four f, with attainment by the dominating channel
-P.claim("thm4", "(32)", "identity",
-        "Theorem 4: sup over Q_{eps,eta} of D_f = D_f(P0*||P1*) = eta (f(e^eps) + e^eps f(e^-eps))/(e^eps - 1)",
-        latex=r"=\!\frac{\eta\left(f\left(e^{\varepsilon}\right)+e^{\varepsilon}f% \left(e^{-\varepsilon}\right)\right)}{e^{\varepsilon}-1}.",
-        section=VII, check=_thm4_check,
-        why_custom='a sup of D_f over channels in Q_{eps,eta}, for four f, with attainment by the dominating channel')
+@P.drawn("thm4", "(32)", "identity",
+         "Theorem 4: sup over Q_{eps,eta} of D_f = D_f(P0*||P1*) = eta (f(e^eps) + e^eps f(e^-eps))/(e^eps - 1)",
+         latex=r"=\!\frac{\eta\left(f\left(e^{\varepsilon}\right)+e^{\varepsilon}f% \left(e^{-\varepsilon}\right)\right)}{e^{\varepsilon}-1}.",
+         section=VII,
+         why_custom='a sup of D_f over channels in Q_{eps,eta}, for four f, with attainment by the dominating channel',
+         draws=dict(op="<=", n=25, tol_digits=25,
+         method="random pairs (P0,P1) in Q_{eps,eta} (their exact eps, eta): D_f <= printed, "
+                "and D_f(P0*||P1*) equals it (KL, chi^2, TV, Hellinger)"))
+def _thm4_check(rng):
+    Q, e, n_ = _rand_ldp_eta(rng)
+    name = rng.choice(list(F_DIVS))
+    f = F_DIVS[name]
+    bound = n_ * (f(mp.e ** e) + mp.e ** e * f(mp.e ** -e)) / (mp.e ** e - 1)
+    Qs = dominating_channel(e, n_)
+    attained = abs(TR.f_div(Qs[0], Qs[1], f) - bound) if 1 - n_ * (mp.e ** e + 1) / (mp.e ** e - 1) >= 0 else 0
+    return {"f": name, "varepsilon": e, "eta": n_}, TR.f_div(Q[0], Q[1], f) + attained, bound
 
 
 def _thm5_check():
@@ -170,23 +158,19 @@ P.claim("thm5", "(33)", "identity",
         why_custom='the KL contraction coefficient (an optimisation over input distributions) of channels')
 
 
-def _eq39_check():
-    def draw(rng):
-        e = mp.mpf(10) ** rng.uniform(-1, 0.7)
-        n_ = mp.tanh(e / 2) * mp.mpf(rng.uniform(0.05, 1))
-        A, B = dominating_channel(e, n_)
-        lc = lambda b: b * (1 - b) * mp.fsum((x - y) ** 2 / (b * x + (1 - b) * y) for x, y in zip(A, B))
-        _, sup = mp_sup(lc, 0, 1, grid=40, iters=80)
-        return {"varepsilon": e, "eta": n_}, sup, n_ * (mp.e ** e - 1) / (mp.e ** e + 1)
-    return check_draws(draw, "==", n=8, tol_digits=15,
-                       method="sup over beta of the Le Cam divergence LC_beta(P0*||P1*) (numeric) vs (39)")
-
-
-# custom: a sup over beta of the Le Cam divergence (no kind takes a sup over a variable)
-P.claim("eq39", "(39)", "identity",
-        "(39): sup_beta LC_beta(P0*||P1*) = eta (e^eps-1)/(e^eps+1), attained at beta = 1/2",
-        latex=r"=\eta(e^{\varepsilon}-1)\sup_{\beta\in(0,1)}\beta(1-\beta)\cdot", section=VII, check=_eq39_check,
-        why_custom='a sup over beta of the Le Cam divergence (no kind takes a sup over a variable)')
+@P.drawn("eq39", "(39)", "identity",
+         "(39): sup_beta LC_beta(P0*||P1*) = eta (e^eps-1)/(e^eps+1), attained at beta = 1/2",
+         latex=r"=\eta(e^{\varepsilon}-1)\sup_{\beta\in(0,1)}\beta(1-\beta)\cdot", section=VII,
+         why_custom='a sup over beta of the Le Cam divergence (no kind takes a sup over a variable)',
+         draws=dict(op="==", n=8, tol_digits=15,
+         method="sup over beta of the Le Cam divergence LC_beta(P0*||P1*) (numeric) vs (39)"))
+def _eq39_check(rng):
+    e = mp.mpf(10) ** rng.uniform(-1, 0.7)
+    n_ = mp.tanh(e / 2) * mp.mpf(rng.uniform(0.05, 1))
+    A, B = dominating_channel(e, n_)
+    lc = lambda b: b * (1 - b) * mp.fsum((x - y) ** 2 / (b * x + (1 - b) * y) for x, y in zip(A, B))
+    _, sup = mp_sup(lc, 0, 1, grid=40, iters=80)
+    return {"varepsilon": e, "eta": n_}, sup, n_ * (mp.e ** e - 1) / (mp.e ** e + 1)
 
 
 def _eq36_check():
@@ -268,30 +252,25 @@ P.claim("eq40", "(40)", "upper_bound",
         why_custom='chi^2 of channel outputs over random channels in Q_{eps,eta} (channels, not pairs)')
 
 
-def _lemma3_appm_check():
-    def draw(rng):
-        nx = rng.randint(2, 3)
-        Q = rand_channel(rng, nx, rng.randint(2, 4))
-        e = ldp_eps(Q)
-        a = mp.mpf(rng.random())
-        W = [[(1 - a) * v for v in row] + [a] for row in Q]            # erasure after Q
-        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
-        f = F_DIVS[rng.choice(["KL", "chi2", "Hellinger"])]
-        scale = abs(TR.f_div(push(P0, W), push(P1, W), f) - (1 - a) * TR.f_div(push(P0, Q), push(P1, Q), f))
-        over_tv = ldp_eta(W) - (1 - a) * (mp.e ** e - 1) / (mp.e ** e + 1)
-        over_eps = ldp_eps(W) - e
-        return {"varepsilon": e, "alpha": a}, max(scale, over_tv, over_eps), mp.mpf(0)
-    return check_draws(draw, "<=", n=25, tol_digits=25,
-                       method="random eps-LDP channels followed by an erasure channel: still eps-LDP, TV <= "
-                              "(1-alpha) tanh(eps/2) (Lemma 3), and D_f scales by exactly 1 - alpha (App. M)")
-
-
-# custom: erasure channels composed with random LDP channels (channels, not pairs)
-P.claim("thm7", "(42)", "lower_bound",
-        "Theorem 7 (via Lemma 3 and App. M): erasing with alpha = 1 - eta (e^eps+1)/(e^eps-1) maps Q_eps into "
-        "Q_{eps,eta} and scales every f-divergence by eta (e^eps+1)/(e^eps-1), so OPT_{eps,eta} >= that times OPT_eps",
-        latex=r"d_{TV}(Q^{\prime}_{Y|X})\leq(1-\alpha)\frac{e^{\varepsilon}-1}{e^{\varepsilon}% +1}",
-        section=APPM, check=_lemma3_appm_check,
-        why_custom='erasure channels composed with random LDP channels (channels, not pairs)')
+@P.drawn("thm7", "(42)", "lower_bound",
+         "Theorem 7 (via Lemma 3 and App. M): erasing with alpha = 1 - eta (e^eps+1)/(e^eps-1) maps Q_eps into "
+         "Q_{eps,eta} and scales every f-divergence by eta (e^eps+1)/(e^eps-1), so OPT_{eps,eta} >= that times OPT_eps",
+         latex=r"d_{TV}(Q^{\prime}_{Y|X})\leq(1-\alpha)\frac{e^{\varepsilon}-1}{e^{\varepsilon}% +1}",
+         section=APPM, why_custom='erasure channels composed with random LDP channels (channels, not pairs)',
+         draws=dict(op="<=", n=25, tol_digits=25,
+         method="random eps-LDP channels followed by an erasure channel: still eps-LDP, TV <= "
+                "(1-alpha) tanh(eps/2) (Lemma 3), and D_f scales by exactly 1 - alpha (App. M)"))
+def _lemma3_appm_check(rng):
+    nx = rng.randint(2, 3)
+    Q = rand_channel(rng, nx, rng.randint(2, 4))
+    e = ldp_eps(Q)
+    a = mp.mpf(rng.random())
+    W = [[(1 - a) * v for v in row] + [a] for row in Q]            # erasure after Q
+    P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+    f = F_DIVS[rng.choice(["KL", "chi2", "Hellinger"])]
+    scale = abs(TR.f_div(push(P0, W), push(P1, W), f) - (1 - a) * TR.f_div(push(P0, Q), push(P1, Q), f))
+    over_tv = ldp_eta(W) - (1 - a) * (mp.e ** e - 1) / (mp.e ** e + 1)
+    over_eps = ldp_eps(W) - e
+    return {"varepsilon": e, "alpha": a}, max(scale, over_tv, over_eps), mp.mpf(0)
 
 P.load(__file__)  # the generic claims: sec7.toml

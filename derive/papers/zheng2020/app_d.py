@@ -37,24 +37,20 @@ def d2_steps(P1, Q1, P2, Q2, e):
     return [conj, conj, l3, l4, l5, l6, l7]
 
 
-def _d2_check():
-    def draw(rng):
-        P1, Q1 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
-        P2, Q2 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
-        e = mp.mpf(rng.uniform(-2, 2))
-        steps = d2_steps(P1, Q1, P2, Q2, e)
-        truth = TS.hockey_events(TS.product(Q1, Q2), TS.product(P1, P2), mp.e ** e)   # max_E Q[E] - e^eps P[E]
-        worst = max(steps, key=lambda s: abs(s - truth))
-        return {"varepsilon": e}, truth, worst
-    return check_draws(draw, "==", n=6, method="each line of the D.2 chain on random 3 x 3 product pairs vs "
-                       "brute force over the 2^9 events of the product space")
-
-
-# custom: seven chained right-hand sides on product pairs, each against the brute-force optimum
-P.claim("appD2", "App. D.2", "identity",
-        "every step of the proof of Lemma 5.2 (conjugate of the product trade-off, product hockey-stick, "
-        "p_2/q_2 = e^{-L_2}, Fubini, Lemma 5.1 on delta_1)",
-        latex=F["appD2.l7"].printed_latex, section=SD, formulas=tuple(f"appD2.l{k}" for k in range(1, 8)), check=_d2_check,
-        why_custom='seven chained right-hand sides on product pairs, each against the brute-force optimum')
+@P.drawn("appD2", "App. D.2", "identity",
+         "every step of the proof of Lemma 5.2 (conjugate of the product trade-off, product hockey-stick, "
+         "p_2/q_2 = e^{-L_2}, Fubini, Lemma 5.1 on delta_1)", latex=F["appD2.l7"].printed_latex, section=SD,
+         formulas=tuple(f"appD2.l{k}" for k in range(1, 8)),
+         why_custom='seven chained right-hand sides on product pairs, each against the brute-force optimum',
+         draws=dict(op="==", n=6, method="each line of the D.2 chain on random 3 x 3 product pairs vs "
+                                         "brute force over the 2^9 events of the product space"))
+def _d2_check(rng):
+    P1, Q1 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
+    P2, Q2 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
+    e = mp.mpf(rng.uniform(-2, 2))
+    steps = d2_steps(P1, Q1, P2, Q2, e)
+    truth = TS.hockey_events(TS.product(Q1, Q2), TS.product(P1, P2), mp.e ** e)   # max_E Q[E] - e^eps P[E]
+    worst = max(steps, key=lambda s: abs(s - truth))
+    return {"varepsilon": e}, truth, worst
 
 P.load(__file__)  # the generic claims: app_d.toml
