@@ -203,10 +203,12 @@ def _sympy_names(ns: dict, params: tuple, syms: dict | None, parts: dict) -> dic
     module itself, the parser's symbol map, the parameters' symbols and the parsed parts, later ones
     taking precedence."""
     import importlib
+    import importlib.util
     from . import functions as FN, symbols as S
     local: dict = {n: v for n, v in vars(FN).items() if isinstance(v, type) and issubclass(v, sp.Function)}
-    pkg = ns.get("__name__", "").rpartition(".")[0]
-    for mod in [S] + ([importlib.import_module(f"{pkg}._paper")] if pkg.startswith("derive.papers.") else []):
+    pkg = ns.get("__package__") or ""
+    paper = [importlib.import_module("._paper", pkg)] if pkg and importlib.util.find_spec("._paper", pkg) else []
+    for mod in [S] + paper:                     # the paper's shared symbols (its package's _paper module)
         local.update({v.name: v for v in vars(mod).values() if isinstance(v, sp.Symbol)})
     local.update({v.name: v for v in ns.values() if isinstance(v, sp.Symbol)})
     for v in (syms or {}).values():
