@@ -8,7 +8,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...parse import parse_printed
-from ...symbols import ALPHA, P as PP, Q as QQ, alpha, delta, eps, p, q
+from ...symbols import ALPHA, P as PP, Q as QQ, alpha, delta
 from ...verify import check_draws
 from . import _truth as TR
 from ._paper import P

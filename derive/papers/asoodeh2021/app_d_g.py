@@ -18,7 +18,8 @@ import sympy as sp
 from ... import registry
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, GAMMA, RHO, SIGMA, TSTEPS, A, L, T, alpha, delta, eps, gamma, rho, sigma, zeta_alpha
+from ...symbols import (
+    ALPHA, DELTA, EPS, GAMMA, RHO, SIGMA, TSTEPS, A, L, T, alpha, delta, eps, gamma, rho, sigma)
 from ...verify import check_draws, check_equal, check_relation, mp_minimize, symbolic_zero
 from ._paper import P
 from .sec4 import (ZETA, _in_L, asymptotic_residual, eps_upper_ok, gauss_delta, renyi_quad,

@@ -8,11 +8,10 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from ...symbols import ALPHA, DELTA, EPS, P as PP, alpha, delta, gamma, p
+from ...symbols import ALPHA, DELTA, EPS, P as PP
 from ...verify import check_draws, mp_minimize
 from . import _truth as TR
 from ._paper import P, SEED_ISIT
-from .sec2_3 import objective
 
 S = "ISIT 2020"
 

@@ -9,7 +9,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, eps, gamma, p, t, zeta_alpha
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, eps, gamma, zeta_alpha
 from ...verify import check_draws, check_relation, mp_minimize
 from . import _truth as TR
 from ._paper import P

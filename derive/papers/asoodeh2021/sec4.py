@@ -18,7 +18,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta, eps, rho, sigma, zeta_alpha
+from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta, eps, rho, sigma
 from ...verify import (check_draws, check_equal, mp_minimize, mp_sup, symbolic_zero)
 from . import _truth as TR
 from ._paper import P

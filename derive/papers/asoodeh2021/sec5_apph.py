@@ -18,7 +18,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, lam, mu, q, rho, sigma, T, tau
+from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, mu, q, sigma, T, tau
 from ...verify import check_draws, check_equal, symbolic_zero
 from ... import truths as TS
 from ._paper import P

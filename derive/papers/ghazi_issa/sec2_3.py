@@ -15,7 +15,7 @@ from ...symbols import alpha, delta, eps
 from ...verify import check_draws
 from ...symbols import Param
 from . import _truth as TR
-from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS, eta
+from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS
 
 II, III, APPF = "Sec. II", "Sec. III", "App. F"
 k_, j_, l_, a_ = sp.symbols("k j ell a", integer=True, nonnegative=True)

@@ -9,10 +9,8 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from ...symbols import delta, eps, mu
-from ...verify import check_draws
 from . import _truth as TR
-from ._paper import EPSP, ETA, P, c0, eta, n
+from ._paper import EPSP, ETA, P, eta, n
 from ...symbols import Param
 from ._paper import DELTA0
 

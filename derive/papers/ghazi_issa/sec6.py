@@ -8,10 +8,9 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from ...symbols import eps, mu
 from ...verify import check_draws
 from . import _truth as TR
-from ._paper import EPSP, MU0, P, Phi, SYMS, dump_parse, erf_rewrite
+from ._paper import EPSP, MU0, P, SYMS, erf_rewrite
 
 # the truths of derive.truths, used inside claim expressions
 TV, HockeyStick = sp.Function("TV"), sp.Function("HockeyStick")

@@ -17,7 +17,7 @@ from ...core import Verdict
 from ...symbols import eps
 from ...verify import check_draws, mp_sup
 from . import _truth as TR
-from ._paper import P, eta
+from ._paper import P
 
 VII, APPL, APPM = "Sec. VII", "App. L", "App. M"
 F_DIVS = {"KL": lambda t: t * mp.log(t), "chi2": lambda t: (t - 1) ** 2,

@@ -10,7 +10,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import Param
-from ._paper import erf_form, H, KT3, KT4, SIGMA_N, SYMS, P, Phi, h, kt3, kt4, n, phi, sigma_n, tt
+from ._paper import erf_form, H, KT3, KT4, SIGMA_N, SYMS, P, h, n, tt
 from .sec3 import u
 
 SA = "App. A"

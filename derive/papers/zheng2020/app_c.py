@@ -8,7 +8,7 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import MU, P as PP, alpha, mu, p
 from ...verify import symbolic_zero
-from ._paper import ALPHA01, H, P, Phi, erf_form, h, x
+from ._paper import ALPHA01, H, P, erf_form, h, x
 from ...functions import Phi as PhiF, PhiInv
 
 SC = "App. C"

@@ -7,8 +7,7 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from ...symbols import EPS, eps
-from ...verify import check_draws
+from ...symbols import EPS
 from ... import truths as TS
 from ._paper import P
 

@@ -8,10 +8,9 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from ...symbols import DELTA, EPS, MU, P as PP, alpha, delta, eps, mu, p, sigma
+from ...symbols import DELTA, EPS, MU, P as PP
 from . import _truth as TR
-from ...functions import Phi as PhiF, PhiInv
-from ._paper import erf_form, ALPHA01, P, Phi, n
+from ._paper import erf_form, ALPHA01, P, n
 
 S1, S2 = "Sec. 1", "Sec. 2"
 

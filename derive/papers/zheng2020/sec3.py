@@ -19,10 +19,11 @@ import sympy as sp
 
 from ... import cumulants as C
 from ...core import Verdict
-from ...symbols import alpha
 from ...verify import symbolic_zero
 from . import _truth as TR
-from ._paper import erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, E_P, E_Q, P, Phi, V_P, V_Q, h, k3, k4, kt3, kt4, mu_n, n, phi, sigma_n, z
+from ._paper import (
+    erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, P, Phi, h, k3, k4, kt3, kt4, n, phi,
+    sigma_n, z)
 from ...symbols import Param
 
 S3, S31, S32, S33 = "Sec. 3", "Sec. 3.1", "Sec. 3.2", "Sec. 3.3"

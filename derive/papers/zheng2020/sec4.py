@@ -6,8 +6,7 @@ from __future__ import annotations
 import mpmath as mp
 
 from ...core import Verdict
-from ...symbols import alpha
-from ._paper import ALPHA_STAR, P, Phi, alpha_star, erf_form
+from ._paper import ALPHA_STAR, P, erf_form
 
 S4 = "Sec. 4"
 
