@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from .plotting import start_build  # noqa: E402
 import numpy as np  # noqa: E402
 
 from numeric import accountant as A  # noqa: E402
@@ -59,12 +60,7 @@ def _max_extra_steps(levels, T_grid, eps_a, eps_b):
 
 def build(outdir: pathlib.Path, progress=None) -> dict:
     """Write fig2_left.pdf, fig2_right.pdf, fig3.pdf, fig4.pdf into ``outdir``."""
-    outdir = pathlib.Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda s: None)
-    _setup()
-    t0 = time.perf_counter()
-    figures, tables, findings = [], [], []
+    outdir, say, t0, figures, tables, findings = start_build(outdir, progress, _setup)
 
     # ------------------------------------------------------------------ Fig. 2 left
     say("Fig. 2 left: exact gamma_alpha^eps(delta) vs Theorem 4")
