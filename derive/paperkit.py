@@ -137,15 +137,22 @@ class Paper:
         return registry.add_claim(c)
 
     def drawn(self, cid: str, location: str, kind: str, statement: str, *, draws: dict,
-              via: Callable | None = None, **kw) -> Callable:
+              via: Callable | None = None, derived: Callable | None = None, **kw) -> Callable:
         """Decorator of ``draw(rng)``: a custom claim checked as "a relation over random draws"
         (``verify.check_draws``, or ``via``, called as ``via(draw, **draws)``), registered where it is
-        defined (the paper's order); ``kw`` are ``claim``'s fields (latex, section, why_custom, ...)."""
+        defined (the paper's order); ``derived()`` is the verdict's derived formula; ``kw`` are
+        ``claim``'s fields (latex, section, why_custom, ...)."""
         from .verify import check_draws
         run = via or check_draws
 
+        def check(draw):
+            v = run(draw, **draws)
+            if derived is not None:
+                v.derived = derived()
+            return v
+
         def register(draw):
-            self.claim(cid, location, kind, statement, check=lambda: run(draw, **draws), **kw)
+            self.claim(cid, location, kind, statement, check=lambda: check(draw), **kw)
             return draw
         return register
 

@@ -236,29 +236,23 @@ def _eq108_check(rng):
     return ({"sigma": s, "T": tt, "delta": d, "alpha*": a, "eps_108": e}, slack, mp.mpf(0))
 
 
-# custom: a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none
-def _plug_check():
-    def draw(rng):
-        d = mp.mpf(10) ** rng.uniform(-12, -0.05)
-        Lv = mp.log(1 / d)
-        e = 2 * d * Lv * (1 + mp.mpf(10) ** rng.uniform(-2, 3))  # eps >= 2 delta log(1/delta)
-        a = 2 * Lv / e
-        # (108) needs 1 < alpha <= 1/delta: lhs = min(alpha - 1, 1/delta - alpha) must be > 0 / >= 0
-        return ({"varepsilon": e, "delta": d, "alpha": a}, min(a - 1, 1 / d - a), mp.mpf(0))
-    v = check_draws(draw, ">=", n=30, seed=1081, tol_digits=30,
-                    method="alpha = 2 log(1/delta)/eps against (108)'s range 1 < alpha <= 1/delta")
-    v.derived = sp.And(2 * delta * sp.log(1 / delta) <= eps, eps < 2 * sp.log(1 / delta))
-    if v.status == "fails":
-        v.note = ("eps >= 2 delta log(1/delta) gives alpha <= 1/delta but not alpha > 1: the proof also needs "
-                  "eps < 2 log(1/delta) (automatic as delta -> 0, the regime of Theorem 5)")
-    return v
-
-
-P.claim("appG.plug", "App. G", "condition",
-        "under eps >= 2 delta log(1/delta), alpha = 2 log(1/delta)/eps lies in (108)'s range 1 < alpha <= 1/delta",
-        latex=r"we can plug $\alpha = \frac{2\log\delta^{-1}}{\varepsilon}$ in the above expression",
-        section=APP_G, check=_plug_check,
-        why_custom='a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none')
+@P.drawn("appG.plug", "App. G", "condition",
+         "under eps >= 2 delta log(1/delta), alpha = 2 log(1/delta)/eps lies in (108)'s range 1 < alpha <= 1/delta",
+         latex=r"we can plug $\alpha = \frac{2\log\delta^{-1}}{\varepsilon}$ in the above expression",
+         section=APP_G,
+         why_custom='a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none',
+         derived=lambda: sp.And(2 * delta * sp.log(1 / delta) <= eps, eps < 2 * sp.log(1 / delta)),
+         draws=dict(op=">=", n=30, seed=1081, tol_digits=30,
+         method="alpha = 2 log(1/delta)/eps against (108)'s range 1 < alpha <= 1/delta",
+         fail_note="eps >= 2 delta log(1/delta) gives alpha <= 1/delta but not alpha > 1: the proof also needs "
+                   "eps < 2 log(1/delta) (automatic as delta -> 0, the regime of Theorem 5)"))
+def _plug_check(rng):
+    d = mp.mpf(10) ** rng.uniform(-12, -0.05)
+    Lv = mp.log(1 / d)
+    e = 2 * d * Lv * (1 + mp.mpf(10) ** rng.uniform(-2, 3))  # eps >= 2 delta log(1/delta)
+    a = 2 * Lv / e
+    # (108) needs 1 < alpha <= 1/delta: lhs = min(alpha - 1, 1/delta - alpha) must be > 0 / >= 0
+    return ({"varepsilon": e, "delta": d, "alpha": a}, min(a - 1, 1 / d - a), mp.mpf(0))
 
 
 A_LATEX = r"$A:=\frac{\log\frac{1}{\delta^2}}{\varepsilon}$"

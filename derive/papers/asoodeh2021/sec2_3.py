@@ -78,34 +78,28 @@ def _symbol_check(fragment: str, allowed: set) -> Verdict:
     return Verdict("proved", "all symbols of the printed fragment are defined")
 
 
-def _eq18_check():
-    # delta -> delta_alpha^eps(gamma) non-decreasing and concave  <=>  gamma(delta) increasing and convex
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        e = mp.mpf(rng.uniform(0, 3))
-        d = mp.mpf(10) ** rng.uniform(-6, -0.2)
-        h = d * mp.mpf(rng.uniform(0.05, 0.4))
-        g0, g1, g2 = (TR.gamma_exact(a, e, x) for x in (d - h, d, d + h))
-        second = g0 - 2 * g1 + g2          # >= 0 for convexity
-        first = min(g1 - g0, g2 - g1)      # >= 0 for monotonicity
-        return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, min(second, first), mp.mpf(0))
-    v = check_draws(draw, ">=", n=25, tol_digits=18,
-                    method="second differences of the exact gamma_alpha^eps(delta) at 30 digits")
-    if v.status == "fails":
-        v.note = ("gamma_alpha^eps(delta) is concave in delta there (delta < 1/alpha), so delta_alpha^eps(gamma) "
-                  "is convex there; for delta >= 1/alpha it is 1 - e^(eps - gamma), concave, so it is neither "
-                  "concave nor convex in gamma: the concave map is delta as a function of chi(gamma) (the "
-                  "chi^alpha value, the first coordinate of R_alpha); see claim appB.eq73")
-    return v
-
-
-# custom: convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff
-P.claim("sec3.eq18", "(18)", "convexity",
-        "delta_alpha^eps(.) is non-decreasing and concave (equivalently gamma_alpha^eps(.) is "
-        "increasing and convex)",
-        latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
-        section=III, check=_eq18_check,
-        why_custom="convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff")
+@P.drawn("sec3.eq18", "(18)", "convexity",
+         "delta_alpha^eps(.) is non-decreasing and concave (equivalently gamma_alpha^eps(.) is "
+         "increasing and convex)",
+         latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
+         section=III,
+         why_custom="convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff",
+         draws=dict(op=">=", n=25, tol_digits=18,
+         method="second differences of the exact gamma_alpha^eps(delta) at 30 digits",
+         fail_note="gamma_alpha^eps(delta) is concave in delta there (delta < 1/alpha), so delta_alpha^eps(gamma) "
+                   "is convex there; for delta >= 1/alpha it is 1 - e^(eps - gamma), concave, so it is neither "
+                   "concave nor convex in gamma: the concave map is delta as a function of chi(gamma) (the "
+                   "chi^alpha value, the first coordinate of R_alpha); see claim appB.eq73"))
+def _eq18_check(rng):
+# delta -> delta_alpha^eps(gamma) non-decreasing and concave  <=>  gamma(delta) increasing and convex
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+    e = mp.mpf(rng.uniform(0, 3))
+    d = mp.mpf(10) ** rng.uniform(-6, -0.2)
+    h = d * mp.mpf(rng.uniform(0.05, 0.4))
+    g0, g1, g2 = (TR.gamma_exact(a, e, x) for x in (d - h, d, d + h))
+    second = g0 - 2 * g1 + g2          # >= 0 for convexity
+    first = min(g1 - g0, g2 - g1)      # >= 0 for monotonicity
+    return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, min(second, first), mp.mpf(0))
 
 @P.drawn("sec3.eq18_upper", "(18)", "identity",
          "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "

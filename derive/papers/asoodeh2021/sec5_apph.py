@@ -306,24 +306,18 @@ _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 G_HALF_LATEX = r"\inf_{d \sim d'} \beta^{dd'}_{\mathcal{M}}(\tau) = G_{\frac{1}{2}}(\tau)"
 
 
-# custom: the failing verdict must name the fix (G_{1/sigma}); the bound kind gives no note or derived formula
-def _g_half_check():
-    def draw(rng):
-        s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
-        t = _u(rng)
-        m = TS.symmetric(TS.gaussian_pair(1, s))
-        return {"sigma": s, "tau": t}, m.tradeoff(t), _G(t, mp.mpf(1) / 2)
-    v = _draws(draw, "==", 10, 412, "threshold tests on N(0,s^2) vs N(1,s^2) vs the printed G_{1/2}", 12)
-    v.derived = GaussTradeoff(1 / sigma, tau).definition()
-    if v.status == "fails":
-        v.note = "G_{1/sigma} (as the caption of Fig. 6 has it); G_{1/2} is right only at sigma = 2"
-    return v
-
-
-P.claim("sec5.gauss_tradeoff", "Remark 2", "identity",
-        "Gaussian mechanism with variance sigma^2: inf beta = G_{1/2}(tau)",
-        latex=G_HALF_LATEX, section=V, formulas=("sec5.eq41",), check=_g_half_check,
-        why_custom='the failing verdict must name the fix (G_{1/sigma}); the bound kind gives no note or derived formula')
+@P.drawn("sec5.gauss_tradeoff", "Remark 2", "identity",
+         "Gaussian mechanism with variance sigma^2: inf beta = G_{1/2}(tau)", latex=G_HALF_LATEX, section=V,
+         formulas=("sec5.eq41",),
+         why_custom='the failing verdict must name the fix (G_{1/sigma}); the bound kind gives no note or derived formula',
+         via=_draws, derived=lambda: GaussTradeoff(1 / sigma, tau).definition(), draws=dict(op="==", n=10,
+         seed=412, method="threshold tests on N(0,s^2) vs N(1,s^2) vs the printed G_{1/2}", tol_digits=12,
+         fail_note="G_{1/sigma} (as the caption of Fig. 6 has it); G_{1/2} is right only at sigma = 2"))
+def _g_half_check(rng):
+    s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
+    t = _u(rng)
+    m = TS.symmetric(TS.gaussian_pair(1, s))
+    return {"sigma": s, "tau": t}, m.tradeoff(t), _G(t, mp.mpf(1) / 2)
 
 
 # ============================================================================= Proposition 1

@@ -36,23 +36,18 @@ Staircase = sp.Function("Staircase")
 K1_MID_LATEX = r"a(\gamma)(2\gamma\Delta(1-e^{\varepsilon}))"
 
 
-def _k1_mid_check():
-    def draw(rng):
-        e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
-        p = TR.staircase_pdf(e, g)
-        a = p(0)
-        truth = TR.piecewise_const_integral(lambda x: p(x) - p(x - 1), [-g, 0, g])
-        return {"varepsilon": e, "gamma": g}, truth, a * (2 * g * (1 - mp.e ** e))
-    v = check_draws(draw, "==", n=8, tol_digits=15, method="quadrature of P - Q over (-gamma, gamma], Delta = 1")
-    if v.status == "fails":
-        v.note = "sign slip: the difference is a(gamma) 2 gamma Delta (1 - e^{-eps}) (> 0); the final d_TV uses the right value"
-    return v
-
-
-# custom: a partial integral of the staircase densities over (-gamma, gamma] (not a quantity of a pair)
-P.claim("appK1.middle", "App. K1", "identity", "App. K1: the P - Q mass on (-gamma, gamma] is a(gamma)(2 gamma Delta(1 - e^eps))",
-        latex=K1_MID_LATEX, section=APPK, check=_k1_mid_check,
-        why_custom='a partial integral of the staircase densities over (-gamma, gamma] (not a quantity of a pair)')
+@P.drawn("appK1.middle", "App. K1", "identity",
+         "App. K1: the P - Q mass on (-gamma, gamma] is a(gamma)(2 gamma Delta(1 - e^eps))",
+         latex=K1_MID_LATEX, section=APPK,
+         why_custom='a partial integral of the staircase densities over (-gamma, gamma] (not a quantity of a pair)',
+         draws=dict(op="==", n=8, tol_digits=15, method="quadrature of P - Q over (-gamma, gamma], Delta = 1",
+         fail_note="sign slip: the difference is a(gamma) 2 gamma Delta (1 - e^{-eps}) (> 0); the final d_TV uses the right value"))
+def _k1_mid_check(rng):
+    e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
+    p = TR.staircase_pdf(e, g)
+    a = p(0)
+    truth = TR.piecewise_const_integral(lambda x: p(x) - p(x - 1), [-g, 0, g])
+    return {"varepsilon": e, "gamma": g}, truth, a * (2 * g * (1 - mp.e ** e))
 
 K1_LEFT = (r"a(\gamma)\Delta\sum_{n=1}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta e^{-\varepsilon}")
 
