@@ -136,6 +136,14 @@ class Paper:
                   why_custom=why_custom)
         return registry.add_claim(c)
 
+    def custom(self, cid: str, location: str, kind: str, statement: str, **kw) -> Callable:
+        """Decorator of a check function: ``claim(cid, ..., check=fn, **kw)``, registered where the
+        function is defined (the paper's order)."""
+        def register(fn):
+            self.claim(cid, location, kind, statement, check=fn, **kw)
+            return fn
+        return register
+
     def drawn(self, cid: str, location: str, kind: str, statement: str, *, draws: dict,
               via: Callable | None = None, derived: Callable | None = None, **kw) -> Callable:
         """Decorator of ``draw(rng)``: a custom claim checked as "a relation over random draws"

@@ -64,6 +64,10 @@ _v80a = parse_printed(r"\delta\alpha^{\alpha}(\alpha-1)^{1-\alpha}")
 _v80b = parse_printed(r"(1-\delta)^{1-\alpha}")
 
 
+@P.custom("appC.eq80", "(80)", "optimum",
+          "the minimum of the first term is delta alpha^alpha (alpha-1)^{1-alpha} if alpha*delta < 1, "
+          "(1-delta)^{1-alpha} otherwise (p* = min{alpha delta, 1})", latex=EQ80_LATEX, section=C,
+          why_custom='a minimum over p (numeric minimisation incl. the closed end p = 1) against the printed value')
 def _appC_eq80():
     from ...verify import mp_minimize
     fa = sp.lambdify([alpha, delta], _v80a, "mpmath")
@@ -78,14 +82,6 @@ def _appC_eq80():
         return ({"alpha": a, "delta": d}, m, fa(a, d) if a * d < 1 else fb(a, d))
     return check_draws(draw, "==", n=30, tol_digits=18, seed=80,
                        method="numeric minimum of the first term over p vs the printed value, both cases")
-
-
-# custom: a minimum over p (numeric minimisation incl. the closed end p = 1) against the printed value
-P.claim("appC.eq80", "(80)", "optimum",
-        "the minimum of the first term is delta alpha^alpha (alpha-1)^{1-alpha} if alpha*delta < 1, "
-        "(1-delta)^{1-alpha} otherwise (p* = min{alpha delta, 1})",
-        latex=EQ80_LATEX, section=C, check=_appC_eq80,
-        why_custom='a minimum over p (numeric minimisation incl. the closed end p = 1) against the printed value')
 
 
 h2 = parse_printed(r"\left(1 - \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha}\right) p + \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha} \left(e^{\varepsilon} - (\alpha-1)\delta\right) + (\alpha-1)\delta")

@@ -44,6 +44,10 @@ E3_LATEX = (r"$\zeta_{\alpha}e^{(\alpha-1)\gamma} < \frac{1}{\alpha}$ that is si
             r"$1-e^{-\gamma} \le \frac{1}{\alpha}$")
 
 
+@P.custom("appE.nonempty", "App. E", "condition",
+          "zeta_alpha e^{(alpha-1)gamma} < 1/alpha simplifies to 1 - e^{-gamma} <= 1/alpha", latex=E3_LATEX,
+          section=APP_E,
+          why_custom='a failing claim about two conditions that differ only on a boundary (SymPy at the boundary; no generic kind compares relations)')
 def _nonempty_check():
     strict = ZETA * sp.exp((alpha - 1) * gamma) - 1 / alpha          # "< 0" is the first condition
     simplified = 1 - sp.exp(-gamma) - 1 / alpha                      # "<= 0" is the second
@@ -75,19 +79,15 @@ def _nonempty_check():
     return v
 
 
-# custom: a failing claim about two conditions that differ only on a boundary (SymPy at the boundary; no generic kind compares relations)
-P.claim("appE.nonempty", "App. E", "condition",
-        "zeta_alpha e^{(alpha-1)gamma} < 1/alpha simplifies to 1 - e^{-gamma} <= 1/alpha",
-        latex=E3_LATEX, section=APP_E, check=_nonempty_check,
-        why_custom='a failing claim about two conditions that differ only on a boundary (SymPy at the boundary; no generic kind compares relations)')
-
-
 # ============================================================================= Appendix F
 RHO_F_LATEX = r"we have $\gamma(\alpha) = \alpha \rho T$ where $\rho = 1/\sigma^2$"
 rho_f = parse_printed(r"1/\sigma^2")
 
 
-# custom: a failing claim must carry the corrected rho = 1/(2 sigma^2); the bound kind gives no derived formula
+@P.custom("appF.rho", "App. F", "value",
+          "T-fold Gaussian composition has gamma(alpha) = alpha rho T with rho = 1/sigma^2", latex=RHO_F_LATEX,
+          section=APP_F,
+          why_custom='a failing claim must carry the corrected rho = 1/(2 sigma^2); the bound kind gives no derived formula')
 def _rho_f_check():
     fp = sp.lambdify([alpha, sigma, T], alpha * rho_f * T, "mpmath")
 
@@ -106,27 +106,18 @@ def _rho_f_check():
     return v
 
 
-P.claim("appF.rho", "App. F", "value",
-        "T-fold Gaussian composition has gamma(alpha) = alpha rho T with rho = 1/sigma^2",
-        latex=RHO_F_LATEX, section=APP_F, check=_rho_f_check,
-        why_custom='a failing claim must carry the corrected rho = 1/(2 sigma^2); the bound kind gives no derived formula')
-
-
 EQ104_LATEX = r"\varepsilon^{\delta}(\rho, T) = \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)"
 
 
+@P.custom("appF.eq104", "(104)", "definition", "first line of (104)-(106) restates definition (30)",
+          latex=EQ104_LATEX, section=APP_F,
+          why_custom='a textual comparison of (104) with definition (30), not a mathematical check')
 def _eq104_check():
     s30 = r"\varepsilon^{\delta}(\rho, T) := \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)."
     same = " ".join(s30.replace(":=", "=").rstrip(".").split()) == " ".join(EQ104_LATEX.split())
     if same:
         return Verdict("proved", "the printed display is (30) verbatim (definition)")
     return Verdict("fails", "textual comparison with (30)", counterexample={"(30)": s30, "(104)": EQ104_LATEX})
-
-
-# custom: a textual comparison of (104) with definition (30), not a mathematical check
-P.claim("appF.eq104", "(104)", "definition", "first line of (104)-(106) restates definition (30)",
-        latex=EQ104_LATEX, section=APP_F, check=_eq104_check,
-        why_custom='a textual comparison of (104) with definition (30), not a mathematical check')
 
 EQ105_LATEX = r"\leq \inf_{\alpha > \frac{1}{2}} (\rho \alpha T + \log(1 - \delta))_{+}"
 EQ106_LATEX = r"= \left(\frac{\rho T}{\delta} + \log(1 - \delta)\right)_{+}."
@@ -142,6 +133,10 @@ def _inf_over(lo_of):
     return truth
 
 
+@P.custom("appF.eq105", "(105)", "identity",
+          "(104)-(105) as printed: inf over alpha > 1/pi, resp. alpha > 1/2, of (rho alpha T + log(1-delta))_+ "
+          "equals (106)", latex=EQ105_LATEX, section=APP_F, formulas=("appF.eq106",),
+          why_custom="the journal's ranges as printed, inf by mp_minimize; the ISIT version's (73) is claim isit.eq73")
 def _eq105_check():
     cond = (rho * T / 2 + sp.log(1 - delta) > 0,)
     v = check_equal(_inf_over(lambda d: mp.mpf(1) / 2), eq106.expr, (RHO, TSTEPS, DELTA), conditions=cond, n=12,
@@ -153,14 +148,10 @@ def _eq105_check():
     return v
 
 
-# custom: an artifact (the journal dump's ranges) checked against the ISIT version's printed range
-P.claim("appF.eq105", "(105)", "identity",
-        "(104)-(105) as printed: inf over alpha > 1/pi, resp. alpha > 1/2, of (rho alpha T + log(1-delta))_+ "
-        "equals (106)",
-        latex=EQ105_LATEX, section=APP_F, formulas=("appF.eq106",), check=_eq105_check,
-        why_custom="the journal's ranges as printed, inf by mp_minimize; the ISIT version's (73) is claim isit.eq73")
-
-
+@P.custom("appF.eq106", "(106)", "optimum",
+          "inf over alpha >= 1/delta of (rho alpha T + log(1-delta))_+ = (rho T/delta + log(1-delta))_+",
+          latex=EQ106_LATEX, section=APP_F, formulas=("appF.eq106",),
+          why_custom='an infimum over alpha >= 1/delta (monotone objective plus its value at the end): two kinds in one claim')
 def _eq106_check():
     obj = next(x for x in _obj105.args if x != 0)       # the argument of (.)_+
     inc = sp.diff(obj, alpha)
@@ -176,17 +167,15 @@ def _eq106_check():
     return num
 
 
-# custom: an infimum over alpha >= 1/delta (monotone objective plus its value at the end): two kinds in one claim
-P.claim("appF.eq106", "(106)", "optimum",
-        "inf over alpha >= 1/delta of (rho alpha T + log(1-delta))_+ = (rho T/delta + log(1-delta))_+",
-        latex=EQ106_LATEX, section=APP_F, formulas=("appF.eq106",), check=_eq106_check,
-        why_custom='an infimum over alpha >= 1/delta (monotone objective plus its value at the end): two kinds in one claim')
-
-
 COMBINE_LATEX = (r"Combining the two inequalities in (106) and (107), we obtain the upper bound of "
                  r"$\varepsilon^{\delta}(\rho, T)$ in Lemma 2.")
 
 
+@P.custom("appF.combine", "App. F", "identity",
+          "(106) and (107) give Lemma 2; its closed end alpha = 1/delta in (32)-(33) is covered by (106)",
+          latex=COMBINE_LATEX, section=APP_F,
+          formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
+          why_custom="an identity and an inequality of Lemma 2's objectives at alpha = 1/delta in one claim")
 def _combine_check():
     # (107) has 1 < alpha < 1/delta, Lemma 2 (32)-(33) include alpha = 1/delta: there the eps_0 objective is
     # (106)'s third term and the eps_1 objective is rho T/delta, both valid bounds
@@ -201,14 +190,6 @@ def _combine_check():
                        precision=v1.precision,
                        note="so Lemma 2's closed end alpha = 1/delta (absent from (107)) adds nothing beyond (106)")
     return v0 if v0.status == "fails" else v1
-
-
-# custom: an identity and an inequality of Lemma 2's objectives at alpha = 1/delta in one claim
-P.claim("appF.combine", "App. F", "identity",
-        "(106) and (107) give Lemma 2; its closed end alpha = 1/delta in (32)-(33) is covered by (106)",
-        latex=COMBINE_LATEX, section=APP_F,
-        formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"), check=_combine_check,
-        why_custom="an identity and an inequality of Lemma 2's objectives at alpha = 1/delta in one claim")
 
 # ============================================================================= Appendix G
 EQ108_LATEX = (r"\varepsilon = \inf_{1 < \alpha \le \frac{1}{\delta}} \frac{\alpha T}{2\sigma^2} - \frac{1}{\alpha - 1} "
@@ -259,6 +240,10 @@ A_LATEX = r"$A:=\frac{\log\frac{1}{\delta^2}}{\varepsilon}$"
 A_def = parse_printed(r"\frac{\log\frac{1}{\delta^2}}{\varepsilon}")
 
 
+@P.custom("appG.A", "(110)", "definition",
+          "A := log(1/delta^2)/eps is the plugged alpha 2 log(1/delta)/eps, and log(2 log 1/delta) - log eps = log A",
+          latex=A_LATEX, section=APP_G,
+          why_custom="two SymPy identities (A is the plugged alpha; log A in (110)'s third term) in one claim")
 def _A_check():
     plugged = parse_printed(r"\frac{2\log\delta^{-1}}{\varepsilon}")
     third_110 = parse_printed(r"\frac{2T\left(\log\left(2\log\frac{1}{\delta}\right) + 1 - \log\varepsilon\right)}{\varepsilon^{2}}")
@@ -268,13 +253,6 @@ def _A_check():
         return Verdict("proved", "SymPy: A = 2 log(1/delta)/eps (the plugged alpha) and log(2 log(1/delta)) - log eps "
                        "= log A in (110)'s third term")
     return Verdict("fails", "SymPy", counterexample={"A = plugged alpha": ok1, "third term in log A": ok2})
-
-
-# custom: two SymPy identities (A is the plugged alpha; log A in (110)'s third term) in one claim
-P.claim("appG.A", "(110)", "definition",
-        "A := log(1/delta^2)/eps is the plugged alpha 2 log(1/delta)/eps, and log(2 log 1/delta) - log eps = log A",
-        latex=A_LATEX, section=APP_G, check=_A_check,
-        why_custom="two SymPy identities (A is the plugged alpha; log A in (110)'s third term) in one claim")
 
 EQ110_L1 = (r"= \frac{2T\log\frac{1}{\delta}}{\varepsilon^{2}} + \frac{T}{\varepsilon} - \frac{2T\left(\log\left(2"
             r"\log\frac{1}{\delta}\right) + 1 - \log\varepsilon\right)}{\varepsilon^{2}} + \frac{T}{2\varepsilon^{2}"
@@ -304,8 +282,12 @@ def in_x(expr):
     return _split_logs(expr.xreplace({L: eps / (2 * _X)})).xreplace({sp.log(_X): -_ELL})
 
 
-# custom: the SymPy series of the exact (109) in A proves (110) (the generic asymptotic kind,
-# which now tells the slow 1/log L approach from growth, would only give holds_numerically)
+@P.custom("appG.eq110", "(110)", "series",
+          "(110)'s terms (without its O-term) are the expansion of (109) as delta -> 0 through the 1/log(1/delta) "
+          "term", latex=EQ110_LATEX, section=APP_G, formulas=("appG.eq110", "appG.eq109"),
+          note="this claim is the expansion's terms only; the size of the remainder (109) - (110) against the "
+               "printed O-term is claim appG.eq110_oterm",
+          why_custom='the SymPy series of the exact (109) in A = 2 log(1/delta)/eps proves (110); the generic asymptotic kind (numeric along L) would only give holds_numerically')
 def _eq110_check():
     truth = sigma2_at_plugged_alpha()
     ser = sp.series(in_x(truth), _X, 0, 2).removeO()   # terms A^1, A^0, A^-1
@@ -322,16 +304,10 @@ def _eq110_check():
     return num
 
 
-P.claim("appG.eq110", "(110)", "series",
-        "(110)'s terms (without its O-term) are the expansion of (109) as delta -> 0 through the 1/log(1/delta) "
-        "term",
-        latex=EQ110_LATEX, section=APP_G, formulas=("appG.eq110", "appG.eq109"), check=_eq110_check,
-        note="this claim is the expansion's terms only; the size of the remainder (109) - (110) against the "
-             "printed O-term is claim appG.eq110_oterm",
-        why_custom='the SymPy series of the exact (109) in A = 2 log(1/delta)/eps proves (110); the generic asymptotic kind (numeric along L) would only give holds_numerically')
-
-
-# custom: the generic asymptotic checker fails it too, but names a wrong leading term of the remainder
+@P.custom("appG.eq110_oterm", "(110)", "asymptotic",
+          "(110)'s printed remainder: (109) - (110) = O(1/log^2(1/delta)) as delta -> 0", latex=EQ110_L2,
+          section=APP_G, formulas=("appG.eq110", "appG.eq109"),
+          why_custom='the generic asymptotic checker fails it too, but names a wrong leading term of the remainder')
 def _eq110_oterm_check():
     """The printed remainder O(1/L^2), L = log(1/delta): (109) - (110) times L^2 must stay bounded as L grows."""
     f_t = sp.lambdify([eps, T, L], sigma2_at_plugged_alpha(), "mpmath")
@@ -344,16 +320,14 @@ def _eq110_oterm_check():
     return v
 
 
-P.claim("appG.eq110_oterm", "(110)", "asymptotic",
-        "(110)'s printed remainder: (109) - (110) = O(1/log^2(1/delta)) as delta -> 0",
-        latex=EQ110_L2, section=APP_G, formulas=("appG.eq110", "appG.eq109"), check=_eq110_oterm_check,
-        why_custom='the generic asymptotic checker fails it too, but names a wrong leading term of the remainder')
-
-
 FOURTH_LATEX = (r"for any fixed finite ε and T, the fourth term is of order $O(\frac{\log^2(\log \delta^{-1})}"
                 r"{\log \delta^{-1}})$ and dominates $O(\frac{1}{\log^2 \delta^{-1}})$")
 
 
+@P.custom("appG.fourth", "(110)", "series",
+          "the fourth term of (110) is O(log^2(log 1/delta)/log(1/delta)) and dominates O(1/log^2(1/delta))",
+          latex=FOURTH_LATEX, section=APP_G, formulas=("appG.eq110",),
+          why_custom='an O-term and a domination (the term times L^2 grows) in one claim')
 def _fourth_check():
     fourth = _in_L((_110_pref * _110_brk).xreplace({A: A_def}))
     f4 = sp.lambdify([eps, T, L], fourth, "mpmath")
@@ -368,12 +342,5 @@ def _fourth_check():
         return Verdict("fails", "fourth term * L^2", counterexample={"values": [mp.nstr(g, 5) for g in grow]})
     v.method += "; fourth term * L^2 grows like L"
     return v
-
-
-# custom: an O-term and a domination (the term times L^2 grows) in one claim
-P.claim("appG.fourth", "(110)", "series",
-        "the fourth term of (110) is O(log^2(log 1/delta)/log(1/delta)) and dominates O(1/log^2(1/delta))",
-        latex=FOURTH_LATEX, section=APP_G, formulas=("appG.eq110",), check=_fourth_check,
-        why_custom='an O-term and a domination (the term times L^2 grows) in one claim')
 
 P.load(__file__)  # the generic claims: app_d_g.toml

@@ -24,6 +24,11 @@ chi, objective, zeta, f = (
     F["chi"], F["thm3.objective"], F["thm4.zeta"], F["thm4.f"])
 
 
+@P.custom("sec3.eq10", "(10)", "identity",
+          "(alpha,gamma)-RDP iff chi^alpha <= chi(gamma): chi is increasing and chi(D_alpha) = chi^alpha",
+          latex=r"\sup_{d \sim d'} \chi^{\alpha}(\mathcal{M}_d || \mathcal{M}_{d'}) \le \chi(\gamma),",
+          section=III, formulas=("chi",),
+          why_custom='two facts in one claim (chi increasing by SymPy, and chi(D_alpha) = chi^alpha on pairs)')
 def _eq10_check():
     # (10) <=> D_alpha = chi^{-1}(chi^alpha) with chi increasing: check monotonicity
     # symbolically and the identity chi(D_alpha(P||Q)) = chi^alpha(P||Q) on random pairs.
@@ -40,14 +45,6 @@ def _eq10_check():
     v = check_draws(draw, "==", n=30,
                     method="d chi/d gamma = e^{(alpha-1)gamma} > 0 (SymPy), and chi(D_alpha) = chi^alpha on random pairs")
     return v
-
-
-# custom: two facts in one claim (chi increasing by SymPy, and chi(D_alpha) = chi^alpha on pairs)
-P.claim("sec3.eq10", "(10)", "identity",
-        "(alpha,gamma)-RDP iff chi^alpha <= chi(gamma): chi is increasing and chi(D_alpha) = chi^alpha",
-        latex=r"\sup_{d \sim d'} \chi^{\alpha}(\mathcal{M}_d || \mathcal{M}_{d'}) \le \chi(\gamma),",
-        section=III, formulas=("chi",), check=_eq10_check,
-        why_custom='two facts in one claim (chi increasing by SymPy, and chi(D_alpha) = chi^alpha on pairs)')
 
 
 # ----------------------------------------------------------------------------- Theorem 1
@@ -164,7 +161,12 @@ def _eq21_check(rng):
 _first, _second = P.parts["lemma1.eq25"]["first"], P.parts["lemma1.eq25"]["second"]
 
 
-# custom: two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)
+@P.custom("lemma1.limits", "Sec. III", "series",
+          "as gamma -> 0 the first term of (25) does not tend to zero (for delta < zeta_alpha) while the second does",
+          latex=r"the first term in (25) does not tend to zero as $\gamma \to 0$", section=III,
+          formulas=("lemma1.eq25",),
+          note="'for reasonable values of alpha and delta' is read as delta < zeta_alpha",
+          why_custom='two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)')
 def _limits_check():
     second = (_second / (alpha - 1))
     lim2 = sp.limit(second, gamma, 0, "+")
@@ -178,14 +180,6 @@ def _limits_check():
                        method="SymPy limits at gamma -> 0+: second term -> 0; first term > 0 where delta < zeta_alpha")
     v.derived = lim1
     return v
-
-
-P.claim("lemma1.limits", "Sec. III", "series",
-        "as gamma -> 0 the first term of (25) does not tend to zero (for delta < zeta_alpha) while the second does",
-        latex=r"the first term in (25) does not tend to zero as $\gamma \to 0$",
-        section=III, formulas=("lemma1.eq25",), check=_limits_check,
-        note="'for reasonable values of alpha and delta' is read as delta < zeta_alpha",
-        why_custom='two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)')
 
 
 P.load(__file__)  # the generic claims: sec2_3.toml

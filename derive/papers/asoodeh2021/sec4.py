@@ -123,6 +123,11 @@ eq28, eq29, eps0_obj, eps1_obj, third, eq35, eq36, thm5, reduction = (
 DELTA2 = sp.Symbol("Delta_2", positive=True)  # the L2-sensitivity sup ||f(d) - f(d')||_2
 
 
+@P.custom("sec4.eq28", "(28)", "identity",
+          "first equality of (28): sup D_alpha = alpha/(2 sigma^2) sup ||f(d)-f(d')||_2 (norm not squared)",
+          latex=EQ28_LATEX, section=IV, formulas=("eq28",),
+          note="harmless for the paper's unit-sensitivity case (1 = 1^2), see sec4.eq28_unit",
+          why_custom='a failing claim whose verdict carries the corrected formula (squared sensitivity) and its note')
 def _eq28_norm_check():
     fp = sp.lambdify([alpha, sigma, DELTA2], eq28.expr * DELTA2, "mpmath")  # printed: alpha/(2 s^2) * Delta
 
@@ -140,14 +145,12 @@ def _eq28_norm_check():
     return v
 
 
-# custom: a failing claim whose verdict carries the corrected formula (squared sensitivity) and its note
-P.claim("sec4.eq28", "(28)", "identity",
-        "first equality of (28): sup D_alpha = alpha/(2 sigma^2) sup ||f(d)-f(d')||_2 (norm not squared)",
-        latex=EQ28_LATEX, section=IV, formulas=("eq28",), check=_eq28_norm_check,
-        note="harmless for the paper's unit-sensitivity case (1 = 1^2), see sec4.eq28_unit",
-        why_custom='a failing claim whose verdict carries the corrected formula (squared sensitivity) and its note')
-
-
+@P.custom("sec4.eq28_unit", "(28)", "value",
+          "with unit L2-sensitivity the Gaussian mechanism is (alpha, rho alpha)-RDP, rho = 1/(2 sigma^2)",
+          latex=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \left\| f(d) - f(d') \right\|_2 = \frac{\alpha}{2\sigma^2},",
+          section=IV, formulas=("eq28",),
+          note="a multivariate pair N(a, s^2 I), N(b, s^2 I) reduces to the 1-D pair along a - b",
+          why_custom='Renyi quadrature of the Gaussian pair at alpha up to 1e3 makes the generic search take ~100 s')
 def _eq28_unit_check():
     fp = sp.lambdify([alpha, sigma], eq28.expr, "mpmath")
 
@@ -158,21 +161,16 @@ def _eq28_unit_check():
     return check_draws(draw, "==", n=8, seed=281, tol_digits=12,
                        method="quadrature (25 digits) of D_alpha(N(1,s^2)||N(0,s^2)) (definition (1))")
 
-
-# custom: Renyi quadrature of the Gaussian pair at alpha up to 1e3 makes the generic search take ~100 s
-P.claim("sec4.eq28_unit", "(28)", "value",
-        "with unit L2-sensitivity the Gaussian mechanism is (alpha, rho alpha)-RDP, rho = 1/(2 sigma^2)",
-        latex=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \left\| f(d) - f(d') \right\|_2 = \frac{\alpha}{2\sigma^2},",
-        section=IV, formulas=("eq28",), check=_eq28_unit_check,
-        note="a multivariate pair N(a, s^2 I), N(b, s^2 I) reduces to the 1-D pair along a - b",
-        why_custom='Renyi quadrature of the Gaussian pair at alpha up to 1e3 makes the generic search take ~100 s')
-
 # ----------------------------------------------------------------------------- (29)
 EQ29_LATEX = (r"\varepsilon = \inf_{\alpha > 1} \gamma(\alpha) T - \frac{1}{\alpha - 1} \log \delta = "
               r"\rho T + \sqrt{4\rho T \log \frac{1}{\delta}}.")
 MA_OBJ = rho * alpha * T - sp.log(delta) / (alpha - 1)  # the objective of (29), gamma(alpha) = rho alpha
 
 
+@P.custom("sec4.eq29", "(29)", "optimum",
+          "inf_{alpha>1} rho alpha T - log(delta)/(alpha-1) = rho T + sqrt(4 rho T log(1/delta))",
+          latex=EQ29_LATEX, section=IV, formulas=("eq29",),
+          why_custom="an infimum over alpha shown equal to (29) by SymPy's stationary point of a convex objective")
 def _eq29_check():
     fe = sp.lambdify([rho, T, delta], eq29.expr, "mpmath")
     fo = sp.lambdify([alpha, rho, T, delta], MA_OBJ, "mpmath")
@@ -200,13 +198,6 @@ def _eq29_check():
                            + " of a convex objective, value = (29); also mp_minimize at "
                            f"{num.points} points (worst {num.worst_error:.1e})", derived=val)
     return num
-
-
-# custom: an infimum over alpha shown equal to (29) by SymPy's stationary point of a convex objective
-P.claim("sec4.eq29", "(29)", "optimum",
-        "inf_{alpha>1} rho alpha T - log(delta)/(alpha-1) = rho T + sqrt(4 rho T log(1/delta))",
-        latex=EQ29_LATEX, section=IV, formulas=("eq29",), check=_eq29_check,
-        why_custom="an infimum over alpha shown equal to (29) by SymPy's stationary point of a convex objective")
 
 
 # ----------------------------------------------------------------------------- Lemma 2
@@ -252,6 +243,10 @@ def _lemma2_check(rng):
     return ({"rho": r, "T": tt, "delta": d, "bound": bound, "alpha": a}, slack, mp.mpf(0))
 
 
+@P.custom("sec4.tighter", "(31)", "inequality", "Lemma 2's bound is never above MA's (29)",
+          latex=r"We next use the machinery developed in the previous section to obtain a tighter bound for the privacy parameter of $\mathcal{M}^{(T)}$ than (29).",
+          section=IV, formulas=("eq29", "lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
+          why_custom='infima over alpha (numeric minimisation) on both sides')
 def _tighter_check():
     fe = sp.lambdify([rho, T, delta], eq29.expr, "mpmath")
 
@@ -261,15 +256,6 @@ def _tighter_check():
         return ({"rho": r, "T": tt, "delta": d}, fe(r, tt, d), min(v0, v1, v3))
     return check_draws(draw, ">=", n=12, seed=311, tol_digits=20,
                        method="Lemma 2's bound (mp_minimize over alpha in (1, 1/delta]) vs (29)")
-
-
-# custom: infima over alpha (numeric minimisation) on both sides
-P.claim("sec4.tighter", "(31)", "inequality",
-        "Lemma 2's bound is never above MA's (29)",
-        latex=r"We next use the machinery developed in the previous section to obtain a tighter bound for the privacy parameter of $\mathcal{M}^{(T)}$ than (29).",
-        section=IV, formulas=("eq29", "lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
-        check=_tighter_check,
-        why_custom='infima over alpha (numeric minimisation) on both sides')
 
 # ----------------------------------------------------------------------------- (34)-(36)
 EQ34_LATEX = r"\frac{T}{2\sigma^2} \le \sup_{\alpha > 1} \frac{\varepsilon}{\alpha} + \frac{1}{\alpha(\alpha - 1)} \log \delta"
@@ -284,6 +270,10 @@ def _draw_eps_delta(rng):
     return e, d
 
 
+@P.custom("sec4.eq34", "(34)", "identity",
+          "plugging gamma(alpha) = alpha/(2 sigma^2) into (27): eps is attained iff T/(2 sigma^2) <= sup_alpha (...)",
+          latex=EQ34_LATEX, section=IV, formulas=("eq29",),
+          why_custom='a supremum over alpha (numeric) put back into (29)')
 def _eq34_check():
     fe = sp.lambdify([rho, T, delta], eq29.expr, "mpmath")
 
@@ -296,25 +286,15 @@ def _eq34_check():
                        method="sup of (34) by mp_minimize, then (29) at rho T = sup returns eps")
 
 
-# custom: a supremum over alpha (numeric) put back into (29)
-P.claim("sec4.eq34", "(34)", "identity",
-        "plugging gamma(alpha) = alpha/(2 sigma^2) into (27): eps is attained iff T/(2 sigma^2) <= sup_alpha (...)",
-        latex=EQ34_LATEX, section=IV, formulas=("eq29",), check=_eq34_check,
-        why_custom='a supremum over alpha (numeric) put back into (29)')
-
-
+@P.custom("sec4.eq35", "(35)", "optimum",
+          "sup_{alpha>1} eps/alpha + log(delta)/(alpha(alpha-1)) = eps - 2 log delta - 2 sqrt((eps - log delta) log(1/delta))",
+          latex=EQ35_LATEX, section=IV, formulas=("sec4.eq35",),
+          why_custom='a supremum over alpha (numeric minimisation) against the printed closed form')
 def _eq35_check():
     def sup_num(e, d):
         return mp_sup(lambda a: _fsup(a, e, d), 1, 1 + 10 ** 8)[1]
     return check_equal(sup_num, eq35.expr, (EPS, DELTA), n=20, symbolic=False,
                        method="sup over alpha > 1 by mp_minimize at 50 digits")
-
-
-# custom: a supremum over alpha (numeric minimisation) against the printed closed form
-P.claim("sec4.eq35", "(35)", "optimum",
-        "sup_{alpha>1} eps/alpha + log(delta)/(alpha(alpha-1)) = eps - 2 log delta - 2 sqrt((eps - log delta) log(1/delta))",
-        latex=EQ35_LATEX, section=IV, formulas=("sec4.eq35",), check=_eq35_check,
-        why_custom='a supremum over alpha (numeric minimisation) against the printed closed form')
 
 
 def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 ** 7, 10 ** 9, 10 ** 12),

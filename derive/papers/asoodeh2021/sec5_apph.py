@@ -113,6 +113,9 @@ def _mech_for_39(rng):
     return TS.symmetric(_any_pair(rng, ("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace")))
 
 
+@P.custom("sec5.eq39", "(39)", "equivalence", "M is (eps, delta)-DP iff C_M is inside C(eps, delta)",
+          latex=EQ39B_LATEX, section=V, formulas=("sec5.eq39_line1", "sec5.eq39_line2"),
+          why_custom="the least delta with C_M in C(eps, delta) is a sup over the region's boundary (no generic kind takes a sup)")
 def _eq39_check():
     f1 = sp.lambdify([tau, eps, beta_sym], eq39a.expr, "mpmath")
     f2 = sp.lambdify([tau, eps, beta_sym], eq39b.expr, "mpmath")
@@ -126,13 +129,6 @@ def _eq39_check():
     return _draws(draw, "==", 8, 39, "least delta with C_M in C(eps, delta) (mp_sup over the region's "
                   "boundary) vs the privacy profile sup_A M_d(A) - e^eps M_d'(A) (brute force over events / "
                   "quadrature of (p - e^eps q)_+), symmetric neighbouring", 9)
-
-
-# custom: the least delta with C_M in C(eps, delta) is a sup over the region's boundary (no generic kind takes a sup)
-P.claim("sec5.eq39", "(39)", "equivalence",
-        "M is (eps, delta)-DP iff C_M is inside C(eps, delta)",
-        latex=EQ39B_LATEX, section=V, formulas=("sec5.eq39_line1", "sec5.eq39_line2"), check=_eq39_check,
-        why_custom="the least delta with C_M in C(eps, delta) is a sup over the region's boundary (no generic kind takes a sup)")
 
 
 R2_NP_LATEX = (r"\beta_{\mathcal{M}}^{dd'}(\tau) = \mathcal{M}_{d'}(\log \frac{\mathrm{d}\mathcal{M}_d}{\mathrm{d}"
@@ -179,6 +175,12 @@ def _support_gap(m: TS.Mechanism, e, dl):
     return [-m.constraint_sup(lambda t, b: ln(t) - b) for ln in _lines(e, dl)]
 
 
+@P.custom("sec5.remark2_lines", "Remark 2", "property",
+          "with delta_eps the sup over d ~ d' (sec5.remark2_min: the printed min fails), both lines "
+          "beta = e^-eps (1 - tau - delta_eps) and beta = 1 - delta_eps - e^eps tau support C_M from below and touch "
+          "it, on mechanisms with several neighbouring pairs", latex=R2_LINE_LATEX, section=V,
+          formulas=("sec5.remark2_line", "sec5.remark2_swap"),
+          why_custom="'supports and touches' needs a min over tau equal to 0 (a sup over the curve), not an inequality")
 def _r2_lines_check():
     """Both lines with delta_eps the sup over neighbours (the reading under which Remark 2 holds: the
     printed min is claim sec5.remark2_min), on mechanisms with two neighbouring pairs of different
@@ -200,16 +202,10 @@ def _r2_lines_check():
                   "of E_{e^eps}", 8)
 
 
-# custom: 'supports and touches' needs a min over tau equal to 0 (a sup over the curve), not an inequality
-P.claim("sec5.remark2_lines", "Remark 2", "property",
-        "with delta_eps the sup over d ~ d' (sec5.remark2_min: the printed min fails), both lines "
-        "beta = e^-eps (1 - tau - delta_eps) and beta = 1 - delta_eps - e^eps tau support C_M from below and touch "
-        "it, on mechanisms with several neighbouring pairs",
-        latex=R2_LINE_LATEX, section=V, formulas=("sec5.remark2_line", "sec5.remark2_swap"),
-        check=_r2_lines_check,
-        why_custom="'supports and touches' needs a min over tau equal to 0 (a sup over the curve), not an inequality")
-
-
+@P.custom("sec5.remark2_slope", "Remark 2", "property",
+          "the swapped line beta = 1 - delta_eps - e^eps tau is 'another supporting line of C_M with slope e^eps'",
+          latex=R2_SWAP_LATEX, section=V, formulas=("sec5.remark2_swap",),
+          why_custom="the slope stated in prose against the printed line (one SymPy derivative, a sign)")
 def _r2_slope_check():
     """The prose after the swapped line says it has 'slope e^{eps}'; the printed line's slope is d beta/d tau."""
     slope = sp.diff(r2_swap.expr, tau)
@@ -223,13 +219,10 @@ def _r2_slope_check():
                         "e^eps' (a supporting line of C_M from below is non-increasing)")
 
 
-# custom: the slope stated in prose against the printed line (one SymPy derivative, a sign)
-P.claim("sec5.remark2_slope", "Remark 2", "property",
-        "the swapped line beta = 1 - delta_eps - e^eps tau is 'another supporting line of C_M with slope e^eps'",
-        latex=R2_SWAP_LATEX, section=V, formulas=("sec5.remark2_swap",), check=_r2_slope_check,
-        why_custom="the slope stated in prose against the printed line (one SymPy derivative, a sign)")
-
-
+@P.custom("sec5.remark2_min", "Remark 2", "property",
+          "with delta_eps = min_{d~d'} E_{e^eps}(M_d||M_d'), the line supports C_M from below",
+          latex=R2_LINE_LATEX, section=V, formulas=("sec5.remark2_line",),
+          why_custom='a failing claim on a two-shift Gaussian mechanism; the verdict must name sup instead of min')
 def _r2_min_check():
     """Mechanisms with several neighbouring pairs: the Gaussian mechanism with output shifts of
     different sizes (sensitivity attained by one pair only)."""
@@ -246,13 +239,6 @@ def _r2_min_check():
                   "(quadrature of E_{e^eps}); beta_M = min over the pairs' trade-offs", 10,
                   fail_note=("with min over d ~ d' the line cuts into C_M; sup_{d ~ d'} E_{e^eps} is needed "
                              "(sec5.remark2_lines holds with it)"))
-
-
-# custom: a failing claim on a two-shift Gaussian mechanism; the verdict must name sup instead of min
-P.claim("sec5.remark2_min", "Remark 2", "property",
-        "with delta_eps = min_{d~d'} E_{e^eps}(M_d||M_d'), the line supports C_M from below",
-        latex=R2_LINE_LATEX, section=V, formulas=("sec5.remark2_line",), check=_r2_min_check,
-        why_custom='a failing claim on a two-shift Gaussian mechanism; the verdict must name sup instead of min')
 
 R2_INT_LATEX = r"\bigcap_{\varepsilon>0} \mathcal{C}(\varepsilon, \delta_{\varepsilon}) = \mathcal{C}_{\mathcal{M}}"
 
@@ -367,7 +353,10 @@ D_LATEX = r"d(a||b) = a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{b}"
 _dA = sp.lambdify([a_sym, b_sym, alpha], d_alpha_f.expr, "mpmath")
 
 
-# custom: the bound kind's failing note here is wrong ("off by the constant factor 0"); the fix b-bar is derived
+@P.custom("sec5.d", "(45)", "definition",
+          "d(a||b) = a log(a/b) + (1-a) log((1-a)/b) is the binary KL divergence (the alpha -> 1 limit of d_alpha)",
+          latex=D_LATEX, section=V, formulas=("sec5.d",),
+          why_custom='the failing verdict carries the fix (b-bar in the second denominator), which the bound kind does not derive')
 def _d_check():
     v = check_equal(lambda a, b: TS.d_kl(a, b), d_f.expr, (PA, PB), symbolic=False, n=30,
                     method="KL(Bern(a)||Bern(b)) from its definition E_P[log dP/dQ]")
@@ -375,12 +364,6 @@ def _d_check():
     if v.status == "fails":
         v.note = "the second logarithm's denominator is b-bar, not b (d = lim_{alpha->1} d_alpha)"
     return v
-
-
-P.claim("sec5.d", "(45)", "definition",
-        "d(a||b) = a log(a/b) + (1-a) log((1-a)/b) is the binary KL divergence (the alpha -> 1 limit of d_alpha)",
-        latex=D_LATEX, section=V, formulas=("sec5.d",), check=_d_check,
-        why_custom='the failing verdict carries the fix (b-bar in the second denominator), which the bound kind does not derive')
 
 
 # ============================================================================= (50)-(53)
@@ -421,6 +404,10 @@ EQ54_LATEX = (r"C_{SGD}(T) \subseteq \bigcap_{\alpha \in \mathcal{A}} \left\{ (\
               r"\| \beta) \le \alpha \rho_{q} T, d_{\alpha}(\bar{\beta} \| \tau) \le \alpha \rho_{q} T \right\}, \tag{54}")
 
 
+@P.custom("sec5.eq54", "(54)", "inclusion",
+          "noisy SGD: C_SGD(T) lies in the intersection over admissible alpha of the d_alpha-sets with alpha rho_q T",
+          latex=EQ54_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max", "sec5.d_alpha"),
+          why_custom='a sup over the exact one-step trade-off of d_alpha, at admissible integer orders (a failing claim)')
 def _eq54_check():
     """T = 1: the exact one-step trade-off of the subsampled Gaussian (threshold tests on the
     mixture pair) against region (54) at every admissible order."""
@@ -445,13 +432,6 @@ def _eq54_check():
                   fail_note=("the exact curve leaves region (54) where alpha rho_q underestimates the true RDP "
                              "(sec5.rho_q); see the report's noisy-SGD comparison for T > 1"))
 
-
-# custom: a sup over the exact one-step trade-off of d_alpha, at admissible integer orders (a failing claim)
-P.claim("sec5.eq54", "(54)", "inclusion",
-        "noisy SGD: C_SGD(T) lies in the intersection over admissible alpha of the d_alpha-sets with alpha rho_q T",
-        latex=EQ54_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max", "sec5.d_alpha"), check=_eq54_check,
-        why_custom='a sup over the exact one-step trade-off of d_alpha, at admissible integer orders (a failing claim)')
-
 EQ55_LATEX = (r"C_{\text{SGD}}(T) \subseteq \left\{ (\tau, \beta) \in (0, 1)^2 : G_{\mu}(\tau) \le \beta \le 1 - "
               r"\tau \right\}, \quad (55)")
 _mu55 = sp.lambdify([q, sigma, T], mu55.expr, "mpmath")
@@ -470,6 +450,11 @@ def _sgd_loss_moments(qq, s):
         return m1, m2 - m1 ** 2
 
 
+@P.custom("sec5.eq55", "(55)", "asymptotic",
+          "noisy SGD, asymptotically in T (q sqrt(T) fixed): C_SGD(T) lies between G_mu and 1 - tau with "
+          "mu = q sqrt(T(e^{1/sigma^2} - 1))", latex=EQ55_LATEX, section=V,
+          formulas=("sec5.eq55_mu", "sec5.eq41"),
+          why_custom='a central-limit statement along T -> oo with q sqrt(T) fixed (two moments of the loss, not one function)')
 def _eq55_check():
     """(55) is stated 'asymptotically in T' (the central limit theorem of f-DP, Dong et al. Thm. 3.5, in Bu
     et al.'s regime q sqrt(T) -> nu): the composed trade-off tends to G_mu when T KL(P||Q) -> mu^2/2 and
@@ -495,14 +480,6 @@ def _eq55_check():
                    points=9, worst_error=float(worst), precision=40,
                    note="(55) is an asymptotic statement; at fixed small T (e.g. T = 1) G_mu is not a lower bound "
                         "on the exact curve, which the paper does not claim")
-
-
-# custom: a central-limit statement along T -> oo with q sqrt(T) fixed (two moments of the loss, not one function)
-P.claim("sec5.eq55", "(55)", "asymptotic",
-        "noisy SGD, asymptotically in T (q sqrt(T) fixed): C_SGD(T) lies between G_mu and 1 - tau with "
-        "mu = q sqrt(T(e^{1/sigma^2} - 1))",
-        latex=EQ55_LATEX, section=V, formulas=("sec5.eq55_mu", "sec5.eq41"), check=_eq55_check,
-        why_custom='a central-limit statement along T -> oo with q sqrt(T) fixed (two moments of the loss, not one function)')
 
 # ============================================================================= Appendix H
 EQ112_LATEX = r"D_f(P||Q) = \int_0^1 |\beta'(\tau)| f\left(\frac{1}{|\beta'(\tau)|}\right) d\tau,"

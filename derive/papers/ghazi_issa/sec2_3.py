@@ -114,6 +114,10 @@ F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of s
 eta_max = F["cor1.eta_max"]
 
 
+@P.custom("cor1.eta_range", "Cor. 1", "upper_bound",
+          "the eta range of Cor. 1 ends at the largest TV an (eps,delta)-DP mechanism can have",
+          latex=COR1_ETA_LATEX, section=II, formulas=("cor1.eta_max",),
+          why_custom='a sup over all (eps, delta)-DP pairs and its attainment (a bound kind checks one side only)')
 def _cor1_max_check():
     f = sp.lambdify([eps, delta], eta_max.expr, "mpmath")
 
@@ -135,13 +139,6 @@ def _cor1_max_check():
     v2 = exact_verdict(cases, "attained by the alpha = 0 dominating mechanism")
     return v2 if v2.status == "fails" else Verdict("holds_numerically", v1.method + "; attained exactly by (43)-(44) at alpha = 0",
                                                    points=v1.points + v2.points, worst_error=0.0, precision=v1.precision)
-
-
-# custom: a sup over all (eps, delta)-DP pairs and its attainment (a bound kind checks one side only)
-P.claim("cor1.eta_range", "Cor. 1", "upper_bound",
-        "the eta range of Cor. 1 ends at the largest TV an (eps,delta)-DP mechanism can have",
-        latex=COR1_ETA_LATEX, section=II, formulas=("cor1.eta_max",), check=_cor1_max_check,
-        why_custom='a sup over all (eps, delta)-DP pairs and its attainment (a bound kind checks one side only)')
 
 
 _DOM = dominating_pair(sp.exp(eps), alpha, delta)
@@ -170,6 +167,10 @@ P.generic("thm2.eq5", "(5)", "bound",
           truth=HockeyStick(Composed(_DOM, kc), sp.exp(jc * eps)))
 
 
+@P.custom("thm2.region_exact", "Thm. 2", "identity",
+          "the intersection over j in {0..k} of the (j eps, delta'_j)-DP regions is exactly the composed "
+          "dominating mechanism's region (no other slope is needed)", latex=r"j\in\{0,1,...,k\}", section=III,
+          why_custom='a max over a parameter-dependent number (k + 1) of lines, each with its own hockey-stick')
 def _thm2_region_exact_check():
     """The region is exactly the intersection of the (j eps, delta'_j) regions: the Neyman-Pearson
     curve of the composed dominating mechanism equals the max over j of both lines."""
@@ -189,14 +190,6 @@ def _thm2_region_exact_check():
     return check_draws(draw, "==", n=25, tol_digits=25,
                        method="Neyman-Pearson curve of the composed mechanism vs max over j of the "
                               "(j eps, delta'_j) lines, random t")
-
-
-# custom: a max over a parameter-dependent number (k + 1) of lines, each with its own hockey-stick
-P.claim("thm2.region_exact", "Thm. 2", "identity",
-        "the intersection over j in {0..k} of the (j eps, delta'_j)-DP regions is exactly the composed "
-        "dominating mechanism's region (no other slope is needed)",
-        latex=r"j\in\{0,1,...,k\}", section=III, check=_thm2_region_exact_check,
-        why_custom='a max over a parameter-dependent number (k + 1) of lines, each with its own hockey-stick')
 
 
 # ----------------------------------------------------------------------------- (6)
@@ -222,6 +215,11 @@ def eq6_value(k, j, r):
     return Fr(sum((sp.binomial(k, ll) * (r ** (k - ll) - r ** (ll + j)) for ll in range((k - j) // 2)), Fr(0))) / (1 + r) ** k
 
 
+@P.custom("eq6.kairouz", "(6)", "equality",
+          "Kairouz et al.'s delta_j (6) is the exact k-fold composition of eps-DP and equals Theorem 2's (5) at "
+          "maximal eta (alpha = 0) for j of k's parity", latex=EQ6_LATEX, section="Sec. III-A",
+          formulas=("eq6", "thm2.eq5"),
+          why_custom='the composed truth carries rounding noise (1e-33) that makes the generic "equal" search drop every point (no point evaluated); exact rational arithmetic instead')
 def _eq6_check():
     cases = []
     for k in (1, 2, 3, 4, 5):
@@ -237,18 +235,12 @@ def _eq6_check():
                                 "(eta maximal), j = k - 2i")
 
 
-# custom: the composed truth carries rounding noise (1e-33) that makes the generic "equal" search
-# drop every point (no point evaluated); exact rational arithmetic instead
-P.claim("eq6.kairouz", "(6)", "equality",
-        "Kairouz et al.'s delta_j (6) is the exact k-fold composition of eps-DP and equals Theorem 2's (5) at "
-        "maximal eta (alpha = 0) for j of k's parity",
-        latex=EQ6_LATEX, section="Sec. III-A", formulas=("eq6", "thm2.eq5"), check=_eq6_check,
-        why_custom='the composed truth carries rounding noise (1e-33) that makes the generic "equal" search drop every point (no point evaluated); exact rational arithmetic instead')
-
-
 # ----------------------------------------------------------------------------- Sec. III-C
 
 
+@P.custom("sec3c2.bounds", "Sec. III-C2", "identity",
+          "k - j > 2l + a gives exactly the summation bounds of (5)", latex=r"k-j>2\ell+a", section=III,
+          why_custom='equality of two finite index sets (combinatorial enumeration, not an expression)')
 def _summation_bounds_check():
     # the set of (a, l) with e^{(k-l-a)eps} > e^{(l+j)eps} is exactly (5)'s index set
     cases = []
@@ -265,24 +257,14 @@ def _summation_bounds_check():
                    points=len(cases), worst_error=0.0, precision=None)
 
 
-# custom: equality of two finite index sets (combinatorial enumeration, not an expression)
-P.claim("sec3c2.bounds", "Sec. III-C2", "identity",
-        "k - j > 2l + a gives exactly the summation bounds of (5)",
-        latex=r"k-j>2\ell+a", section=III, check=_summation_bounds_check,
-        why_custom='equality of two finite index sets (combinatorial enumeration, not an expression)')
-
-
+@P.custom("sec3c2.notation", "Sec. III-C2", "notation",
+          "the achievability proof composes M_{eps,0,eta} (printed M_{eps,0,delta})",
+          latex=r"M_{i}=M_{\varepsilon,0,\delta}", section=III,
+          why_custom='a notation erratum (M_{eps,0,delta} for M_{eps,0,eta}): nothing numeric to check')
 def _notation_check():
     return Verdict("fails", "symbol check: the composed mechanism must be the eta-TV dominating one",
                    counterexample={"printed": "M_i = M_{eps,0,delta} (and 'simulated from M_{eps,0,delta}' in "
                                              "Sec. III-C3)", "should be": "M_{eps,0,eta}"},
                    note="typo: the third index of the dominating mechanism is eta, not delta")
-
-
-# custom: a notation erratum (M_{eps,0,delta} for M_{eps,0,eta}): nothing numeric to check
-P.claim("sec3c2.notation", "Sec. III-C2", "notation",
-        "the achievability proof composes M_{eps,0,eta} (printed M_{eps,0,delta})",
-        latex=r"M_{i}=M_{\varepsilon,0,\delta}", section=III, check=_notation_check,
-        why_custom='a notation erratum (M_{eps,0,delta} for M_{eps,0,eta}): nothing numeric to check')
 
 P.load(__file__)  # the generic claims: sec2_3.toml

@@ -78,6 +78,11 @@ def composed_curve_mp(k, e, n_, ts):
     return out
 
 
+@P.custom("thm3.clt", "(13)", "approximation",
+          "Theorem 3: the n-fold composition of eps_ni-DP, eta_ni-TV mechanisms tends to G_mu when "
+          "sum eps_ni eta_ni -> mu^2/2 and max eps_ni -> 0", latex=r"\lim_{n\rightarrow\infty}f_{n}=G_{\mu},",
+          section=V,
+          why_custom='a CLT: exact k-fold composition of f_{eps,0,eta} converging to G_mu in sup-distance as k grows')
 def _thm3_check():
     m, c0v = mp.mpf(2), mp.mpf(4)
     mu_lim = m * mp.sqrt(2 / c0v)
@@ -98,13 +103,5 @@ def _thm3_check():
     if not ok:
         v.counterexample = {"k=16": mp.nstr(dists[16], 5), "k=64": mp.nstr(dists[64], 5)}
     return v
-
-
-# custom: a CLT: exact k-fold composition of f_{eps,0,eta} converging to G_mu in sup-distance as k grows
-P.claim("thm3.clt", "(13)", "approximation",
-        "Theorem 3: the n-fold composition of eps_ni-DP, eta_ni-TV mechanisms tends to G_mu when "
-        "sum eps_ni eta_ni -> mu^2/2 and max eps_ni -> 0",
-        latex=r"\lim_{n\rightarrow\infty}f_{n}=G_{\mu},", section=V, check=_thm3_check,
-        why_custom='a CLT: exact k-fold composition of f_{eps,0,eta} converging to G_mu in sup-distance as k grows')
 
 P.load(__file__)  # the generic claims: sec4_5.toml

@@ -59,6 +59,10 @@ def _eq22_check(rng):
     return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
 
 
+@P.custom("eq26", "(26)", "upper_bound",
+          "(26): d_TV(Q) <= (e^eps+1)/(e^eps-1) for eps-LDP Q, as [7, Remark A.1]",
+          latex=r"d_{TV}(Q)\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}.", section=VII,
+          why_custom='a bound over all eps-LDP channels (random channels at their exact eps; the sharp constant beside it)')
 def _eq26_check():
     """(26) as printed, on random channels at their exact eps; the sharp constant is recorded beside it."""
     sharp = []
@@ -75,12 +79,6 @@ def _eq26_check():
                   "constant, attained by binary randomized response and used by (27)'s eta range, is "
                   f"(e^eps-1)/(e^eps+1) (met by all {len(sharp)} channels: {all(sharp)})")
     return v
-
-
-# custom: a bound over all eps-LDP channels (random channels at their exact eps; the sharp constant beside it)
-P.claim("eq26", "(26)", "upper_bound", "(26): d_TV(Q) <= (e^eps+1)/(e^eps-1) for eps-LDP Q, as [7, Remark A.1]",
-        latex=r"d_{TV}(Q)\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}.", section=VII, check=_eq26_check,
-        why_custom='a bound over all eps-LDP channels (random channels at their exact eps; the sharp constant beside it)')
 
 
 def _rand_ldp_eta(rng):
@@ -127,6 +125,11 @@ def _thm4_check(rng):
     return {"f": name, "varepsilon": e, "eta": n_}, TR.f_div(Q[0], Q[1], f) + attained, bound
 
 
+@P.custom("thm5", "(33)", "identity",
+          "Theorem 5: sup over Q_{eps,eta} of eta_KL(Q) = eta_KL(Q*) = eta (e^eps-1)/(e^eps+1)",
+          latex=r"\eta_{KL}(Q)=\eta_{KL}% \left(Q^{\star}_{\varepsilon,\eta}\right)=\eta\frac{e^{\varepsilon}-1}{e^{% \varepsilon}+1}.",
+          section=VII,
+          why_custom='the KL contraction coefficient (an optimisation over input distributions) of channels')
 def _thm5_check():
     rng = __import__("random").Random(5)
     worst, cases = mp.mpf(-1), []
@@ -150,14 +153,6 @@ def _thm5_check():
                    counterexample=None if ok else {"cases": cases, "Q*": mp.nstr(att, 10), "printed": mp.nstr(target, 10)})
 
 
-# custom: the KL contraction coefficient (an optimisation over input distributions) of channels
-P.claim("thm5", "(33)", "identity",
-        "Theorem 5: sup over Q_{eps,eta} of eta_KL(Q) = eta_KL(Q*) = eta (e^eps-1)/(e^eps+1)",
-        latex=r"\eta_{KL}(Q)=\eta_{KL}% \left(Q^{\star}_{\varepsilon,\eta}\right)=\eta\frac{e^{\varepsilon}-1}{e^{% \varepsilon}+1}.",
-        section=VII, check=_thm5_check,
-        why_custom='the KL contraction coefficient (an optimisation over input distributions) of channels')
-
-
 @P.drawn("eq39", "(39)", "identity",
          "(39): sup_beta LC_beta(P0*||P1*) = eta (e^eps-1)/(e^eps+1), attained at beta = 1/2",
          latex=r"=\eta(e^{\varepsilon}-1)\sup_{\beta\in(0,1)}\beta(1-\beta)\cdot", section=VII,
@@ -173,6 +168,10 @@ def _eq39_check(rng):
     return {"varepsilon": e, "eta": n_}, sup, n_ * (mp.e ** e - 1) / (mp.e ** e + 1)
 
 
+@P.custom("eq36", "(36)", "upper_bound",
+          "(36): eta_chi2(Q_R) = eta_KL(Q_R) <= (e^eps-1)^2/((e^eps+M-1)(e^eps+1)) for M-ary randomized response",
+          latex=r"\eta_{\chi^{2}}(Q_{R})=\eta_{KL}(Q_{R})", section=VII,
+          why_custom='the chi^2 contraction coefficient of M-ary randomized response (an optimisation over inputs)')
 def _eq36_check():
     rng = __import__("random").Random(36)
     worst, best_ratio = mp.mpf(-1), mp.mpf(0)
@@ -192,13 +191,10 @@ def _eq36_check():
                    note=f"largest found / bound = {mp.nstr(best_ratio, 6)} (interior grid of the input simplex)")
 
 
-# custom: the chi^2 contraction coefficient of M-ary randomized response (an optimisation over inputs)
-P.claim("eq36", "(36)", "upper_bound",
-        "(36): eta_chi2(Q_R) = eta_KL(Q_R) <= (e^eps-1)^2/((e^eps+M-1)(e^eps+1)) for M-ary randomized response",
-        latex=r"\eta_{\chi^{2}}(Q_{R})=\eta_{KL}(Q_{R})", section=VII, check=_eq36_check,
-        why_custom='the chi^2 contraction coefficient of M-ary randomized response (an optimisation over inputs)')
-
-
+@P.custom("thm6.range", "Thm. 6", "notation",
+          "after (40): the maximum value of eta is (e^eps+1)/(e^eps-1), and with it (40) recovers Theorem 2 of [11]",
+          latex=r"\eta=\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}", section=VII,
+          why_custom='a sentence about a maximum (no search: the extremal channel is known exactly)')
 def _thm6_range_check():
     """The sentence after (40): 'Considering the maximum value of eta = (e^eps+1)/(e^eps-1), this recovers
     Theorem 2 of [11]'.  The largest TV of an eps-LDP channel is (e^eps-1)/(e^eps+1) (binary randomized
@@ -219,13 +215,10 @@ def _thm6_range_check():
                         "for the wider range, is true (claim thm6.eta_range)")
 
 
-# custom: a sentence about a maximum (no search: the extremal channel is known exactly)
-P.claim("thm6.range", "Thm. 6", "notation",
-        "after (40): the maximum value of eta is (e^eps+1)/(e^eps-1), and with it (40) recovers Theorem 2 of [11]",
-        latex=r"\eta=\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}", section=VII, check=_thm6_range_check,
-        why_custom='a sentence about a maximum (no search: the extremal channel is known exactly)')
-
-
+@P.custom("eq40", "(40)", "upper_bound",
+          "Theorem 6: chi^2(M0||M1) <= 4 eta (e^eps-1)(e^-eps+1) d_TV^2(P0,P1) for Q in Q_{eps,eta}",
+          latex=r"4\eta(e^{\varepsilon}-1)(e^{-% \varepsilon}+1)d^{2}_{TV}(P_{0},P_{1}).", section=VII,
+          why_custom='chi^2 of channel outputs over random channels in Q_{eps,eta} (channels, not pairs)')
 def _eq40_check():
     ratios = []
 
@@ -242,14 +235,6 @@ def _eq40_check():
     if ratios:
         v.note = f"largest lhs/rhs seen {mp.nstr(max(ratios), 4)}: the constant 4 is loose here"
     return v
-
-
-# custom: chi^2 of channel outputs over random channels in Q_{eps,eta} (channels, not pairs)
-P.claim("eq40", "(40)", "upper_bound",
-        "Theorem 6: chi^2(M0||M1) <= 4 eta (e^eps-1)(e^-eps+1) d_TV^2(P0,P1) for Q in Q_{eps,eta}",
-        latex=r"4\eta(e^{\varepsilon}-1)(e^{-% \varepsilon}+1)d^{2}_{TV}(P_{0},P_{1}).", section=VII,
-        check=_eq40_check,
-        why_custom='chi^2 of channel outputs over random channels in Q_{eps,eta} (channels, not pairs)')
 
 
 @P.drawn("thm7", "(42)", "lower_bound",

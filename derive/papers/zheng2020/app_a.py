@@ -33,7 +33,10 @@ F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of a
 CHIA_LATEX = r"\chi_{n}(t)=\exp\left(\sum_{i=1}^{\infty}\tilde{\kappa}_{r}(X_{Q})\frac{(it)^{r}}{r!}\right),"
 
 
-# custom: a notation claim (which index the printed sum runs over), not a relation between values
+@P.custom("chi_n_exact.index", "App. A", "notation",
+          "chi_n(t) = exp(sum_i kappatilde_r(X_Q) (it)^r / r!) sums over the index of its summand",
+          latex=CHIA_LATEX, section=SA, formulas=("chi_n_exact",),
+          why_custom='a notation claim (which index the printed sum runs over), not a relation between values')
 def _index_check():
     i_, r_ = sp.symbols("i r")
     summand = sp.Function("kappatilde_r")(sp.Symbol("X_Q")) * (sp.I * tt) ** r_ / sp.factorial(r_)
@@ -44,12 +47,6 @@ def _index_check():
                        note="the sum runs over i (also the imaginary unit in (it)^r) while the summand depends "
                             "on r: the index should be r = 1..oo")
     return Verdict("proved", "summand depends on the index")
-
-
-P.claim("chi_n_exact.index", "App. A", "notation",
-        "chi_n(t) = exp(sum_i kappatilde_r(X_Q) (it)^r / r!) sums over the index of its summand",
-        latex=CHIA_LATEX, section=SA, formulas=("chi_n_exact",), check=_index_check,
-        why_custom='a notation claim (which index the printed sum runs over), not a relation between values')
 
 # ----------------------------------------------------------------------------- (A.2)
 A2_R = r"\displaystyle=\sigma_{n}^{-r}\sum_{i=1}^{n}\tilde{\kappa}_{r}(L_{i}),\;\;\forall r>2."

@@ -26,6 +26,10 @@ LR_R = r"p\mathrm{e}^{\mu x-\frac{1}{2}\mu^{2}}+1-p"
 LR_LATEX = LR_L + "=" + LR_R + "."
 
 
+@P.custom("lemmaC1.lr", "App. C", "identity",
+          "likelihood ratio q/p = p e^{mu x - mu^2/2} + 1 - p, increasing in x for mu >= 0 (tests threshold x)",
+          latex=LR_LATEX, section=SC, formulas=("lemmaC1.lr",),
+          why_custom="two facts, the printed equality of q/p and its monotonicity in x (a derivative's sign)")
 def _lr_check():
     from ...parse import parse_printed
     left = parse_printed(LR_L, {"x": x})
@@ -38,13 +42,6 @@ def _lr_check():
         return Verdict("proved", "SymPy: both printed forms equal q(x)/p(x); d/dx = p mu e^{mu x - mu^2/2} > 0, "
                        "so likelihood-ratio tests threshold x", derived=slope)
     return Verdict("fails", "SymPy", counterexample={"steps": steps, "slope": sp.sstr(slope)})
-
-
-# custom: two facts, the printed equality of q/p and its monotonicity in x (a derivative's sign)
-P.claim("lemmaC1.lr", "App. C", "identity",
-        "likelihood ratio q/p = p e^{mu x - mu^2/2} + 1 - p, increasing in x for mu >= 0 (tests threshold x)",
-        latex=LR_LATEX, section=SC, formulas=("lemmaC1.lr",), check=_lr_check,
-        why_custom="two facts, the printed equality of q/p and its monotonicity in x (a derivative's sign)")
 
 
 P.load(__file__)  # the generic claims: app_c.toml

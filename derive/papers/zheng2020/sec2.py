@@ -41,6 +41,10 @@ _ID = sp.Symbol("Id")
 # f is an abstract trade-off function, applied to alpha; Id(alpha) = 1 - alpha (Sec. 2)
 
 
+@P.custom("subsample.min_nonconvex", "Sec. 2", "property",
+          "min{f_p, f_p^{-1}} is not convex in general (witness: f = G_1, p = 1/2)",
+          latex=r"\tilde{f}=\min\{f_{p},f_{p}^{-1}\}", section=S2, formulas=("subsample.f_p",),
+          why_custom='an existential claim (a witness of non-convexity); the generic kinds check universal statements')
 def _min_nonconvex_check():
     # f = G_1, p = 1/2: f_p and f_p^{-1} cross on the diagonal; second difference of the min there
     m, pp = mp.mpf(1), mp.mpf(1) / 2
@@ -62,14 +66,6 @@ def _min_nonconvex_check():
                        points=1, worst_error=0.0, precision=mp.mp.dps, counterexample=None,
                        note=f"non-convex witness: {ce}")
     return Verdict("fails", "second difference at the crossing", counterexample=ce)
-
-
-# custom: an existential claim (a witness of non-convexity); the generic kinds check universal statements
-P.claim("subsample.min_nonconvex", "Sec. 2", "property",
-        "min{f_p, f_p^{-1}} is not convex in general (witness: f = G_1, p = 1/2)",
-        latex=r"\tilde{f}=\min\{f_{p},f_{p}^{-1}\}", section=S2, formulas=("subsample.f_p",),
-        check=_min_nonconvex_check,
-        why_custom='an existential claim (a witness of non-convexity); the generic kinds check universal statements')
 
 # ----------------------------------------------------------------------------- noisy SGD and its CLT
 _G1S = sp.Symbol("G_{1/sigma}")
