@@ -96,6 +96,9 @@ COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditi
 #: ``ClaimFile(path, paper=key)``): the verbatim seed text, the paper's word for the claim, the
 #: registered formulas it is about, which side an identity's truth is, and the order of its variables
 PAPER_FIELDS = ("printed", "shown_kind", "formulas", "truth_side", "over")
+#: a built-in paper's custom claim (``check`` names the function of the section module that checks it)
+CUSTOM_FIELDS = ("id", "where", "kind", "section", "statement", "note", "seed", "printed", "formulas",
+                 "check", "check_with", "check_args", "why_custom")
 # ----------------------------------------------------------------------------- the reference
 #: what each field means (``(kind, field)`` where a field means something else in that kind)
 FIELD_DOCS = {
@@ -270,7 +273,17 @@ def reference() -> str:
     for f in PAPER_FIELDS:
         out.append(f"| `{f}` | {field_doc('', f)} |")
     out += ["",
-           "## Fields every claim takes", "",
+            "A built-in paper's file also declares the formulas its section registers, in the paper's order: "
+            "`[formulas.\"NAME\"]` tables with the fields of `Paper.formula` (`derive/paperkit.py`, "
+            "`FORMULA_FIELDS`: `where`, `latex` verbatim, `parse` the verbatim fragment parsed, `continued` lines, "
+            "`role`, `quantity`, `lhs`, `params` by their names in the section module, `section`, `seed`, "
+            "`description`, `symbols`, `parts`, `hand` with `hand_reason`, `subs`, `conditions`, `transform`), "
+            "registered by `Paper.formulas` before the module's checks; and its custom claims: a `[[claim]]` "
+            "with `check` (the function of the section module that checks it) and `why_custom` (why no kind "
+            "carries it), optionally `check_with` and a `[claim.check_args]` table (the check is "
+            "`check_with(check, **check_args)`, by default `verify.check_draws` over the draws `check(rng)` "
+            "makes); such a claim takes " + ", ".join(f"`{f}`" for f in CUSTOM_FIELDS) + ".", "",
+            "## Fields every claim takes", "",
            "| field | |", "|---|---|"]
     for f in COMMON_FIELDS:
         req = " (required)" if f in ("id", "where", "kind") else ""
@@ -1050,6 +1063,8 @@ class ClaimFile:
             self.claims.append(self._claim(spec, line, item))
 
     def _claim(self, spec: dict, line, item) -> Claim:
+        if self.builtin is not None and "check" in spec:
+            return self._custom(spec, line, item)
         kind = spec.get("kind")
         if kind not in KIND_FIELDS:
             raise self._err(line, item, f"kind={kind!r} is not one of {', '.join(KIND_FIELDS)}")
@@ -1183,6 +1198,35 @@ class ClaimFile:
                      kind=spec.get("shown_kind", kind), statement=statement, printed_latex=printed, check_fn=check,
                      formulas=refs, note=spec.get("note", ""), checker=kind, definition=definition,
                      spec=(kind, dom, kw))
+
+    def _custom(self, spec: dict, line, item) -> Claim:
+        """A built-in paper's custom claim: declared here, checked by the function ``check`` of the
+        section module beside the file (``sec4.toml`` -> ``sec4.py``), or, with ``check_args``, by
+        ``check_with(check, **check_args)`` (default ``verify.check_draws``: a relation over the
+        random draws ``check(rng)`` makes).  ``why_custom`` says why no generic kind carries it."""
+        import importlib
+        unknown = set(spec) - set(CUSTOM_FIELDS)
+        if unknown:
+            raise self._err(line, item, f"unknown field(s) {', '.join(sorted(unknown))} for a custom claim "
+                            f"(it takes {', '.join(CUSTOM_FIELDS)})")
+        for k in ("kind", "statement", "why_custom", "check"):
+            if not isinstance(spec.get(k), str) or not spec[k].strip():
+                raise self._err(line, item, f"a custom claim needs {k} (a string)")
+        mod = importlib.import_module(f"{registry.SOURCES[self.key]}.{self.path.stem}")
+        fns = {k: getattr(mod, spec[k], None) for k in ("check", "check_with") if k in spec}
+        for k, fn in fns.items():
+            if not callable(fn):
+                raise self._err(line, item, f"{k}={spec[k]!r} is not a function of {mod.__name__}")
+        check = fns["check"]
+        if "check_args" in spec or "check_with" in spec:
+            from .verify import check_draws
+            via, args, draw = fns.get("check_with", check_draws), dict(spec.get("check_args", {})), check
+            check = lambda: via(draw, **args)  # noqa: E731
+        return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
+                     source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
+                     kind=spec["kind"], statement=spec["statement"], printed_latex=spec.get("printed", ""),
+                     check_fn=check, formulas=tuple(f"{self.key}.{m}" for m in spec.get("formulas", ())),
+                     note=spec.get("note", ""), why_custom=spec["why_custom"])
 
     def _printed_of(self, text: str) -> str:
         """A side as the paper prints it: a ``@formula`` reference becomes that formula's LaTeX."""

@@ -21,12 +21,6 @@ h1 = h1_formula.expr
 # ----------------------------------------------------------------------------- Appendix B
 
 
-@P.drawn("appB.eq73", "(73)", "convexity",
-         "delta -> gamma-tilde(delta) (the least chi^alpha value with E_{e^eps} >= delta) is convex",
-         latex=r"\geq \widetilde{\gamma}(\lambda \delta_1 + \bar{\lambda} \delta_2). \tag{73}", section=B,
-         why_custom="convexity of a numeric truth (second differences of chi(gamma_alpha^eps)); the convex kind needs SymPy's diff",
-         draws=dict(op=">=", n=25, tol_digits=18, seed=73,
-         method="second differences of chi(gamma_exact(delta)) at 30 digits (same draws law as (18))"))
 def _appB_eq73(rng):
 # gamma-tilde(delta) = chi(gamma_alpha^eps(delta)) is convex in delta (the conclusion of (71)-(73))
     a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
@@ -41,14 +35,7 @@ F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of a
 
 # ----------------------------------------------------------------------------- Appendix C
 
-EQ79_LATEX = r"e^{(\alpha-1)\left(\gamma_{\alpha}^{\varepsilon}(\delta)-\varepsilon\right)} \ge \inf_{p\in(\delta,1)} p^{\alpha}(p-\delta)^{1-\alpha}"
 
-
-@P.drawn("appC.eq79", "(79)", "inequality", "lower bound 1: drop the second term of h_1", latex=EQ79_LATEX,
-         section=C,
-         why_custom='the right side is an infimum over p (numeric minimisation), no closed form to hold against the truth',
-         draws=dict(op=">=", n=20, tol_digits=20, seed=79,
-         method="exact gamma vs the minimum of the first term, both at 30 digits"))
 def _appC_eq79(rng):
     a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
     e = mp.mpf(rng.uniform(0, 3))
@@ -59,15 +46,10 @@ def _appC_eq79(rng):
     return ({"alpha": a, "varepsilon": e, "delta": d}, lhs, rhs)
 
 
-EQ80_LATEX = r"e^{(\alpha-1)(\gamma_{\alpha}^{\varepsilon}(\delta)-\varepsilon)} \ge \left(\delta\alpha^{\alpha}(\alpha-1)^{1-\alpha}\right)\mathbf{1}\{\alpha\delta < 1\} + \left((1-\delta)^{1-\alpha}\right)\mathbf{1}\{\alpha\delta \ge 1\} \quad (80)"
 _v80a = parse_printed(r"\delta\alpha^{\alpha}(\alpha-1)^{1-\alpha}")
 _v80b = parse_printed(r"(1-\delta)^{1-\alpha}")
 
 
-@P.custom("appC.eq80", "(80)", "optimum",
-          "the minimum of the first term is delta alpha^alpha (alpha-1)^{1-alpha} if alpha*delta < 1, "
-          "(1-delta)^{1-alpha} otherwise (p* = min{alpha delta, 1})", latex=EQ80_LATEX, section=C,
-          why_custom='a minimum over p (numeric minimisation incl. the closed end p = 1) against the printed value')
 def _appC_eq80():
     from ...verify import mp_minimize
     fa = sp.lambdify([alpha, delta], _v80a, "mpmath")

@@ -236,14 +236,9 @@ def _plug_check(rng):
     return ({"varepsilon": e, "delta": d, "alpha": a}, min(a - 1, 1 / d - a), mp.mpf(0))
 
 
-A_LATEX = r"$A:=\frac{\log\frac{1}{\delta^2}}{\varepsilon}$"
 A_def = parse_printed(r"\frac{\log\frac{1}{\delta^2}}{\varepsilon}")
 
 
-@P.custom("appG.A", "(110)", "definition",
-          "A := log(1/delta^2)/eps is the plugged alpha 2 log(1/delta)/eps, and log(2 log 1/delta) - log eps = log A",
-          latex=A_LATEX, section=APP_G,
-          why_custom="two SymPy identities (A is the plugged alpha; log A in (110)'s third term) in one claim")
 def _A_check():
     plugged = parse_printed(r"\frac{2\log\delta^{-1}}{\varepsilon}")
     third_110 = parse_printed(r"\frac{2T\left(\log\left(2\log\frac{1}{\delta}\right) + 1 - \log\varepsilon\right)}{\varepsilon^{2}}")
@@ -257,9 +252,6 @@ def _A_check():
 EQ110_L1 = (r"= \frac{2T\log\frac{1}{\delta}}{\varepsilon^{2}} + \frac{T}{\varepsilon} - \frac{2T\left(\log\left(2"
             r"\log\frac{1}{\delta}\right) + 1 - \log\varepsilon\right)}{\varepsilon^{2}} + \frac{T}{2\varepsilon^{2}"
             r"\log\frac{1}{\delta}}")
-EQ110_L2 = (r"\times \left[4\log^{2}A + (8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4\right] + "
-            r"O\left(\frac{1}{\log^{2}\frac{1}{\delta}}\right)")
-EQ110_LATEX = EQ110_L1 + "$$\n\n$$" + EQ110_L2
 _110_head = parse_printed(EQ110_L1.lstrip("= "))
 _110_pref = parse_printed(r"\frac{T}{2\varepsilon^{2}\log\frac{1}{\delta}}")
 _110_brk = 4 * sp.log(A) ** 2 + parse_printed(r"(8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4")
@@ -282,12 +274,6 @@ def in_x(expr):
     return _split_logs(expr.xreplace({L: eps / (2 * _X)})).xreplace({sp.log(_X): -_ELL})
 
 
-@P.custom("appG.eq110", "(110)", "series",
-          "(110)'s terms (without its O-term) are the expansion of (109) as delta -> 0 through the 1/log(1/delta) "
-          "term", latex=EQ110_LATEX, section=APP_G, formulas=("appG.eq110", "appG.eq109"),
-          note="this claim is the expansion's terms only; the size of the remainder (109) - (110) against the "
-               "printed O-term is claim appG.eq110_oterm",
-          why_custom='the SymPy series of the exact (109) in A = 2 log(1/delta)/eps proves (110); the generic asymptotic kind (numeric along L) would only give holds_numerically')
 def _eq110_check():
     truth = sigma2_at_plugged_alpha()
     ser = sp.series(in_x(truth), _X, 0, 2).removeO()   # terms A^1, A^0, A^-1
@@ -304,10 +290,6 @@ def _eq110_check():
     return num
 
 
-@P.custom("appG.eq110_oterm", "(110)", "asymptotic",
-          "(110)'s printed remainder: (109) - (110) = O(1/log^2(1/delta)) as delta -> 0", latex=EQ110_L2,
-          section=APP_G, formulas=("appG.eq110", "appG.eq109"),
-          why_custom='the generic asymptotic checker fails it too, but names a wrong leading term of the remainder')
 def _eq110_oterm_check():
     """The printed remainder O(1/L^2), L = log(1/delta): (109) - (110) times L^2 must stay bounded as L grows."""
     f_t = sp.lambdify([eps, T, L], sigma2_at_plugged_alpha(), "mpmath")
@@ -320,14 +302,6 @@ def _eq110_oterm_check():
     return v
 
 
-FOURTH_LATEX = (r"for any fixed finite ε and T, the fourth term is of order $O(\frac{\log^2(\log \delta^{-1})}"
-                r"{\log \delta^{-1}})$ and dominates $O(\frac{1}{\log^2 \delta^{-1}})$")
-
-
-@P.custom("appG.fourth", "(110)", "series",
-          "the fourth term of (110) is O(log^2(log 1/delta)/log(1/delta)) and dominates O(1/log^2(1/delta))",
-          latex=FOURTH_LATEX, section=APP_G, formulas=("appG.eq110",),
-          why_custom='an O-term and a domination (the term times L^2 grows) in one claim')
 def _fourth_check():
     fourth = _in_L((_110_pref * _110_brk).xreplace({A: A_def}))
     f4 = sp.lambdify([eps, T, L], fourth, "mpmath")

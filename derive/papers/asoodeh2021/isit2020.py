@@ -11,36 +11,19 @@ import sympy as sp
 from ...symbols import ALPHA, DELTA, EPS, P as PP
 from ...verify import check_draws, mp_minimize
 from . import _truth as TR
-from ._paper import P, SEED_ISIT
+from ._paper import P
 
 S = "ISIT 2020"
 
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of isit2020.toml
 
 
-RDP_000 = r"\gamma(\alpha)=\alpha\alpha"
-
-
-@P.drawn("isit.gaussian_rdp", "Sec. IV", "notation",
-         "ISIT 2020 prints the Gaussian RDP curve as gamma(alpha) = alpha alpha (journal: rho alpha)",
-         latex=RDP_000, seed=SEED_ISIT, section=S,
-         note="alpha alpha is in the ISIT paper's own LaTeX (the alt-text of the 000 dump); the journal version "
-              "prints rho alpha with rho = 1/(2 sigma^2) (claim sec4.eq28_unit)",
-         why_custom='a misprint of the ISIT version checked by quadrature (the journal version fixes it)',
-         draws=dict(op="==", n=6, tol_digits=10, seed=219,
-         method="Renyi divergence of N(1, s^2) from N(0, s^2) by quadrature vs the printed alpha*alpha"))
 def _gauss_000(rng):
     a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
     s = mp.mpf(10) ** rng.uniform(-0.5, 1)
     return ({"alpha": a, "sigma": s}, TR.gaussian_renyi_quad(a, s), a * a)
 
-EQ73_000 = r"\displaystyle\leq\inf_{\alpha\geq\frac{1}{\delta}}\left(\rho\alpha T+\log(1-\delta)\right)_{+} (73)"
 
-
-@P.custom("isit.eq73", "(73)", "optimum",
-          "ISIT 2020's (73): the infimum over alpha >= 1/delta (journal (105): garbled subscript) equals (106)",
-          latex=EQ73_000, seed=SEED_ISIT, section=S,
-          why_custom='an infimum over alpha >= 1/delta (numeric minimisation), no closed-form side to hold it against')
 def _eq73():
     rho, T = sp.symbols("rho T", positive=True)
 

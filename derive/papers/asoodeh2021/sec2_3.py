@@ -140,12 +140,6 @@ P.claim("thm3.exact", "(20)", "optimum",
 
 # ----------------------------------------------------------------------------- Theorem 4
 
-@P.drawn("thm4.eq21", "(21)", "value", "gamma_alpha^eps(0) = 0",
-         latex=r"\gamma_{\alpha}^{\varepsilon}(0) = 0,", section=III,
-         why_custom="the value 0 is eps + log(min)/(alpha-1), a cancellation to a residue of order 1e-30 eps "
-                    "that a bound against the exact 0 (relative error) cannot tolerate", draws=dict(op="==",
-         n=20, tol_digits=20,
-         method="infimum of the objective of (78) over p in (0, 1] at delta = 0, 50 digits"))
 def _eq21_check(rng):
     a = 1 + mp.mpf(10) ** rng.uniform(-1, 2)
     e = mp.mpf(10) ** rng.uniform(-2, 1)
@@ -161,12 +155,6 @@ def _eq21_check(rng):
 _first, _second = P.parts["lemma1.eq25"]["first"], P.parts["lemma1.eq25"]["second"]
 
 
-@P.custom("lemma1.limits", "Sec. III", "series",
-          "as gamma -> 0 the first term of (25) does not tend to zero (for delta < zeta_alpha) while the second does",
-          latex=r"the first term in (25) does not tend to zero as $\gamma \to 0$", section=III,
-          formulas=("lemma1.eq25",),
-          note="'for reasonable values of alpha and delta' is read as delta < zeta_alpha",
-          why_custom='two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)')
 def _limits_check():
     second = (_second / (alpha - 1))
     lim2 = sp.limit(second, gamma, 0, "+")

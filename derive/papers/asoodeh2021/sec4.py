@@ -67,8 +67,6 @@ def _draw_rho_T_delta(rng, rt=(-3, 1), dl=(-10, -2)):
 
 
 # ----------------------------------------------------------------------------- (26)-(27)
-EQ26_LATEX = r"\delta = \inf_{\alpha > 1} e^{-(\alpha - 1)(\varepsilon - \gamma(\alpha)T)},"
-EQ27_LATEX = r"\varepsilon = \inf_{\alpha > 1} \gamma(\alpha) T - \frac{1}{\alpha - 1} \log \delta."
 
 
 def _ma_delta(e, r, tt):
@@ -82,14 +80,6 @@ def _ma_eps(r, tt, d):
     return mp_minimize(lambda a: r * a * tt - mp.log(d) / (a - 1), 1, 1 + 10 ** 8)
 
 
-@P.drawn("sec4.eq26", "(26)", "inequality",
-         "moments accountant: M^(T) is (eps, delta)-DP with delta = inf_alpha e^{-(alpha-1)(eps - gamma(alpha)T)} "
-         "(checked for the Gaussian mechanism against its exact privacy profile)", latex=EQ26_LATEX,
-         section=IV,
-         why_custom='an infimum over alpha (numeric minimisation) against the exact Gaussian profile; no closed-form side',
-         draws=dict(op=">=", n=12, seed=26,
-         method="exact delta(eps) of the T-fold Gaussian (quadrature of E_{e^eps}) "
-                "never exceeds (26) with gamma(alpha) = rho alpha"))
 def _eq26_check(rng):
     r, tt, _ = _draw_rho_T_delta(rng)
     e = mp.mpf(10) ** rng.uniform(-1, 1.2)
@@ -99,13 +89,6 @@ def _eq26_check(rng):
     return ({"rho": r, "T": tt, "varepsilon": e, "delta_26": d}, d, gauss_delta(e, mp.sqrt(2 * r * tt)))
 
 
-@P.drawn("sec4.eq27", "(27)", "identity",
-         "(27) is equivalent to (26): the eps of (27) for delta has exactly delta as its (26)-delta",
-         latex=EQ27_LATEX, section=IV,
-         why_custom='a round trip between two infima over alpha (numeric minimisation), no closed-form side',
-         draws=dict(op="==", n=12, seed=27, tol_digits=15,
-         method="round trip: eps from (27) by mp_minimize, then (26) at that eps "
-                "gives back delta (Gaussian gamma(alpha) = rho alpha)"))
 def _eq27_check(rng):
     r, tt, d = _draw_rho_T_delta(rng)
     _, e = _ma_eps(r, tt, d)
@@ -123,11 +106,6 @@ eq28, eq29, eps0_obj, eps1_obj, third, eq35, eq36, thm5, reduction = (
 DELTA2 = sp.Symbol("Delta_2", positive=True)  # the L2-sensitivity sup ||f(d) - f(d')||_2
 
 
-@P.custom("sec4.eq28", "(28)", "identity",
-          "first equality of (28): sup D_alpha = alpha/(2 sigma^2) sup ||f(d)-f(d')||_2 (norm not squared)",
-          latex=EQ28_LATEX, section=IV, formulas=("eq28",),
-          note="harmless for the paper's unit-sensitivity case (1 = 1^2), see sec4.eq28_unit",
-          why_custom='a failing claim whose verdict carries the corrected formula (squared sensitivity) and its note')
 def _eq28_norm_check():
     fp = sp.lambdify([alpha, sigma, DELTA2], eq28.expr * DELTA2, "mpmath")  # printed: alpha/(2 s^2) * Delta
 
@@ -145,12 +123,6 @@ def _eq28_norm_check():
     return v
 
 
-@P.custom("sec4.eq28_unit", "(28)", "value",
-          "with unit L2-sensitivity the Gaussian mechanism is (alpha, rho alpha)-RDP, rho = 1/(2 sigma^2)",
-          latex=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \left\| f(d) - f(d') \right\|_2 = \frac{\alpha}{2\sigma^2},",
-          section=IV, formulas=("eq28",),
-          note="a multivariate pair N(a, s^2 I), N(b, s^2 I) reduces to the 1-D pair along a - b",
-          why_custom='Renyi quadrature of the Gaussian pair at alpha up to 1e3 makes the generic search take ~100 s')
 def _eq28_unit_check():
     fp = sp.lambdify([alpha, sigma], eq28.expr, "mpmath")
 
@@ -167,10 +139,6 @@ EQ29_LATEX = (r"\varepsilon = \inf_{\alpha > 1} \gamma(\alpha) T - \frac{1}{\alp
 MA_OBJ = rho * alpha * T - sp.log(delta) / (alpha - 1)  # the objective of (29), gamma(alpha) = rho alpha
 
 
-@P.custom("sec4.eq29", "(29)", "optimum",
-          "inf_{alpha>1} rho alpha T - log(delta)/(alpha-1) = rho T + sqrt(4 rho T log(1/delta))",
-          latex=EQ29_LATEX, section=IV, formulas=("eq29",),
-          why_custom="an infimum over alpha shown equal to (29) by SymPy's stationary point of a convex objective")
 def _eq29_check():
     fe = sp.lambdify([rho, T, delta], eq29.expr, "mpmath")
     fo = sp.lambdify([alpha, rho, T, delta], MA_OBJ, "mpmath")
@@ -201,8 +169,6 @@ def _eq29_check():
 
 
 # ----------------------------------------------------------------------------- Lemma 2
-EQ31_LATEX = (r"\varepsilon^{\delta}(\rho, T) \le \min \left\{ \varepsilon_0(\rho, T), \ \varepsilon_1(\rho, T), "
-              r"\ \left(\frac{\rho T}{\delta} + \log(1 - \delta) \right)_+ \right\},")
 _f0 = sp.lambdify([alpha, rho, T, delta], eps0_obj.expr, "mpmath")
 _f1 = sp.lambdify([alpha, rho, T, delta], eps1_obj.expr, "mpmath")
 _f3 = sp.lambdify([rho, T, delta], third.expr, "mpmath")
@@ -221,14 +187,6 @@ def lemma2_parts(r, tt, d):
     return (v0, a0), (v1, a1), _f3(r, tt, d)
 
 
-@P.drawn("sec4.lemma2", "(31)", "inequality",
-         "Lemma 2: M^(T) is (eps^delta(rho,T), delta)-DP and eps^delta(rho,T) <= min{eps_0, eps_1, "
-         "(rho T/delta + log(1-delta))_+}, rho = 1/(2 sigma^2)", latex=EQ31_LATEX, section=IV,
-         formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
-         why_custom='the min of three infima over alpha (numeric minimisation) against two truths',
-         draws=dict(op=">=", n=6, seed=31, tol_digits=20,
-         method="exact conversion at the minimising alpha, and exact delta(bound) of the T-fold "
-                "Gaussian (quadrature) <= delta"))
 def _lemma2_check(rng):
     r, tt, d = _draw_rho_T_delta(rng)
     (v0, a0), (v1, a1), v3 = lemma2_parts(r, tt, d)
@@ -243,10 +201,6 @@ def _lemma2_check(rng):
     return ({"rho": r, "T": tt, "delta": d, "bound": bound, "alpha": a}, slack, mp.mpf(0))
 
 
-@P.custom("sec4.tighter", "(31)", "inequality", "Lemma 2's bound is never above MA's (29)",
-          latex=r"We next use the machinery developed in the previous section to obtain a tighter bound for the privacy parameter of $\mathcal{M}^{(T)}$ than (29).",
-          section=IV, formulas=("eq29", "lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
-          why_custom='infima over alpha (numeric minimisation) on both sides')
 def _tighter_check():
     fe = sp.lambdify([rho, T, delta], eq29.expr, "mpmath")
 
@@ -258,7 +212,6 @@ def _tighter_check():
                        method="Lemma 2's bound (mp_minimize over alpha in (1, 1/delta]) vs (29)")
 
 # ----------------------------------------------------------------------------- (34)-(36)
-EQ34_LATEX = r"\frac{T}{2\sigma^2} \le \sup_{\alpha > 1} \frac{\varepsilon}{\alpha} + \frac{1}{\alpha(\alpha - 1)} \log \delta"
 EQ35_LATEX = r"= \varepsilon - 2\log\delta - 2\sqrt{(\varepsilon - \log\delta)\log\frac{1}{\delta}},"
 SUP_OBJ = parse_printed(r"\frac{\varepsilon}{\alpha} + \frac{1}{\alpha(\alpha - 1)} \log \delta")
 _fsup = sp.lambdify([alpha, eps, delta], SUP_OBJ, "mpmath")
@@ -270,10 +223,6 @@ def _draw_eps_delta(rng):
     return e, d
 
 
-@P.custom("sec4.eq34", "(34)", "identity",
-          "plugging gamma(alpha) = alpha/(2 sigma^2) into (27): eps is attained iff T/(2 sigma^2) <= sup_alpha (...)",
-          latex=EQ34_LATEX, section=IV, formulas=("eq29",),
-          why_custom='a supremum over alpha (numeric) put back into (29)')
 def _eq34_check():
     fe = sp.lambdify([rho, T, delta], eq29.expr, "mpmath")
 
@@ -286,10 +235,6 @@ def _eq34_check():
                        method="sup of (34) by mp_minimize, then (29) at rho T = sup returns eps")
 
 
-@P.custom("sec4.eq35", "(35)", "optimum",
-          "sup_{alpha>1} eps/alpha + log(delta)/(alpha(alpha-1)) = eps - 2 log delta - 2 sqrt((eps - log delta) log(1/delta))",
-          latex=EQ35_LATEX, section=IV, formulas=("sec4.eq35",),
-          why_custom='a supremum over alpha (numeric minimisation) against the printed closed form')
 def _eq35_check():
     def sup_num(e, d):
         return mp_sup(lambda a: _fsup(a, e, d), 1, 1 + 10 ** 8)[1]

@@ -167,10 +167,6 @@ P.generic("thm2.eq5", "(5)", "bound",
           truth=HockeyStick(Composed(_DOM, kc), sp.exp(jc * eps)))
 
 
-@P.custom("thm2.region_exact", "Thm. 2", "identity",
-          "the intersection over j in {0..k} of the (j eps, delta'_j)-DP regions is exactly the composed "
-          "dominating mechanism's region (no other slope is needed)", latex=r"j\in\{0,1,...,k\}", section=III,
-          why_custom='a max over a parameter-dependent number (k + 1) of lines, each with its own hockey-stick')
 def _thm2_region_exact_check():
     """The region is exactly the intersection of the (j eps, delta'_j) regions: the Neyman-Pearson
     curve of the composed dominating mechanism equals the max over j of both lines."""
@@ -193,8 +189,6 @@ def _thm2_region_exact_check():
 
 
 # ----------------------------------------------------------------------------- (6)
-EQ6_LATEX = (r"\delta_{j}=\frac{\sum_{\ell=0}^{\frac{k-j}{2}-1}{k\choose\ell}% "
-             r"\left(e^{(k-\ell)\varepsilon}-e^{(\ell+j)\varepsilon}\right)}{(1+e^{% \varepsilon})^{k}}.")
 EQ6_HAND = sp.Sum(sp.binomial(k_, l_) * (sp.exp((k_ - l_) * eps) - sp.exp((l_ + j_) * eps)),
                   (l_, 0, (k_ - j_) / 2 - 1)) / (1 + sp.exp(eps)) ** k_
 
@@ -215,11 +209,6 @@ def eq6_value(k, j, r):
     return Fr(sum((sp.binomial(k, ll) * (r ** (k - ll) - r ** (ll + j)) for ll in range((k - j) // 2)), Fr(0))) / (1 + r) ** k
 
 
-@P.custom("eq6.kairouz", "(6)", "equality",
-          "Kairouz et al.'s delta_j (6) is the exact k-fold composition of eps-DP and equals Theorem 2's (5) at "
-          "maximal eta (alpha = 0) for j of k's parity", latex=EQ6_LATEX, section="Sec. III-A",
-          formulas=("eq6", "thm2.eq5"),
-          why_custom='the composed truth carries rounding noise (1e-33) that makes the generic "equal" search drop every point (no point evaluated); exact rational arithmetic instead')
 def _eq6_check():
     cases = []
     for k in (1, 2, 3, 4, 5):
@@ -238,9 +227,6 @@ def _eq6_check():
 # ----------------------------------------------------------------------------- Sec. III-C
 
 
-@P.custom("sec3c2.bounds", "Sec. III-C2", "identity",
-          "k - j > 2l + a gives exactly the summation bounds of (5)", latex=r"k-j>2\ell+a", section=III,
-          why_custom='equality of two finite index sets (combinatorial enumeration, not an expression)')
 def _summation_bounds_check():
     # the set of (a, l) with e^{(k-l-a)eps} > e^{(l+j)eps} is exactly (5)'s index set
     cases = []
@@ -257,10 +243,6 @@ def _summation_bounds_check():
                    points=len(cases), worst_error=0.0, precision=None)
 
 
-@P.custom("sec3c2.notation", "Sec. III-C2", "notation",
-          "the achievability proof composes M_{eps,0,eta} (printed M_{eps,0,delta})",
-          latex=r"M_{i}=M_{\varepsilon,0,\delta}", section=III,
-          why_custom='a notation erratum (M_{eps,0,delta} for M_{eps,0,eta}): nothing numeric to check')
 def _notation_check():
     return Verdict("fails", "symbol check: the composed mechanism must be the eta-TV dominating one",
                    counterexample={"printed": "M_i = M_{eps,0,delta} (and 'simulated from M_{eps,0,delta}' in "

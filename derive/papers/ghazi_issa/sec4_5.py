@@ -15,7 +15,6 @@ from ...symbols import Param
 from ._paper import DELTA0
 
 IV, V, APPG, APPH = "Sec. IV", "Sec. V", "App. G", "App. H"
-PROP1_LATEX = r"\log\left(1+p\left(e^{\varepsilon}-1\right)\right),p\delta"
 _PSUB = Param(sp.Symbol("p", positive=True), sp.Interval.Lopen(0, 1), ("uniform", 0, 1))   # p = m/n
 _PS = {"p": _PSUB.symbol, "eta": eta}
 # Prop. 1's three parameters of M o Sample_m, each as printed (numeric.tv.subsample is tied to them)
@@ -31,13 +30,6 @@ def _random_mechanism(rng, X, m, nout=3):
     return lambda D: table[tuple(sorted(D))]
 
 
-@P.drawn("prop1.subsampling", "Prop. 1", "upper_bound",
-         "Proposition 1: M o Sample_m is p eta-TV and (log(1 + p(e^eps - 1)), p delta)-DP, p = m/n",
-         latex=PROP1_LATEX, section=IV,
-         why_custom='random mechanisms on databases subsampled without replacement (no truth for subsampled mechanisms)',
-         draws=dict(op="<=", n=12, tol_digits=25,
-         method="random mechanisms on X^m, subsampled without replacement to X^n (substitution "
-                "neighbours), brute force over all databases: E_{e^eps'} - p delta and TV - p eta"))
 def _prop1_check(rng):
     X, m, n_ = (0, 1, 2), rng.randint(1, 2), 3
     if m == 2:
@@ -78,11 +70,6 @@ def composed_curve_mp(k, e, n_, ts):
     return out
 
 
-@P.custom("thm3.clt", "(13)", "approximation",
-          "Theorem 3: the n-fold composition of eps_ni-DP, eta_ni-TV mechanisms tends to G_mu when "
-          "sum eps_ni eta_ni -> mu^2/2 and max eps_ni -> 0", latex=r"\lim_{n\rightarrow\infty}f_{n}=G_{\mu},",
-          section=V,
-          why_custom='a CLT: exact k-fold composition of f_{eps,0,eta} converging to G_mu in sup-distance as k grows')
 def _thm3_check():
     m, c0v = mp.mpf(2), mp.mpf(4)
     mu_lim = m * mp.sqrt(2 / c0v)

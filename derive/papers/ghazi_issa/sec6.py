@@ -33,15 +33,7 @@ EQ51_LATEX = (r"\delta(0)=\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-\Phi\bigl{(}-\frac{%
 
 Staircase = sp.Function("Staircase")
 
-K1_MID_LATEX = r"a(\gamma)(2\gamma\Delta(1-e^{\varepsilon}))"
 
-
-@P.drawn("appK1.middle", "App. K1", "identity",
-         "App. K1: the P - Q mass on (-gamma, gamma] is a(gamma)(2 gamma Delta(1 - e^eps))",
-         latex=K1_MID_LATEX, section=APPK,
-         why_custom='a partial integral of the staircase densities over (-gamma, gamma] (not a quantity of a pair)',
-         draws=dict(op="==", n=8, tol_digits=15, method="quadrature of P - Q over (-gamma, gamma], Delta = 1",
-         fail_note="sign slip: the difference is a(gamma) 2 gamma Delta (1 - e^{-eps}) (> 0); the final d_TV uses the right value"))
 def _k1_mid_check(rng):
     e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
     p = TR.staircase_pdf(e, g)
@@ -49,15 +41,7 @@ def _k1_mid_check(rng):
     truth = TR.piecewise_const_integral(lambda x: p(x) - p(x - 1), [-g, 0, g])
     return {"varepsilon": e, "gamma": g}, truth, a * (2 * g * (1 - mp.e ** e))
 
-K1_LEFT = (r"a(\gamma)\Delta\sum_{n=1}^{\infty}{(e^{-n\varepsilon}-e^{-n\varepsilon-% \varepsilon})}=a(\gamma)\Delta e^{-\varepsilon}")
 
-
-@P.drawn("appK1.left", "App. K1", "identity",
-         "App. K1: the (P - Q)_+ mass on (-oo, -gamma] is a(gamma) Delta e^{-eps}", latex=K1_LEFT,
-         section=APPK,
-         why_custom='a partial integral of (P - Q)_+ over (-oo, -gamma] (not a quantity of a pair)',
-         draws=dict(op="==", n=8, tol_digits=15,
-         method="quadrature of (P - Q)_+ over (-oo, -gamma], Delta = 1"))
 def _k1_left_check(rng):
     e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
     p = TR.staircase_pdf(e, g)
@@ -67,7 +51,6 @@ def _k1_left_check(rng):
 
 
 # ----------------------------------------------------------------------------- staircase: the stated range of gamma
-STAIR_RANGE_LATEX = r"\gamma\in\mathbb{R}^{+}"
 
 
 def _stair_mass(e, g):
@@ -76,10 +59,6 @@ def _stair_mass(e, g):
     return TR.piecewise_const_integral(TR.staircase_pdf(e, g), TR.staircase_breaks(g, n=int(60 / e) + 5))
 
 
-@P.custom("sec6c.gamma_range", "Sec. VI-C", "domain",
-          "the staircase density f_gamma is a probability density for every gamma in R^+ (the stated range), "
-          "checked at its ends", latex=STAIR_RANGE_LATEX, section="Sec. VI-C",
-          why_custom='the total mass of the printed density for gamma > 1, where it is not a density (no pair exists)')
 def _stair_range_check():
     """Sec. VI-C states gamma in R^+: f_gamma must be a probability density at both ends of the range
     (gamma = 0, and gamma large) and at gamma = 1/2, 1 (the branch point of the TV and Geng et al.'s end)."""

@@ -48,10 +48,6 @@ def dominating_channel(e, n_):
             [n_ / (r - 1), n_ * r / (r - 1), 1 - n_ * (r + 1) / (r - 1)]]
 
 
-@P.drawn("eq22", "(22)", "inequality", "data processing inequality for f-divergences",
-         latex=r"D_{f}(M_{0}||M_{1})\leq D_{f}(P_{0}||P_{1}).", section=VII,
-         why_custom='data processing over random channels (no channel/push-forward machinery in the truths)',
-         draws=dict(op="<=", n=20, method="random channels and pairs, four f-divergences"))
 def _eq22_check(rng):
     P0, P1 = TR.random_pmf(rng, 3), TR.random_pmf(rng, 3)
     Q = rand_channel(rng, 3, 4)
@@ -59,10 +55,6 @@ def _eq22_check(rng):
     return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
 
 
-@P.custom("eq26", "(26)", "upper_bound",
-          "(26): d_TV(Q) <= (e^eps+1)/(e^eps-1) for eps-LDP Q, as [7, Remark A.1]",
-          latex=r"d_{TV}(Q)\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}.", section=VII,
-          why_custom='a bound over all eps-LDP channels (random channels at their exact eps; the sharp constant beside it)')
 def _eq26_check():
     """(26) as printed, on random channels at their exact eps; the sharp constant is recorded beside it."""
     sharp = []
@@ -86,14 +78,6 @@ def _rand_ldp_eta(rng):
     return Q, ldp_eps(Q), ldp_eta(Q)
 
 
-@P.drawn("prop2", "(30)", "identity",
-         "Proposition 2: sup over Q_{eps,eta} of d_TV(M0,M1) = eta d_TV(P0,P1), attained by Q^(be)",
-         latex=r"Q^{(be)}(.|y)=Q^{\star}_{\varepsilon,\eta}\left(.|\mathbf{1}\{P_% {1}(y)>P_{0}(y)\}\right),",
-         section=VII,
-         why_custom='a sup over the channel class Q_{eps,eta} with the attaining channel Q^(be) (channels, not pairs)',
-         draws=dict(op="<=", n=20, tol_digits=25,
-         method="random channels Q in Q_{eps,eta} never exceed eta d_TV(P0,P1) and Q^(be) (31) "
-                "attains it exactly"))
 def _prop2_check(rng):
     nx = rng.randint(2, 4)
     Q = rand_channel(rng, nx, rng.randint(2, 4))
@@ -107,14 +91,6 @@ def _prop2_check(rng):
     return {"varepsilon": e, "eta": n_}, max(over, gap), mp.mpf(0)
 
 
-@P.drawn("thm4", "(32)", "identity",
-         "Theorem 4: sup over Q_{eps,eta} of D_f = D_f(P0*||P1*) = eta (f(e^eps) + e^eps f(e^-eps))/(e^eps - 1)",
-         latex=r"=\!\frac{\eta\left(f\left(e^{\varepsilon}\right)+e^{\varepsilon}f% \left(e^{-\varepsilon}\right)\right)}{e^{\varepsilon}-1}.",
-         section=VII,
-         why_custom='a sup of D_f over channels in Q_{eps,eta}, for four f, with attainment by the dominating channel',
-         draws=dict(op="<=", n=25, tol_digits=25,
-         method="random pairs (P0,P1) in Q_{eps,eta} (their exact eps, eta): D_f <= printed, "
-                "and D_f(P0*||P1*) equals it (KL, chi^2, TV, Hellinger)"))
 def _thm4_check(rng):
     Q, e, n_ = _rand_ldp_eta(rng)
     name = rng.choice(list(F_DIVS))
@@ -125,11 +101,6 @@ def _thm4_check(rng):
     return {"f": name, "varepsilon": e, "eta": n_}, TR.f_div(Q[0], Q[1], f) + attained, bound
 
 
-@P.custom("thm5", "(33)", "identity",
-          "Theorem 5: sup over Q_{eps,eta} of eta_KL(Q) = eta_KL(Q*) = eta (e^eps-1)/(e^eps+1)",
-          latex=r"\eta_{KL}(Q)=\eta_{KL}% \left(Q^{\star}_{\varepsilon,\eta}\right)=\eta\frac{e^{\varepsilon}-1}{e^{% \varepsilon}+1}.",
-          section=VII,
-          why_custom='the KL contraction coefficient (an optimisation over input distributions) of channels')
 def _thm5_check():
     rng = __import__("random").Random(5)
     worst, cases = mp.mpf(-1), []
@@ -153,12 +124,6 @@ def _thm5_check():
                    counterexample=None if ok else {"cases": cases, "Q*": mp.nstr(att, 10), "printed": mp.nstr(target, 10)})
 
 
-@P.drawn("eq39", "(39)", "identity",
-         "(39): sup_beta LC_beta(P0*||P1*) = eta (e^eps-1)/(e^eps+1), attained at beta = 1/2",
-         latex=r"=\eta(e^{\varepsilon}-1)\sup_{\beta\in(0,1)}\beta(1-\beta)\cdot", section=VII,
-         why_custom='a sup over beta of the Le Cam divergence (no kind takes a sup over a variable)',
-         draws=dict(op="==", n=8, tol_digits=15,
-         method="sup over beta of the Le Cam divergence LC_beta(P0*||P1*) (numeric) vs (39)"))
 def _eq39_check(rng):
     e = mp.mpf(10) ** rng.uniform(-1, 0.7)
     n_ = mp.tanh(e / 2) * mp.mpf(rng.uniform(0.05, 1))
@@ -168,10 +133,6 @@ def _eq39_check(rng):
     return {"varepsilon": e, "eta": n_}, sup, n_ * (mp.e ** e - 1) / (mp.e ** e + 1)
 
 
-@P.custom("eq36", "(36)", "upper_bound",
-          "(36): eta_chi2(Q_R) = eta_KL(Q_R) <= (e^eps-1)^2/((e^eps+M-1)(e^eps+1)) for M-ary randomized response",
-          latex=r"\eta_{\chi^{2}}(Q_{R})=\eta_{KL}(Q_{R})", section=VII,
-          why_custom='the chi^2 contraction coefficient of M-ary randomized response (an optimisation over inputs)')
 def _eq36_check():
     rng = __import__("random").Random(36)
     worst, best_ratio = mp.mpf(-1), mp.mpf(0)
@@ -191,10 +152,6 @@ def _eq36_check():
                    note=f"largest found / bound = {mp.nstr(best_ratio, 6)} (interior grid of the input simplex)")
 
 
-@P.custom("thm6.range", "Thm. 6", "notation",
-          "after (40): the maximum value of eta is (e^eps+1)/(e^eps-1), and with it (40) recovers Theorem 2 of [11]",
-          latex=r"\eta=\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}", section=VII,
-          why_custom='a sentence about a maximum (no search: the extremal channel is known exactly)')
 def _thm6_range_check():
     """The sentence after (40): 'Considering the maximum value of eta = (e^eps+1)/(e^eps-1), this recovers
     Theorem 2 of [11]'.  The largest TV of an eps-LDP channel is (e^eps-1)/(e^eps+1) (binary randomized
@@ -215,10 +172,6 @@ def _thm6_range_check():
                         "for the wider range, is true (claim thm6.eta_range)")
 
 
-@P.custom("eq40", "(40)", "upper_bound",
-          "Theorem 6: chi^2(M0||M1) <= 4 eta (e^eps-1)(e^-eps+1) d_TV^2(P0,P1) for Q in Q_{eps,eta}",
-          latex=r"4\eta(e^{\varepsilon}-1)(e^{-% \varepsilon}+1)d^{2}_{TV}(P_{0},P_{1}).", section=VII,
-          why_custom='chi^2 of channel outputs over random channels in Q_{eps,eta} (channels, not pairs)')
 def _eq40_check():
     ratios = []
 
@@ -237,14 +190,6 @@ def _eq40_check():
     return v
 
 
-@P.drawn("thm7", "(42)", "lower_bound",
-         "Theorem 7 (via Lemma 3 and App. M): erasing with alpha = 1 - eta (e^eps+1)/(e^eps-1) maps Q_eps into "
-         "Q_{eps,eta} and scales every f-divergence by eta (e^eps+1)/(e^eps-1), so OPT_{eps,eta} >= that times OPT_eps",
-         latex=r"d_{TV}(Q^{\prime}_{Y|X})\leq(1-\alpha)\frac{e^{\varepsilon}-1}{e^{\varepsilon}% +1}",
-         section=APPM, why_custom='erasure channels composed with random LDP channels (channels, not pairs)',
-         draws=dict(op="<=", n=25, tol_digits=25,
-         method="random eps-LDP channels followed by an erasure channel: still eps-LDP, TV <= "
-                "(1-alpha) tanh(eps/2) (Lemma 3), and D_f scales by exactly 1 - alpha (App. M)"))
 def _lemma3_appm_check(rng):
     nx = rng.randint(2, 3)
     Q = rand_channel(rng, nx, rng.randint(2, 4))

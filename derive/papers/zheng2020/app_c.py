@@ -11,7 +11,6 @@ from ...verify import symbolic_zero
 from ._paper import ALPHA01, H, P, erf_form, h, x
 from ...functions import Phi as PhiF, PhiInv
 
-SC = "App. C"
 
 # G_mu and Id as printed, expanded by their definitions (Def. 2.2; Id(alpha) = 1 - alpha)
 _GMU, _ID = sp.Symbol("G_{mu}"), sp.Symbol("Id")
@@ -23,13 +22,8 @@ lr = F["lemmaC1.lr"]
 
 LR_L = r"p\mathrm{e}^{-\frac{1}{2}(x-\mu)^{2}+\frac{1}{2}x^{2}}+1-p"
 LR_R = r"p\mathrm{e}^{\mu x-\frac{1}{2}\mu^{2}}+1-p"
-LR_LATEX = LR_L + "=" + LR_R + "."
 
 
-@P.custom("lemmaC1.lr", "App. C", "identity",
-          "likelihood ratio q/p = p e^{mu x - mu^2/2} + 1 - p, increasing in x for mu >= 0 (tests threshold x)",
-          latex=LR_LATEX, section=SC, formulas=("lemmaC1.lr",),
-          why_custom="two facts, the printed equality of q/p and its monotonicity in x (a derivative's sign)")
 def _lr_check():
     from ...parse import parse_printed
     left = parse_printed(LR_L, {"x": x})

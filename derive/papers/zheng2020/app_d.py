@@ -11,7 +11,6 @@ from ...symbols import EPS
 from ... import truths as TS
 from ._paper import P
 
-SD = "App. D"
 
 _XY = {"x": sp.Symbol("x", real=True), "y": sp.Symbol("y", real=True)}
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_d.toml
@@ -36,13 +35,6 @@ def d2_steps(P1, Q1, P2, Q2, e):
     return [conj, conj, l3, l4, l5, l6, l7]
 
 
-@P.drawn("appD2", "App. D.2", "identity",
-         "every step of the proof of Lemma 5.2 (conjugate of the product trade-off, product hockey-stick, "
-         "p_2/q_2 = e^{-L_2}, Fubini, Lemma 5.1 on delta_1)", latex=F["appD2.l7"].printed_latex, section=SD,
-         formulas=tuple(f"appD2.l{k}" for k in range(1, 8)),
-         why_custom='seven chained right-hand sides on product pairs, each against the brute-force optimum',
-         draws=dict(op="==", n=6, method="each line of the D.2 chain on random 3 x 3 product pairs vs "
-                                         "brute force over the 2^9 events of the product space"))
 def _d2_check(rng):
     P1, Q1 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
     P2, Q2 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)

@@ -41,10 +41,6 @@ _ID = sp.Symbol("Id")
 # f is an abstract trade-off function, applied to alpha; Id(alpha) = 1 - alpha (Sec. 2)
 
 
-@P.custom("subsample.min_nonconvex", "Sec. 2", "property",
-          "min{f_p, f_p^{-1}} is not convex in general (witness: f = G_1, p = 1/2)",
-          latex=r"\tilde{f}=\min\{f_{p},f_{p}^{-1}\}", section=S2, formulas=("subsample.f_p",),
-          why_custom='an existential claim (a witness of non-convexity); the generic kinds check universal statements')
 def _min_nonconvex_check():
     # f = G_1, p = 1/2: f_p and f_p^{-1} cross on the diagonal; second difference of the min there
     m, pp = mp.mpf(1), mp.mpf(1) / 2

@@ -281,12 +281,6 @@ EQ39 = (z + sigma_n ** -3 * sp.Rational(1, 6) * k3 * (z ** 2 - 1) + sigma_n ** -
         - sigma_n ** -6 * sp.Rational(1, 36) * k3 ** 2 * (2 * z ** 3 - 5 * z))
 
 
-@P.custom("sec3_2.F_inv", "Sec. 3.2", "asymptotic",
-          "F_n^{-1}(alpha) - F_EW^{-1}(alpha) = O(n^{-3/2}) for alpha away from 0 and 1 (checked through the "
-          "Cornish-Fisher form (3.9), P-standard deviation, alpha in {0.1,...,0.9})",
-          latex=r"F_{n}^{-1}(\alpha)-F_{\mathtt{EW}}^{-1}(\alpha)=O(n^{-\frac{3}{2}})", section=S32,
-          formulas=("eq3_9",),
-          why_custom='an error order fitted along n on the exact composed Exp pair (quantiles by incomplete gamma)')
 def _cf_order_check():
     fcf = sp.lambdify([z, sigma_n, k3, k4], EQ39, "mpmath")
     alphas = [mp.mpf(a) for a in ("0.1", "0.3", "0.5", "0.7", "0.9")]
@@ -300,20 +294,11 @@ def _cf_order_check():
     return _order_verdict(errs, NS, 1.5, "F_n^{-1}(1-alpha) - CF(z)", over="alpha in {0.1, 0.3, 0.5, 0.7, 0.9}")
 
 # ----------------------------------------------------------------------------- Sec. 3.2 chain
-FINAL_LATEX = r"\displaystyle=f(\alpha)+O(n^{-\frac{3}{2}})."
 
 
 _FTEW = _ew_num([h, sigma_n, kt3, kt4], EQ37)     # (3.7): F~_EW with the Q-cumulants
 
 
-@P.custom("sec3_2.f_EW", "Sec. 3.2", "asymptotic",
-          "f_EW(alpha) = F~_EW(F_EW^{-1}(1 - alpha) - mu) = f(alpha) + O(n^{-3/2}) for alpha away from 0 and 1, "
-          "f symmetric, L_i i.i.d. (as printed; triangular array of symmetric pairs Exp(1) x Exp(lam) vs "
-          "Exp(lam) x Exp(1) with mu_n = mu = 1, exact f by quadrature)", latex=FINAL_LATEX, section=S32,
-          formulas=("f_EW", "eq3_7", "eq3_8"),
-          note="f is symmetric here, so Var_P = Var_Q and mu_n as printed (over sqrt(Var_Q)) is the two-sided "
-               "form's; lam is chosen so that mu_n equals its limit mu",
-          why_custom='an error order fitted along a triangular array of exact symmetric pairs')
 def _f_ew_order_check():
     """Sec. 3.2 as printed, in its stated regime: f symmetric, L_i i.i.d.  The pair is the symmetric
     SymExpPair (P = Exp(1) x Exp(lam), Q swapped; a skewed privacy loss) with lam chosen for each n so
@@ -346,11 +331,6 @@ def _f_ew_order_check():
     return v
 
 
-@P.custom("footnote2.approximates", "(3.7) fn. 2", "asymptotic",
-          "footnote 2: F~_EW(h) is a numerical approximation to F_n(h) with improved error bounds compared to the "
-          "CLT (O(n^{-3/2}), Sec. 3.2)", latex=r"\widetilde{F}_{\mathtt{EW}}(h)", section=S31,
-          formulas=("eq3_7",),
-          why_custom="an error order along n on an exact pair where F_n and F~_n differ (the Exp pair has F_n = F~_n)")
 def _footnote2_approx_check():
     """Footnote 2: F~_EW(h) is 'a numerical approximation to F_n(h) with improved error bounds compared
     to the CLT'.  On the symmetric pair (fixed lam = 2, i.i.d.), sup over h of |F~_EW(h) - F_n(h)|

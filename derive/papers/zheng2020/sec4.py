@@ -8,17 +8,10 @@ import mpmath as mp
 from ...core import Verdict
 from ._paper import ALPHA_STAR, P, erf_form
 
-S4 = "Sec. 4"
 
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec4.toml
 
 
-@P.custom("order.gaussian", "Sec. 4", "property",
-          "(mu*, gamma) orders the GDP family correctly: for G_mu, mu* = mu and gamma decreases in mu, so the "
-          "more private G (smaller mu) has mu*(2) < mu*(1) and gamma(2) > gamma(1)",
-          latex=r"{\mu^{*}}^{(2)}<{\mu^{*}}^{(1)}\;\text{and}\;\gamma^{(2)}>\gamma^{(1)}.", section=S4,
-          formulas=("mu_star", "gamma_area"),
-          why_custom='two facts of one family (mu* = mu by root finding, the area gamma decreasing in mu by quadrature)')
 def _gauss_family_check():
     """For G_mu (GDP): mu* = mu exactly and gamma = area decreases in mu, so G_{mu2} >= G_{mu1}
     (mu2 < mu1) satisfies the printed condition; area by quadrature of G_mu."""

@@ -156,11 +156,6 @@ TABLE2 = {1: 35.7, 50: 2138.9, 100: 4980.7, 200: 7784.8, 500: 14212.1}
 TABLE2_FAST = {"CLT": (0.0004, 0.0004, 0.0003, 0.0003, 0.0003), "Edgeworth": (0.2504, 0.2198, 0.2087, 0.2257, 0.3048)}
 
 
-@P.custom("table2.hours", "Table 2", "numbers",
-          "Numerical takes more than two hours for 500 compositions; CLT and Edgeworth under one second",
-          latex="It takes more than two hours to compute 500 compositions, whereas CLT and Edgeworth can be "
-                "computed within one second.", section=S53,
-          why_custom='the printed entries of Table 2, not a formula')
 def _table2_hours_check():
     ok = TABLE2[500] > 2 * 3600 and all(v < 1 for vs in TABLE2_FAST.values() for v in vs)
     if ok:
@@ -170,10 +165,6 @@ def _table2_hours_check():
     return Verdict("fails", "Table 2 entries", counterexample={"n=500 seconds": TABLE2[500]})
 
 
-@P.custom("table2.orders", "Table 2", "numbers",
-          "the runtime of Numerical grows three orders of magnitude from n = 1 to n = 500",
-          latex="The runtime of Numerical has grown three orders of magnitude", section=S53,
-          why_custom='the printed entries of Table 2 and how "three orders of magnitude" rounds, not a formula')
 def _table2_orders_check():
     import math
     r = TABLE2[500] / TABLE2[1]
