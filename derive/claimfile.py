@@ -98,7 +98,7 @@ COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditi
 PAPER_FIELDS = ("printed", "shown_kind", "formulas", "truth_side", "over")
 #: a built-in paper's custom claim (``check`` names the function of the section module that checks it)
 CUSTOM_FIELDS = ("id", "where", "kind", "section", "statement", "note", "seed", "printed", "formulas",
-                 "check", "check_with", "check_args", "why_custom")
+                 "check", "draw", "check_with", "check_args", "why_custom")
 # ----------------------------------------------------------------------------- the reference
 #: what each field means (``(kind, field)`` where a field means something else in that kind)
 FIELD_DOCS = {
@@ -279,10 +279,11 @@ def reference() -> str:
             "`role`, `quantity`, `lhs`, `params` by their names in the section module, `section`, `seed`, "
             "`description`, `symbols`, `parts`, `hand` with `hand_reason`, `subs`, `conditions`, `transform`), "
             "registered by `Paper.formulas` before the module's checks; and its custom claims: a `[[claim]]` "
-            "with `check` (the function of the section module that checks it) and `why_custom` (why no kind "
-            "carries it), optionally `check_with` and a `[claim.check_args]` table (the check is "
-            "`check_with(check, **check_args)`, by default `verify.check_draws` over the draws `check(rng)` "
-            "makes); such a claim takes " + ", ".join(f"`{f}`" for f in CUSTOM_FIELDS) + ".", "",
+            "with `why_custom` (why no kind carries it) and `check`, the function of the section module that "
+            "checks it (`check(**check_args)` with a `[claim.check_args]` table), or `draw`, a sampler "
+            "`draw(rng)` of random pairs or mechanisms whose draws `check_with` (default `verify.check_draws`) "
+            "checks, `check_with(draw, **check_args)`; such a claim takes "
+            + ", ".join(f"`{f}`" for f in CUSTOM_FIELDS) + ".", "",
             "## Fields every claim takes", "",
            "| field | |", "|---|---|"]
     for f in COMMON_FIELDS:
@@ -1063,7 +1064,7 @@ class ClaimFile:
             self.claims.append(self._claim(spec, line, item))
 
     def _claim(self, spec: dict, line, item) -> Claim:
-        if self.builtin is not None and "check" in spec:
+        if self.builtin is not None and ("check" in spec or "draw" in spec):
             return self._custom(spec, line, item)
         kind = spec.get("kind")
         if kind not in KIND_FIELDS:
@@ -1200,28 +1201,33 @@ class ClaimFile:
                      spec=(kind, dom, kw))
 
     def _custom(self, spec: dict, line, item) -> Claim:
-        """A built-in paper's custom claim: declared here, checked by the function ``check`` of the
-        section module beside the file (``sec4.toml`` -> ``sec4.py``), or, with ``check_args``, by
-        ``check_with(check, **check_args)`` (default ``verify.check_draws``: a relation over the
-        random draws ``check(rng)`` makes).  ``why_custom`` says why no generic kind carries it."""
+        """A built-in paper's custom claim, declared here and checked by a function of the section
+        module beside the file (``sec4.toml`` -> ``sec4.py``): ``check`` (called with the keywords of
+        ``check_args``), or ``draw``, a sampler ``draw(rng)`` whose draws ``check_with`` (default
+        ``verify.check_draws``) checks: ``check_with(draw, **check_args)``, a relation over random
+        pairs or mechanisms.  ``why_custom`` says why no generic kind carries the claim."""
         import importlib
         unknown = set(spec) - set(CUSTOM_FIELDS)
         if unknown:
             raise self._err(line, item, f"unknown field(s) {', '.join(sorted(unknown))} for a custom claim "
                             f"(it takes {', '.join(CUSTOM_FIELDS)})")
-        for k in ("kind", "statement", "why_custom", "check"):
+        if ("check" in spec) == ("draw" in spec) or ("check_with" in spec and "draw" not in spec):
+            raise self._err(line, item, "a custom claim names one function: check, or draw (with check_with)")
+        for k in ("kind", "statement", "why_custom"):
             if not isinstance(spec.get(k), str) or not spec[k].strip():
                 raise self._err(line, item, f"a custom claim needs {k} (a string)")
         mod = importlib.import_module(f"{registry.SOURCES[self.key]}.{self.path.stem}")
-        fns = {k: getattr(mod, spec[k], None) for k in ("check", "check_with") if k in spec}
+        fns = {k: getattr(mod, spec[k], None) for k in ("check", "draw", "check_with") if k in spec}
         for k, fn in fns.items():
             if not callable(fn):
                 raise self._err(line, item, f"{k}={spec[k]!r} is not a function of {mod.__name__}")
-        check = fns["check"]
-        if "check_args" in spec or "check_with" in spec:
+        args = dict(spec.get("check_args", {}))
+        if "draw" in fns:
             from .verify import check_draws
-            via, args, draw = fns.get("check_with", check_draws), dict(spec.get("check_args", {})), check
+            via, draw = fns.get("check_with", check_draws), fns["draw"]
             check = lambda: via(draw, **args)  # noqa: E731
+        else:
+            check = (lambda f=fns["check"]: f(**args)) if args else fns["check"]
         return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
                      kind=spec["kind"], statement=spec["statement"], printed_latex=spec.get("printed", ""),

@@ -102,7 +102,6 @@ def _np_quantities(pair, lam):
     return t, pair.tradeoff(t)
 
 
-EQ39B_LATEX = r"\geq 1 - \delta, \beta + e^{\varepsilon} \tau \geq \bar{\delta} \right\}. \tag{39}"
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec5_apph.toml
 eq39a, eq39b, r2_line, r2_swap, eq41, d_alpha_f, d_f, rho_q, a_range, mu55 = (
     F["sec5.eq39_line1"], F["sec5.eq39_line2"], F["sec5.remark2_line"], F["sec5.remark2_swap"],
@@ -113,9 +112,6 @@ def _mech_for_39(rng):
     return TS.symmetric(_any_pair(rng, ("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace")))
 
 
-@P.custom("sec5.eq39", "(39)", "equivalence", "M is (eps, delta)-DP iff C_M is inside C(eps, delta)",
-          latex=EQ39B_LATEX, section=V, formulas=("sec5.eq39_line1", "sec5.eq39_line2"),
-          why_custom="the least delta with C_M in C(eps, delta) is a sup over the region's boundary (no generic kind takes a sup)")
 def _eq39_check():
     f1 = sp.lambdify([tau, eps, beta_sym], eq39a.expr, "mpmath")
     f2 = sp.lambdify([tau, eps, beta_sym], eq39b.expr, "mpmath")
@@ -131,19 +127,6 @@ def _eq39_check():
                   "quadrature of (p - e^eps q)_+), symmetric neighbouring", 9)
 
 
-R2_NP_LATEX = (r"\beta_{\mathcal{M}}^{dd'}(\tau) = \mathcal{M}_{d'}(\log \frac{\mathrm{d}\mathcal{M}_d}{\mathrm{d}"
-               r"\mathcal{M}_{d'}} \geq \varepsilon)$ where $\tau = \mathcal{M}_d(\log \frac{d\mathcal{M}_d}"
-               r"{d\mathcal{M}_{d'}} \leq \varepsilon)")
-
-
-@P.drawn("sec5.remark2_np", "Remark 2", "identity",
-         "Neyman-Pearson: beta(tau) = M_d'(L >= eps) at tau = M_d(L <= eps)", latex=R2_NP_LATEX, section=V,
-         why_custom='a failing claim whose verdict must explain the atom of the privacy loss (generic kinds give no such note)',
-         via=_draws, draws=dict(op="==", n=20, seed=21,
-         method="brute-force trade-off at tau = P(L <= eps) vs the printed "
-                "Q(L >= eps), eps >= 0; eps at an atom of the privacy loss L for discrete pairs", tol_digits=9,
-         fail_note="true only when L has no atom at eps (continuous pairs): with an atom the test must "
-                   "accept on {L > eps}, as (114) in App. H has it"))
 def _r2_np_check(rng):
     pr = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
     if isinstance(pr, TS.DPair):
@@ -159,10 +142,6 @@ def _r2_np_check(rng):
         t, printed = 1 - pr.Fp(x), pr.Fq(x)
     return _desc(pr, varepsilon=mp.log(lam), tau=t), pr.tradeoff(t), printed
 
-R2_LINE_LATEX = (r"\beta = e^{-\varepsilon}(1 - \tau - \delta_{\varepsilon}), \text{ with } \delta_{\varepsilon} := "
-                 r"\min_{d \sim d'} \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d || \mathcal{M}_{d'}),")
-R2_SWAP_LATEX = r"\beta=1-\delta_{\varepsilon}-e^{\varepsilon}\tau"
-
 
 def _lines(e, dl):
     f1 = sp.lambdify([tau, eps, delta_eps_sym], r2_line.expr, "mpmath")
@@ -175,12 +154,6 @@ def _support_gap(m: TS.Mechanism, e, dl):
     return [-m.constraint_sup(lambda t, b: ln(t) - b) for ln in _lines(e, dl)]
 
 
-@P.custom("sec5.remark2_lines", "Remark 2", "property",
-          "with delta_eps the sup over d ~ d' (sec5.remark2_min: the printed min fails), both lines "
-          "beta = e^-eps (1 - tau - delta_eps) and beta = 1 - delta_eps - e^eps tau support C_M from below and touch "
-          "it, on mechanisms with several neighbouring pairs", latex=R2_LINE_LATEX, section=V,
-          formulas=("sec5.remark2_line", "sec5.remark2_swap"),
-          why_custom="'supports and touches' needs a min over tau equal to 0 (a sup over the curve), not an inequality")
 def _r2_lines_check():
     """Both lines with delta_eps the sup over neighbours (the reading under which Remark 2 holds: the
     printed min is claim sec5.remark2_min), on mechanisms with two neighbouring pairs of different
@@ -202,10 +175,6 @@ def _r2_lines_check():
                   "of E_{e^eps}", 8)
 
 
-@P.custom("sec5.remark2_slope", "Remark 2", "property",
-          "the swapped line beta = 1 - delta_eps - e^eps tau is 'another supporting line of C_M with slope e^eps'",
-          latex=R2_SWAP_LATEX, section=V, formulas=("sec5.remark2_swap",),
-          why_custom="the slope stated in prose against the printed line (one SymPy derivative, a sign)")
 def _r2_slope_check():
     """The prose after the swapped line says it has 'slope e^{eps}'; the printed line's slope is d beta/d tau."""
     slope = sp.diff(r2_swap.expr, tau)
@@ -219,10 +188,6 @@ def _r2_slope_check():
                         "e^eps' (a supporting line of C_M from below is non-increasing)")
 
 
-@P.custom("sec5.remark2_min", "Remark 2", "property",
-          "with delta_eps = min_{d~d'} E_{e^eps}(M_d||M_d'), the line supports C_M from below",
-          latex=R2_LINE_LATEX, section=V, formulas=("sec5.remark2_line",),
-          why_custom='a failing claim on a two-shift Gaussian mechanism; the verdict must name sup instead of min')
 def _r2_min_check():
     """Mechanisms with several neighbouring pairs: the Gaussian mechanism with output shifts of
     different sizes (sensitivity attained by one pair only)."""
@@ -240,8 +205,6 @@ def _r2_min_check():
                   fail_note=("with min over d ~ d' the line cuts into C_M; sup_{d ~ d'} E_{e^eps} is needed "
                              "(sec5.remark2_lines holds with it)"))
 
-R2_INT_LATEX = r"\bigcap_{\varepsilon>0} \mathcal{C}(\varepsilon, \delta_{\varepsilon}) = \mathcal{C}_{\mathcal{M}}"
-
 
 def _intersection_boundary(m: TS.Mechanism, t, eps_set):
     """Lower boundary of the intersection of C(eps, delta_eps) at tau = t (exact for piecewise
@@ -253,15 +216,6 @@ def _intersection_boundary(m: TS.Mechanism, t, eps_set):
     return best
 
 
-@P.drawn("sec5.remark2_intersection", "Remark 2", "identity",
-         "C_M is convex, so the supporting lines recover it: intersection of C(eps, delta_eps) = C_M",
-         latex=R2_INT_LATEX, section=V,
-         why_custom="an intersection of regions over the slopes of the curve's edges (a failing claim needing its note)",
-         via=_draws, draws=dict(op="==", n=12, seed=24,
-         method="lower boundary of the intersection of C(eps, delta_eps) over the "
-                "slopes of the region's edges vs beta_M = min(T(P,Q), T(Q,P)) on 39 tau", tol_digits=12,
-         fail_note="C_M = union over d ~ d' need not be convex (an asymmetric pair in both orders); "
-                   "the intersection is its convex hull (the symmetrised curve min{f, f^-1}**)"))
 def _r2_int_check(rng):
     kind = rng.choice(["asym", "asym", "rr", "sym"])
     if kind == "rr":
@@ -289,26 +243,20 @@ def _r2_int_check(rng):
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 
 
-G_HALF_LATEX = r"\inf_{d \sim d'} \beta^{dd'}_{\mathcal{M}}(\tau) = G_{\frac{1}{2}}(\tau)"
-
-
-@P.drawn("sec5.gauss_tradeoff", "Remark 2", "identity",
-         "Gaussian mechanism with variance sigma^2: inf beta = G_{1/2}(tau)", latex=G_HALF_LATEX, section=V,
-         formulas=("sec5.eq41",),
-         why_custom='the failing verdict must name the fix (G_{1/sigma}); the bound kind gives no note or derived formula',
-         via=_draws, derived=lambda: GaussTradeoff(1 / sigma, tau).definition(), draws=dict(op="==", n=10,
-         seed=412, method="threshold tests on N(0,s^2) vs N(1,s^2) vs the printed G_{1/2}", tol_digits=12,
-         fail_note="G_{1/sigma} (as the caption of Fig. 6 has it); G_{1/2} is right only at sigma = 2"))
-def _g_half_check(rng):
-    s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
-    t = _u(rng)
-    m = TS.symmetric(TS.gaussian_pair(1, s))
-    return {"sigma": s, "tau": t}, m.tradeoff(t), _G(t, mp.mpf(1) / 2)
+def _g_half_check():
+    def draw(rng):
+        s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
+        t = _u(rng)
+        m = TS.symmetric(TS.gaussian_pair(1, s))
+        return {"sigma": s, "tau": t}, m.tradeoff(t), _G(t, mp.mpf(1) / 2)
+    v = _draws(draw, "==", 10, 412, "threshold tests on N(0,s^2) vs N(1,s^2) vs the printed G_{1/2}", 12)
+    v.derived = GaussTradeoff(1 / sigma, tau).definition()
+    if v.status == "fails":
+        v.note = "G_{1/sigma} (as the caption of Fig. 6 has it); G_{1/2} is right only at sigma = 2"
+    return v
 
 
 # ============================================================================= Proposition 1
-EQ42_LATEX = (r"\gamma = \sup_{d \sim d'} \frac{1}{\alpha - 1} \log \left(1 - \beta_{\mathcal{M}}^{dd'}(0) + "
-              r"\int_{0}^{1} |\Gamma_{dd'}(\tau)|^{1 - \alpha} d\tau \right), \tag{42}")
 
 
 def _slope_integral(pr, g):
@@ -332,14 +280,6 @@ def _prop1_pairs(rng):
     return _any_pair(rng, ("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo", "uniform"))
 
 
-@P.drawn("sec5.prop1", "(42)", "inequality",
-         "Proposition 1: M is (alpha, gamma)-RDP for gamma = (42) (an upper bound on sup D_alpha)",
-         latex=EQ42_LATEX, section=V,
-         note="tight only when beta(0) = 1; see appH.renyi for the exact identity",
-         why_custom="(42) needs the integral of |beta'|^{1-alpha} along the trade-off curve (no truth or kind for it)",
-         via=_draws, draws=dict(op=">=", n=12, seed=42,
-         method="printed (42) from the trade-off curve (brute-force hull segments / "
-                "quadrature in tau) vs D_alpha(P||Q) from definition (1)", tol_digits=8))
 def _prop1_check(rng):
     pr = _prop1_pairs(rng)
     al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
@@ -349,14 +289,9 @@ def _prop1_check(rng):
 
 
 # ============================================================================= Lemma 4, d_alpha, d
-D_LATEX = r"d(a||b) = a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{b}"
 _dA = sp.lambdify([a_sym, b_sym, alpha], d_alpha_f.expr, "mpmath")
 
 
-@P.custom("sec5.d", "(45)", "definition",
-          "d(a||b) = a log(a/b) + (1-a) log((1-a)/b) is the binary KL divergence (the alpha -> 1 limit of d_alpha)",
-          latex=D_LATEX, section=V, formulas=("sec5.d",),
-          why_custom='the failing verdict carries the fix (b-bar in the second denominator), which the bound kind does not derive')
 def _d_check():
     v = check_equal(lambda a, b: TS.d_kl(a, b), d_f.expr, (PA, PB), symbolic=False, n=30,
                     method="KL(Bern(a)||Bern(b)) from its definition E_P[log dP/dQ]")
@@ -376,21 +311,8 @@ EQ51_LATEX = (r"C_{\mathcal{M}^{(T)}} = \left\{ (\tau, \beta) \in (0, 1)^2 : G_{
 # ============================================================================= noisy SGD (54)-(55)
 _rhoq = sp.lambdify([q, sigma], rho_q.expr, "mpmath")
 _amax = sp.lambdify([q, sigma], a_range.expr, "mpmath")
-RHOQ_CLAIM_LATEX = (r"each iteration of this algorithm is approximately $(\alpha, \alpha \rho_q)$ -RDP where "
-                    r"$\rho_q = \frac{q^2}{(1-q)\sigma^2}$ for positive integer $\alpha \le 1 + \sigma^2 "
-                    r"\log \frac{1}{q\sigma}$ and $q < \frac{1}{16\sigma}$")
 
 
-@P.drawn("sec5.rho_q", "(54)", "approximation",
-         "each noisy-SGD step is (alpha, alpha rho_q)-RDP for integer alpha <= 1 + sigma^2 log(1/(q sigma)), q < 1/(16 sigma)",
-         latex=RHOQ_CLAIM_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max"),
-         why_custom="a failing approximation whose verdict must explain Abadi et al.'s missing hypotheses (bound kind: no note)",
-         via=_draws, draws=dict(op="<=", n=10, seed=54,
-         method="D_alpha((1-q)N(0,s^2) + qN(1,s^2) || N(0,s^2)) by quadrature of "
-                "definition (1) vs alpha rho_q, on the stated domain", tol_digits=10,
-         fail_note="alpha rho_q is below the true RDP for small sigma: Abadi et al.'s Lemma 3 also needs "
-                   "sigma >= 1 and drops an O(q^3 alpha^3/sigma^3) term; the true slope grows like "
-                   "q^2 (e^{1/sigma^2} - 1)"))
 def _rhoq_check(rng):
     s = mp.mpf(10) ** rng.uniform(-0.4, 0.7)
     qq = mp.mpf(10) ** rng.uniform(-4, mp.log10(1 / (16 * s)))
@@ -400,14 +322,7 @@ def _rhoq_check(rng):
     al = rng.randint(2, min(amax, 12))
     return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
 
-EQ54_LATEX = (r"C_{SGD}(T) \subseteq \bigcap_{\alpha \in \mathcal{A}} \left\{ (\tau, \beta) : d_{\alpha}(\bar{\tau} "
-              r"\| \beta) \le \alpha \rho_{q} T, d_{\alpha}(\bar{\beta} \| \tau) \le \alpha \rho_{q} T \right\}, \tag{54}")
 
-
-@P.custom("sec5.eq54", "(54)", "inclusion",
-          "noisy SGD: C_SGD(T) lies in the intersection over admissible alpha of the d_alpha-sets with alpha rho_q T",
-          latex=EQ54_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max", "sec5.d_alpha"),
-          why_custom='a sup over the exact one-step trade-off of d_alpha, at admissible integer orders (a failing claim)')
 def _eq54_check():
     """T = 1: the exact one-step trade-off of the subsampled Gaussian (threshold tests on the
     mixture pair) against region (54) at every admissible order."""
@@ -432,8 +347,6 @@ def _eq54_check():
                   fail_note=("the exact curve leaves region (54) where alpha rho_q underestimates the true RDP "
                              "(sec5.rho_q); see the report's noisy-SGD comparison for T > 1"))
 
-EQ55_LATEX = (r"C_{\text{SGD}}(T) \subseteq \left\{ (\tau, \beta) \in (0, 1)^2 : G_{\mu}(\tau) \le \beta \le 1 - "
-              r"\tau \right\}, \quad (55)")
 _mu55 = sp.lambdify([q, sigma, T], mu55.expr, "mpmath")
 
 
@@ -450,11 +363,6 @@ def _sgd_loss_moments(qq, s):
         return m1, m2 - m1 ** 2
 
 
-@P.custom("sec5.eq55", "(55)", "asymptotic",
-          "noisy SGD, asymptotically in T (q sqrt(T) fixed): C_SGD(T) lies between G_mu and 1 - tau with "
-          "mu = q sqrt(T(e^{1/sigma^2} - 1))", latex=EQ55_LATEX, section=V,
-          formulas=("sec5.eq55_mu", "sec5.eq41"),
-          why_custom='a central-limit statement along T -> oo with q sqrt(T) fixed (two moments of the loss, not one function)')
 def _eq55_check():
     """(55) is stated 'asymptotically in T' (the central limit theorem of f-DP, Dong et al. Thm. 3.5, in Bu
     et al.'s regime q sqrt(T) -> nu): the composed trade-off tends to G_mu when T KL(P||Q) -> mu^2/2 and
@@ -482,7 +390,6 @@ def _eq55_check():
                         "on the exact curve, which the paper does not claim")
 
 # ============================================================================= Appendix H
-EQ112_LATEX = r"D_f(P||Q) = \int_0^1 |\beta'(\tau)| f\left(\frac{1}{|\beta'(\tau)|}\right) d\tau,"
 
 # f-divergence generators: (name, f, f(0), f'(oo))
 F_FAMILY = (
@@ -509,15 +416,6 @@ def _rhs112(pr, f):
     return _slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0))
 
 
-@P.drawn("appH.eq112", "(112)", "identity",
-         "for convex f with f(1) = 0: D_f(P||Q) = int_0^1 |beta'| f(1/|beta'|) dtau", latex=EQ112_LATEX,
-         section=H,
-         why_custom="an f-divergence as an integral over the trade-off curve's slopes (a failing claim needing its note)",
-         via=_draws, draws=dict(op="==", n=10, seed=112,
-         method="D_f from definition (2) (sums / quadrature) vs the printed integral over "
-                "the trade-off curve (brute-force hull segments / threshold-test slopes)", tol_digits=8,
-         fail_note="the integral misses f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)): true when Q << P or f(0) = 0, "
-                   "false e.g. for the (eps, delta) pair or U[0,1] vs U[0,c] with f(0) != 0"))
 def _eq112_check(rng):
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
@@ -526,15 +424,6 @@ def _eq112_check(rng):
     return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _rhs112(pr, f)
 
 
-EQ115_LATEX = r"\frac{\mathrm{d}}{\mathrm{d}\lambda}\tau_{\lambda} = -\lambda \frac{\mathrm{d}}{\mathrm{d}\lambda}\beta(\tau_{\lambda}). \tag{115}"
-
-
-@P.drawn("appH.eq115", "(115)", "identity",
-         "Fact: d tau_lambda/d lambda = -lambda d beta(tau_lambda)/d lambda", latex=EQ115_LATEX, section=H,
-         why_custom="numerical differentiation in lambda of tau_lambda on continuous pairs (no truth for tau_lambda's derivative)",
-         via=_draws, draws=dict(op="==", n=10, seed=115,
-         method="numerical differentiation in lambda of tau_lambda and of the trade-off "
-                "at tau_lambda (continuous pairs)", tol_digits=7))
 def _eq115_check(rng):
     pr = _any_pair(rng, ("gauss", "expo", "laplace"))
     if pr.label == "Laplace":   # the ratio is continuous only strictly between its tail values
@@ -548,15 +437,6 @@ def _eq115_check(rng):
     bl = lambda l: _np_quantities(pr, l)[1]  # noqa: E731
     return _desc(pr, lam=lam), mp.diff(tl, lam), -lam * mp.diff(bl, lam)
 
-EQ116_LATEX = (r"\bar{\tau}_{\lambda} - \lambda \beta(\tau_{\lambda}) = 1 - \int \left[\frac{\mathrm{d}P}{\mathrm{d}Q} "
-               r"\mathbf{1} \left\{ \frac{\mathrm{d}P}{\mathrm{d}Q} \le \lambda \right\} + \lambda \mathbf{1} "
-               r"\left\{ \frac{\mathrm{d}P}{\mathrm{d}Q} > \lambda \right\} \right] \mathrm{d}Q")
-EQ117_LATEX = r"=1-\int \min\left\{\frac{\mathrm{d}P}{\mathrm{d}Q},\lambda\right\}\mathrm{d}Q\tag{117}"
-EQ118_LATEX = r"=1-\int_{0}^{1}P\left[\frac{\mathrm{d}Q}{\mathrm{d}P}\geq\frac{t}{\lambda}\right]\mathrm{d}t\tag{118}"
-EQ119_LATEX = (r"= \lambda \int_{\lambda}^{\infty} \frac{1}{t^2} P \left[\frac{\mathrm{d}P}{\mathrm{d}Q} > t \right] "
-               r"\mathrm{d}t \tag{119}")
-EQ120_LATEX = (r"\frac{1 - \tau_{\lambda} - \lambda \beta(\tau_{\lambda})}{\lambda} = \int_{\lambda}^{\infty} "
-               r"\frac{1}{t^{2}} P \left[\frac{\mathrm{d}P}{\mathrm{d}O} > t \right] \mathrm{d}t. \tag{120}")
 E_LATEX = (r"\mathsf{E}_{\lambda}(P\|Q) = \sup_{A \subset \mathbb{X}} P(A) - \lambda Q(A) = \bar{\tau}_{\lambda} - "
            r"\lambda \beta(\tau_{\lambda}).")
 
@@ -614,20 +494,6 @@ def _identity_chain_check(which, seed, n=10):
                   "trade-off; the right-hand side by exact sums or quadrature as printed", 8)
 
 
-for _eq, _lx in ((116, EQ116_LATEX), (117, EQ117_LATEX), (118, EQ118_LATEX), (119, EQ119_LATEX), (120, EQ120_LATEX)):
-    # custom: the right-hand sides of (116)-(120) are integrals of ratio masses computed as printed (no generic kind)
-    P.claim(f"appH.eq{_eq}", f"({_eq})", "identity",
-            f"step ({_eq}) of the proof of the Fact: 1 - tau_lambda - lambda beta(tau_lambda) equals its "
-            f"right-hand side" + (" (divided by lambda)" if _eq == 120 else ""),
-            latex=_lx, section=H, check=(lambda e=_eq: _identity_chain_check(e, e, 8 if e in (118, 119, 120) else 12)),
-            note="(120) prints dO for dQ" if _eq == 120 else "",
-        why_custom='the right-hand sides of (116)-(120) are integrals of ratio masses computed as printed (no generic kind)')
-
-
-EQ121_LATEX = (r"D_f(P||Q) = \int f\left(\frac{\mathrm{d}P}{\mathrm{d}Q}\right) \frac{\mathrm{d}Q}{\mathrm{d}P} "
-               r"\mathrm{d}P = \int_0^\infty f(t) \frac{1}{t} \mathrm{d}\tau_t \tag{121}")
-
-
 def _stieltjes_121(pr, f):
     """int_0^oo f(t)/t d tau_t: over the law of dP/dQ under P (its atoms for discrete pairs,
     the change of variables t = p(x)/q(x) for continuous ones)."""
@@ -637,37 +503,16 @@ def _stieltjes_121(pr, f):
                    else mp.mpf(0), pr.ratio_points(F_KINKS))
 
 
-@P.drawn("appH.eq121", "(121)", "identity", "D_f(P||Q) = int f(dP/dQ) (dQ/dP) dP = int_0^oo f(t)/t dtau_t",
-         latex=EQ121_LATEX, section=H,
-         why_custom='a Stieltjes integral over the law of dP/dQ (a failing claim needing its note)',
-         via=_draws, draws=dict(op="==", n=10, seed=121,
-         method="D_f from definition (2) vs int f(t)/t dtau_t over the law of dP/dQ under P", tol_digits=8,
-         fail_note="the first equality changes measure from Q to P and so drops Q's mass on {dP/dQ = 0}: "
-                   "E_Q[f(dP/dQ)] = E_P[f(dP/dQ) dQ/dP] + f(0) Q(dP = 0)"))
 def _eq121_check(rng):
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
     return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _stieltjes_121(pr, f)
 
-EQ123_LATEX = r"= -\int_0^1 f\left(-\frac{1}{\beta'(\tau)}\right) \beta'(\tau) d\tau \tag{123}"
 
-
-@P.drawn("appH.eq123", "(123)", "identity",
-         "(121)'s right-hand side equals -int_0^1 f(-1/beta'(tau)) beta'(tau) dtau (steps (122)-(123) via (115))",
-         latex=EQ123_LATEX, section=H,
-         why_custom="a Stieltjes integral against an integral over the trade-off curve's slopes", via=_draws,
-         draws=dict(op="==", n=10, seed=123,
-         method="int f(t)/t dtau_t (law of dP/dQ under P) vs the integral over the "
-                "trade-off curve (brute-force hull / threshold-test slopes)", tol_digits=8))
 def _eq123_check(rng):
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
     return _desc(pr, f=name), _stieltjes_121(pr, f), _rhs112(pr, f)
-
-EQ124_LATEX = (r"\chi^{\alpha}(P||Q) = \frac{1}{\alpha - 1} \left[-\beta(0) + \int_{0}^{1} \left| \beta'(\tau) "
-               r"\right|^{1 - \alpha} d\tau \right], \quad (124)")
-RENYI_H_LATEX = (r"D_{\alpha}(P||Q) = \frac{1}{\alpha - 1} \log \left(1 - \beta(0) + \int_{0}^{1} (\left| \beta'(\tau) "
-                 r"\right|)^{1 - \alpha} d\tau \right).")
 
 
 def _chi_check(renyi: bool):
@@ -689,14 +534,5 @@ def _chi_check(renyi: bool):
 
 
 # custom: chi^alpha from the curve's slopes and beta(0) (a failing claim needing its note)
-P.claim("appH.eq124", "(124)", "identity",
-        "chi^alpha(P||Q) = (1/(alpha-1)) [-beta(0) + int_0^1 |beta'|^{1-alpha} dtau]",
-        latex=EQ124_LATEX, section=H, check=lambda: _chi_check(False),
-        why_custom="chi^alpha from the curve's slopes and beta(0) (a failing claim needing its note)")
-# custom: D_alpha from the curve's slopes and beta(0) (a failing claim needing its note)
-P.claim("appH.renyi", "App. H", "identity",
-        "D_alpha(P||Q) = (1/(alpha-1)) log(1 - beta(0) + int_0^1 |beta'|^{1-alpha} dtau) (the exact form of (42))",
-        latex=RENYI_H_LATEX, section=H, check=lambda: _chi_check(True),
-        why_custom="D_alpha from the curve's slopes and beta(0) (a failing claim needing its note)")
 
 P.load(__file__)  # the generic claims: sec5_apph.toml
