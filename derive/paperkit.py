@@ -17,6 +17,11 @@ runs ``derive.checkers`` (kinds: identity, inequality, derivative, monotone, con
 concave, limit, asymptotic, bound) over the parameters' domains, searching the ranges their
 sampling laws give; the claim's record says ``checker: <kind>``.
 
+The seed papers declare all of this in the claim file beside each section module instead:
+``F = P.formulas(__file__, globals())`` registers its ``[formulas."NAME"]`` tables, and its
+``[[claim]]`` tables name the module's check (``check``) or sampler (``draw``) for custom claims
+(``P.load``); ``P.custom`` / ``P.drawn`` decorate a check that stays registered in Python.
+
 ``latex`` strings are copied verbatim from the seed (a test holds each one
 against the seed text); ``parse`` names the verbatim fragment handed to the
 parser when the whole display is not an expression (an ``\\inf``, a ``:=``).

@@ -69,4 +69,4 @@ def _appC_eq80():
 h2 = parse_printed(r"\left(1 - \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha}\right) p + \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha} \left(e^{\varepsilon} - (\alpha-1)\delta\right) + (\alpha-1)\delta")
 
 
-P.load(__file__)  # the generic claims: app_a_c.toml
+P.load(__file__)  # the claims declared in app_a_c.toml (after the checks they name)

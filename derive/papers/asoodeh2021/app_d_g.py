@@ -317,4 +317,4 @@ def _fourth_check():
     v.method += "; fourth term * L^2 grows like L"
     return v
 
-P.load(__file__)  # the generic claims: app_d_g.toml
+P.load(__file__)  # the claims declared in app_d_g.toml (after the checks they name)

@@ -39,4 +39,4 @@ def _eq73():
                        method="numeric infimum over alpha >= 1/delta vs (106)")
 
 
-P.load(__file__)  # the generic claims: isit2020.toml
+P.load(__file__)  # the claims declared in isit2020.toml (after the checks they name)

@@ -170,4 +170,4 @@ def _limits_check():
     return v
 
 
-P.load(__file__)  # the generic claims: sec2_3.toml
+P.load(__file__)  # the claims declared in sec2_3.toml (after the checks they name)

@@ -289,4 +289,4 @@ def sigma2_at_plugged_alpha():
 
 # ----------------------------------------------------------------------------- variance reduction
 
-P.load(__file__)  # the generic claims: sec4.toml
+P.load(__file__)  # the claims declared in sec4.toml (after the checks they name)

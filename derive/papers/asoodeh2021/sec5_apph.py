@@ -535,4 +535,4 @@ def _chi_check(renyi: bool):
 
 # custom: chi^alpha from the curve's slopes and beta(0) (a failing claim needing its note)
 
-P.load(__file__)  # the generic claims: sec5_apph.toml
+P.load(__file__)  # the claims declared in sec5_apph.toml (after the checks they name)

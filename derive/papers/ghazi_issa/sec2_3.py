@@ -249,4 +249,4 @@ def _notation_check():
                                              "Sec. III-C3)", "should be": "M_{eps,0,eta}"},
                    note="typo: the third index of the dominating mechanism is eta, not delta")
 
-P.load(__file__)  # the generic claims: sec2_3.toml
+P.load(__file__)  # the claims declared in sec2_3.toml (after the checks they name)

@@ -77,4 +77,4 @@ def _stair_range_check():
         v.derived = sp.Interval(0, 1)
     return v
 
-P.load(__file__)  # the generic claims: sec6.toml
+P.load(__file__)  # the claims declared in sec6.toml (after the checks they name)

@@ -203,4 +203,4 @@ def _lemma3_appm_check(rng):
     over_eps = ldp_eps(W) - e
     return {"varepsilon": e, "alpha": a}, max(scale, over_tv, over_eps), mp.mpf(0)
 
-P.load(__file__)  # the generic claims: sec7.toml
+P.load(__file__)  # the claims declared in sec7.toml (after the checks they name)

@@ -106,4 +106,4 @@ P.generic("chi_err", "App. A", "limit",
           f=(sp.exp(_EXPO) - _KEPT) / w ** 3, x=w, x0=0, value=c5 * u ** 5 / 120)
 
 
-P.load(__file__)  # the generic claims: app_a.toml
+P.load(__file__)  # the claims declared in app_a.toml (after the checks they name)

@@ -44,4 +44,4 @@ NAMES = {f"mu_{{{j}}}": MU[j - 1] for j in range(1, 7)}
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_b.toml
 
 
-P.load(__file__)  # the generic claims: app_b.toml
+P.load(__file__)  # the claims declared in app_b.toml (after the checks they name)

@@ -38,4 +38,4 @@ def _lr_check():
     return Verdict("fails", "SymPy", counterexample={"steps": steps, "slope": sp.sstr(slope)})
 
 
-P.load(__file__)  # the generic claims: app_c.toml
+P.load(__file__)  # the claims declared in app_c.toml (after the checks they name)

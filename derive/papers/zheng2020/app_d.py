@@ -44,4 +44,4 @@ def _d2_check(rng):
     worst = max(steps, key=lambda s: abs(s - truth))
     return {"varepsilon": e}, truth, worst
 
-P.load(__file__)  # the generic claims: app_d.toml
+P.load(__file__)  # the claims declared in app_d.toml (after the checks they name)

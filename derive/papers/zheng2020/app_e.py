@@ -13,4 +13,4 @@ def _figref_check():
                    counterexample={"printed": "See Figure E.2 and E.2", "figures in App. E": ["E.1", "E.2"]},
                    note="presumably 'Figures E.1 and E.2'")
 
-P.load(__file__)  # the generic claims: app_e.toml
+P.load(__file__)  # the claims declared in app_e.toml (after the checks they name)

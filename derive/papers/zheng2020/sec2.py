@@ -69,4 +69,4 @@ _G1S = sp.Symbol("G_{1/sigma}")
 nu = sp.Symbol("nu", positive=True)
 
 
-P.load(__file__)  # the generic claims: sec2.toml
+P.load(__file__)  # the claims declared in sec2.toml (after the checks they name)

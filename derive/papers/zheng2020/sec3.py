@@ -356,4 +356,4 @@ def _footnote2_approx_check():
                   "F~_n(h)")
     return v
 
-P.load(__file__)  # the generic claims: sec3.toml
+P.load(__file__)  # the claims declared in sec3.toml (after the checks they name)

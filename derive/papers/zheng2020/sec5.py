@@ -175,4 +175,4 @@ def _table2_orders_check():
                        precision=15, note=f"{ce}: rounds to three orders of magnitude (strictly 10^{orders:.2f})")
     return Verdict("fails", "log10 of the Table 2 ratio", counterexample=ce)
 
-P.load(__file__)  # the generic claims: sec5.toml
+P.load(__file__)  # the claims declared in sec5.toml (after the checks they name)
