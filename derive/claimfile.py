@@ -96,6 +96,9 @@ COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditi
 #: ``ClaimFile(path, paper=key)``): the verbatim seed text, the paper's word for the claim, the
 #: registered formulas it is about, which side an identity's truth is, and the order of its variables
 PAPER_FIELDS = ("printed", "shown_kind", "formulas", "truth_side", "over")
+#: a built-in paper's custom claim (``check`` names the function of the section module that checks it)
+CUSTOM_FIELDS = ("id", "where", "kind", "section", "statement", "note", "seed", "printed", "formulas",
+                 "check", "draw", "check_with", "check_args", "why_custom")
 # ----------------------------------------------------------------------------- the reference
 #: what each field means (``(kind, field)`` where a field means something else in that kind)
 FIELD_DOCS = {
@@ -270,7 +273,18 @@ def reference() -> str:
     for f in PAPER_FIELDS:
         out.append(f"| `{f}` | {field_doc('', f)} |")
     out += ["",
-           "## Fields every claim takes", "",
+            "A built-in paper's file also declares the formulas its section registers, in the paper's order: "
+            "`[formulas.\"NAME\"]` tables with the fields of `Paper.formula` (`derive/paperkit.py`, "
+            "`FORMULA_FIELDS`: `where`, `latex` verbatim, `parse` the verbatim fragment parsed, `continued` lines, "
+            "`role`, `quantity`, `lhs`, `params` by their names in the section module, `section`, `seed`, "
+            "`description`, `symbols`, `parts`, `hand` with `hand_reason`, `subs`, `conditions`, `transform`), "
+            "registered by `Paper.formulas` before the module's checks; and its custom claims: a `[[claim]]` "
+            "with `why_custom` (why no kind carries it) and `check`, the function of the section module that "
+            "checks it (`check(**check_args)` with a `[claim.check_args]` table), or `draw`, a sampler "
+            "`draw(rng)` of random pairs or mechanisms whose draws `check_with` (default `verify.check_draws`) "
+            "checks, `check_with(draw, **check_args)`; such a claim takes "
+            + ", ".join(f"`{f}`" for f in CUSTOM_FIELDS) + ".", "",
+            "## Fields every claim takes", "",
            "| field | |", "|---|---|"]
     for f in COMMON_FIELDS:
         req = " (required)" if f in ("id", "where", "kind") else ""
@@ -995,6 +1009,8 @@ class ClaimFile:
 
     # ------------------------------------------------------------------ [formulas]
     def _read_formulas(self):
+        if self.builtin is not None:     # a built-in paper's formulas: registered by Paper.formulas
+            return
         raw = self.data.get("formulas", {})
         if not isinstance(raw, dict):
             raise self._err(self.lines.find(r"^\s*formulas\s*="), "formulas", "must be tables [formulas.NAME]")
@@ -1048,6 +1064,8 @@ class ClaimFile:
             self.claims.append(self._claim(spec, line, item))
 
     def _claim(self, spec: dict, line, item) -> Claim:
+        if self.builtin is not None and ("check" in spec or "draw" in spec):
+            return self._custom(spec, line, item)
         kind = spec.get("kind")
         if kind not in KIND_FIELDS:
             raise self._err(line, item, f"kind={kind!r} is not one of {', '.join(KIND_FIELDS)}")
@@ -1181,6 +1199,40 @@ class ClaimFile:
                      kind=spec.get("shown_kind", kind), statement=statement, printed_latex=printed, check_fn=check,
                      formulas=refs, note=spec.get("note", ""), checker=kind, definition=definition,
                      spec=(kind, dom, kw))
+
+    def _custom(self, spec: dict, line, item) -> Claim:
+        """A built-in paper's custom claim, declared here and checked by a function of the section
+        module beside the file (``sec4.toml`` -> ``sec4.py``): ``check`` (called with the keywords of
+        ``check_args``), or ``draw``, a sampler ``draw(rng)`` whose draws ``check_with`` (default
+        ``verify.check_draws``) checks: ``check_with(draw, **check_args)``, a relation over random
+        pairs or mechanisms.  ``why_custom`` says why no generic kind carries the claim."""
+        import importlib
+        unknown = set(spec) - set(CUSTOM_FIELDS)
+        if unknown:
+            raise self._err(line, item, f"unknown field(s) {', '.join(sorted(unknown))} for a custom claim "
+                            f"(it takes {', '.join(CUSTOM_FIELDS)})")
+        if ("check" in spec) == ("draw" in spec) or ("check_with" in spec and "draw" not in spec):
+            raise self._err(line, item, "a custom claim names one function: check, or draw (with check_with)")
+        for k in ("kind", "statement", "why_custom"):
+            if not isinstance(spec.get(k), str) or not spec[k].strip():
+                raise self._err(line, item, f"a custom claim needs {k} (a string)")
+        mod = importlib.import_module(f"{registry.SOURCES[self.key]}.{self.path.stem}")
+        fns = {k: getattr(mod, spec[k], None) for k in ("check", "draw", "check_with") if k in spec}
+        for k, fn in fns.items():
+            if not callable(fn):
+                raise self._err(line, item, f"{k}={spec[k]!r} is not a function of {mod.__name__}")
+        args = dict(spec.get("check_args", {}))
+        if "draw" in fns:
+            from .verify import check_draws
+            via, draw = fns.get("check_with", check_draws), fns["draw"]
+            check = lambda: via(draw, **args)  # noqa: E731
+        else:
+            check = (lambda f=fns["check"]: f(**args)) if args else fns["check"]
+        return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
+                     source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
+                     kind=spec["kind"], statement=spec["statement"], printed_latex=spec.get("printed", ""),
+                     check_fn=check, formulas=tuple(f"{self.key}.{m}" for m in spec.get("formulas", ())),
+                     note=spec.get("note", ""), why_custom=spec["why_custom"])
 
     def _printed_of(self, text: str) -> str:
         """A side as the paper prints it: a ``@formula`` reference becomes that formula's LaTeX."""

@@ -292,13 +292,14 @@ def _module_files(fn) -> list[Path]:
     papers = _derive_root() / "papers"
     if papers in f.parents and f.parent != papers:
         pkg = papers / f.relative_to(papers).parts[0]
-        return sorted(pkg.rglob("*.py"))
+        return sorted([*pkg.rglob("*.py"), *pkg.rglob("*.toml")])   # the formulas are declared in TOML
     return [f]
 
 
 def claim_files(claim) -> list[Path]:
     """The sources a claim's verdict depends on beyond the engine: the module registering its
-    check and, for a built-in paper, the whole paper package. A generic claim (``definition``
+    check and, for a built-in paper, the whole paper package (its modules and the TOML declaring its
+    formulas and claims). A generic claim (``definition``
     set) depends on nothing beyond its definition and the engine: its check lives in
     derive/paperkit.py or derive/claimfile.py and its whole input is in the definition, so
     editing a neighbouring claim leaves its cached verdict valid."""
@@ -307,7 +308,7 @@ def claim_files(claim) -> list[Path]:
     files = set(_module_files(claim.check_fn))
     pkg = _derive_root() / "papers" / str(claim.paper)
     if pkg.is_dir():
-        files |= set(pkg.rglob("*.py"))
+        files |= set(pkg.rglob("*.py")) | set(pkg.rglob("*.toml"))
     return sorted(files)
 
 

@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from .plotting import start_build  # noqa: E402
 import numpy as np  # noqa: E402
 
 from numeric import accountant as A  # noqa: E402
@@ -39,32 +40,38 @@ def _save(fig, outdir: pathlib.Path, name: str) -> str:
     return name
 
 
+def _finish(fig, ax, outdir: pathlib.Path, name: str, caption: str, xlabel: str, ylabel: str, *,
+            xscale: str | None = None, legend: int = 7) -> dict:
+    """Label the axes (scale, labels, legend) and save the figure: its record for the report."""
+    if xscale:
+        ax.set_xscale(xscale)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=legend)
+    return {"file": _save(fig, outdir, name), "caption": caption}
+
+
 def _f(x, d=4):
     return f"{x:.{d}g}"
 
 
 def _max_extra_steps(levels, T_grid, eps_a, eps_b):
     """For each epsilon level: max{T : eps_b(T) <= level} - max{T : eps_a(T) <= level}
-    (both eps curves increasing in T on the integer grid T_grid)."""
-    out = []
+    (both eps curves increasing in T on the integer grid T_grid), and the levels, where determined
+    (a level beyond the grid is left out)."""
+    out, at = [], []
     for lv in levels:
         ta = T_grid[eps_a <= lv]
         tb = T_grid[eps_b <= lv]
-        if ta.size == 0 or tb.size == 0 or tb[-1] == T_grid[-1]:
-            out.append(np.nan)      # beyond the grid: not determined
-            continue
-        out.append(tb[-1] - ta[-1])
-    return np.array(out, dtype=float)
+        if not (ta.size == 0 or tb.size == 0 or tb[-1] == T_grid[-1]):
+            out.append(tb[-1] - ta[-1])
+            at.append(lv)
+    return np.array(out, dtype=float), np.array(at, dtype=float)
 
 
 def build(outdir: pathlib.Path, progress=None) -> dict:
     """Write fig2_left.pdf, fig2_right.pdf, fig3.pdf, fig4.pdf into ``outdir``."""
-    outdir = pathlib.Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda s: None)
-    _setup()
-    t0 = time.perf_counter()
-    figures, tables, findings = [], [], []
+    outdir, say, t0, figures, tables, findings = start_build(outdir, progress, _setup)
 
     # ------------------------------------------------------------------ Fig. 2 left
     say("Fig. 2 left: exact gamma_alpha^eps(delta) vs Theorem 4")
@@ -85,15 +92,12 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
         ax.plot(d, g_ex, color=col, label=rf"exact, $\alpha={a:g}, \varepsilon={e:g}$")
         ax.plot(d, np.maximum(lb, 0), color=col, ls=":", label="Thm. 4 bound")
         rows.append([_f(a), _f(e), _f(gap, 3)])
-    ax.set_xscale("log")
-    ax.set_xlabel(r"$\delta$")
-    ax.set_ylabel(r"$\gamma_\alpha^\varepsilon(\delta)$")
-    ax.legend(fontsize=6)
-    figures.append({"file": _save(fig, outdir, "fig2_left.pdf"),
-                    "caption": ("Fig. 2 (left) recomputed: exact gamma (Theorem 3, solid) and "
-                                "Theorem 4's lower bound max(g, f) (dotted) against delta. The paper "
-                                "does not state its three (alpha, epsilon) pairs; we use (2, 1), (5, 1) "
-                                "and (10, 2).")})
+    figures.append(_finish(fig, ax, outdir, "fig2_left.pdf",
+                           ("Fig. 2 (left) recomputed: exact gamma (Theorem 3, solid) and "
+                            "Theorem 4's lower bound max(g, f) (dotted) against delta. The paper "
+                            "does not state its three (alpha, epsilon) pairs; we use (2, 1), (5, 1) "
+                            "and (10, 2)."),
+                           r"$\delta$", r"$\gamma_\alpha^\varepsilon(\delta)$", xscale="log", legend=6))
     tables.append({"caption": "Fig. 2 (left): largest gap between exact gamma and Theorem 4's bound "
                               "over delta in [1e-6, 1/alpha)",
                    "header": ["alpha", "epsilon", "max gap"], "rows": rows})
@@ -113,14 +117,11 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
     ax.plot(gam, e_ex, label="exact (Thm. 3)")
     ax.plot(gam, e_l1, ls="--", label="Lemma 1 (25)")
     ax.plot(gam, e_ba, ls=":", label="Balle et al. [18, Th. 21]")
-    ax.set_xscale("log")
-    ax.set_xlabel(r"$\gamma$")
-    ax.set_ylabel(r"$\varepsilon_\alpha^\delta(\gamma)$")
-    ax.legend(fontsize=7)
-    figures.append({"file": _save(fig, outdir, "fig2_right.pdf"),
-                    "caption": ("Fig. 2 (right) recomputed: epsilon guaranteed by an (alpha, gamma)-RDP "
-                                "mechanism, alpha = 2, delta = 1e-4: exact (Theorem 3), Lemma 1 (eq. 25) "
-                                "and Balle et al. 2020 Th. 21, against gamma.")})
+    figures.append(_finish(fig, ax, outdir, "fig2_right.pdf",
+                           ("Fig. 2 (right) recomputed: epsilon guaranteed by an (alpha, gamma)-RDP "
+                            "mechanism, alpha = 2, delta = 1e-4: exact (Theorem 3), Lemma 1 (eq. 25) "
+                            "and Balle et al. 2020 Th. 21, against gamma."),
+                           r"$\gamma$", r"$\varepsilon_\alpha^\delta(\gamma)$", xscale="log"))
     l1_ok = bool(np.all(e_l1 >= e_ex * (1 - 1e-12)))
     findings.append({"what": "Lemma 1 is never below the exact epsilon (Fig. 2 right)",
                      "paper": "upper bound (25)", "recomputed":
@@ -151,14 +152,12 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
     ax.plot(T, e_l2, ls="--", label="Lemma 2 (31)")
     ax.plot(T_sub, e_imp_sub, "o", ms=2.5, label="exact improved MA (30)")
     ax.plot(T, e_true, ls=":", color="k", label="true eps (T-fold Gaussian)")
-    ax.set_xlabel("T")
-    ax.set_ylabel(r"$\varepsilon$")
-    ax.legend(fontsize=7)
-    figures.append({"file": _save(fig, outdir, "fig3.pdf"),
-                    "caption": ("Fig. 3 recomputed: epsilon of the T-fold Gaussian mechanism, sigma = 20, "
-                                "delta = 1e-5: moments accountant (29), Lemma 2 (31)-(33), the exact "
-                                "improved moments accountant (30) via Theorem 3, and the true epsilon "
-                                "of the composition (Gaussian with mu = sqrt(T)/sigma).")})
+    figures.append(_finish(fig, ax, outdir, "fig3.pdf",
+                           ("Fig. 3 recomputed: epsilon of the T-fold Gaussian mechanism, sigma = 20, "
+                            "delta = 1e-5: moments accountant (29), Lemma 2 (31)-(33), the exact "
+                            "improved moments accountant (30) via Theorem 3, and the true epsilon "
+                            "of the composition (Gaussian with mu = sqrt(T)/sigma)."),
+                           "T", r"$\varepsilon$"))
     diff_l2 = e_ma - e_l2
     j = int(np.argmax(diff_l2))
     imp_at = np.interp(T_sub, T, e_ma) - e_imp_sub
@@ -174,13 +173,12 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
     e_ma_x = A.ma_epsilon(rho, T_ext, delta)
     e_l2_x, _ = A.lemma2_epsilon(rho, T_ext, delta)
     levels = np.linspace(6.0, float(e_ma_x[999]), 25)
-    extra = _max_extra_steps(levels, T_ext, e_ma_x, e_l2_x)
-    ok = np.isfinite(extra)
+    extra, _ = _max_extra_steps(levels, T_ext, e_ma_x, e_l2_x)
     findings.append({"what": "extra iterations at equal eps, Lemma 2 vs MA, eps in [6, eps_MA(1000)] (Fig. 3)",
                      "paper": "about 100 more iterations for any eps larger than 6",
-                     "recomputed": (f"min {np.min(extra[ok]):.0f}, max {np.max(extra[ok]):.0f} extra "
-                                    f"iterations over {int(ok.sum())} eps levels"),
-                     "agrees": bool(np.min(extra[ok]) >= 90)})
+                     "recomputed": (f"min {np.min(extra):.0f}, max {np.max(extra):.0f} extra "
+                                    f"iterations over {extra.size} eps levels"),
+                     "agrees": bool(np.min(extra) >= 90)})
     tables.append({"caption": "Fig. 3: epsilon at selected T (sigma = 20, delta = 1e-5)",
                    "header": ["T", "MA (29)", "Lemma 2", "exact (30)", "true"],
                    "rows": [[str(int(t)), _f(np.interp(t, T, e_ma), 5), _f(np.interp(t, T, e_l2), 5),
@@ -209,31 +207,27 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
     ax.plot(E, e_l24, ls="--", label=r"Lemma 2, $\rho_q$")
     ax.plot(E_sub, e_ex_mir, "s", ms=2.5, label="exact subsampled RDP, Thm. 1")
     ax.plot(E_sub, e_ex_opt, "o", ms=2.5, label="exact subsampled RDP, Thm. 3")
-    ax.set_xlabel("epochs (T = epochs/q)")
-    ax.set_ylabel(r"$\varepsilon$")
-    ax.legend(fontsize=7)
-    figures.append({"file": _save(fig, outdir, "fig4.pdf"),
-                    "caption": ("Fig. 4 recomputed: noisy SGD, q = 0.001, sigma = 4, delta = 1e-5, against "
-                                "epochs (1 to 1000; the paper's axis range is not stated). Lines: the paper's "
-                                "rho_q = q^2/((1-q) sigma^2) approximation (Abadi et al. Lemma 3) with MA (29) "
-                                "and Lemma 2; markers: the exact Poisson-subsampled Gaussian RDP "
-                                "(Mironov-Talwar-Zhang 2019) converted by Theorem 1 and by Theorem 3.")})
+    figures.append(_finish(fig, ax, outdir, "fig4.pdf",
+                           ("Fig. 4 recomputed: noisy SGD, q = 0.001, sigma = 4, delta = 1e-5, against "
+                            "epochs (1 to 1000; the paper's axis range is not stated). Lines: the paper's "
+                            "rho_q = q^2/((1-q) sigma^2) approximation (Abadi et al. Lemma 3) with MA (29) "
+                            "and Lemma 2; markers: the exact Poisson-subsampled Gaussian RDP "
+                            "(Mironov-Talwar-Zhang 2019) converted by Theorem 1 and by Theorem 3."),
+                           "epochs (T = epochs/q)", r"$\varepsilon$"))
     lv = np.linspace(float(e_ma4[9]), float(e_ma4[-1]), 30)
-    extra_E = _max_extra_steps(lv, E, e_ma4, e_l24)
-    okE = np.isfinite(extra_E)
+    extra_E, at_E = _max_extra_steps(lv, E, e_ma4, e_l24)
     findings.append({"what": "extra epochs at equal eps, Lemma 2 vs MA with rho_q (Fig. 4)",
                      "paper": "remarkably more epochs (often over a hundred)",
-                     "recomputed": (f"from {np.min(extra_E[okE]):.0f} to {np.max(extra_E[okE]):.0f} extra "
-                                    f"epochs for eps between {lv[0]:.3g} and {lv[okE][-1]:.3g}"),
-                     "agrees": bool(np.max(extra_E[okE]) > 100)})
+                     "recomputed": (f"from {np.min(extra_E):.0f} to {np.max(extra_E):.0f} extra "
+                                    f"epochs for eps between {lv[0]:.3g} and {at_E[-1]:.3g}"),
+                     "agrees": bool(np.max(extra_E) > 100)})
     e_ex_opt_full = np.interp(E, E_sub, e_ex_opt)
-    extra_exact = _max_extra_steps(lv, E, e_ma4, e_ex_opt_full)
-    okx = np.isfinite(extra_exact)
+    extra_exact, _ = _max_extra_steps(lv, E, e_ma4, e_ex_opt_full)
     findings.append({"what": "extra epochs at equal eps, exact subsampled RDP + Theorem 3 vs the paper's MA (Fig. 4)",
                      "paper": "(not in the paper)",
-                     "recomputed": (f"from {np.min(extra_exact[okx]):.0f} to {np.max(extra_exact[okx]):.0f} "
+                     "recomputed": (f"from {np.min(extra_exact):.0f} to {np.max(extra_exact):.0f} "
                                     "extra epochs (interpolated between computed points)"
-                                    if okx.any() else "beyond the computed range"),
+                                    if extra_exact.size else "beyond the computed range"),
                      "agrees": True})
     findings.append({"what": "validity of the rho_q approximation used for Fig. 4",
                      "paper": "approximately (alpha, alpha rho_q)-RDP for integer alpha <= 1 + sigma^2 log(1/(q sigma)), q < 1/(16 sigma)",

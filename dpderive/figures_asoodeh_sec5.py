@@ -32,6 +32,7 @@ from numeric import region as R  # noqa: E402
 from numeric.rdp import AbadiApproxSubsampledGaussian, Gaussian, RDPValidityWarning, SubsampledGaussian  # noqa: E402
 
 from .figures_asoodeh import _f, _save, _setup  # noqa: E402
+from .plotting import start_build  # noqa: E402
 
 Q_SGD = 256 / 60000
 SIGMAS = (0.5, 0.6, 0.7, 0.8, 1.0)
@@ -282,12 +283,7 @@ def _fig9(outdir, figures, tables, findings, Ts, areas):
 
 def build(outdir: pathlib.Path, progress=None) -> dict:
     """Write fig6.pdf ... fig9.pdf into ``outdir``."""
-    outdir = pathlib.Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda s: None)
-    _setup()
-    t0 = time.perf_counter()
-    figures, tables, findings = [], [], []
+    outdir, say, t0, figures, tables, findings = start_build(outdir, progress, _setup)
     say("Fig. 6: Gaussian mechanism, G_mu and C(eps, delta_eps)")
     _fig6(outdir, figures, findings)
     say("Fig. 7: T-fold Gaussian, exact region and Bounds 1-2")

@@ -22,6 +22,7 @@ from numeric.rdp import SubsampledGaussian  # noqa: E402
 
 from .figures_asoodeh import _f, _save  # noqa: E402
 from .figures_asoodeh import _setup as _setup_common  # noqa: E402
+from .plotting import start_build  # noqa: E402
 
 EPS, ALPHA = 1.0, 0.3                       # Figs. 3-4: eps = 1, delta = 0, alpha = 0.3
 A = np.concatenate((np.linspace(0, 0.02, 80), np.linspace(0.02, 1, 500)))
@@ -62,12 +63,7 @@ def _lines(ax, profile, js, color, label):
 
 
 def build(outdir: pathlib.Path, progress=None) -> dict:
-    outdir = pathlib.Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda s: None)
-    _setup()
-    t0 = time.perf_counter()
-    figures, tables, findings = [], [], []
+    outdir, say, t0, figures, tables, findings = start_build(outdir, progress, _setup)
     eta = (1 - ALPHA) * math.tanh(EPS / 2)
 
     # ------------------------------------------------------------------ Figs. 1-2

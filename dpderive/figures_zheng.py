@@ -21,6 +21,7 @@ from numeric import edgeworth as EW
 from numeric import pld
 
 from .figures_asoodeh import _f, _save, _setup, plt
+from .plotting import start_build  # noqa: E402
 
 LAPLACE_N = tuple(range(1, 11))
 LAPLACE_PANELS = (1, 3, 5, 10)                      # Fig. 5.1's representative cases
@@ -218,12 +219,7 @@ def _sgd_pld(p: float, n: int):
 
 def build(outdir: pathlib.Path, progress=None) -> dict:
     """Write zheng_fig5_1..5_4.pdf and zheng_figE_1..E_2.pdf into ``outdir``."""
-    outdir = pathlib.Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda s: None)
-    _setup()
-    t0 = time.perf_counter()
-    figures, tables, findings = [], [], []
+    outdir, say, t0, figures, tables, findings = start_build(outdir, progress, _setup)
     _laplace(outdir, say, figures, tables, findings)
     timing = _sgd(outdir, say, figures, tables, findings, power=0.25, tag="n14", figs=("5.3", "5.4"))
     _sgd(outdir, say, figures, tables, findings, power=0.5, tag="n12", figs=("E.1", "E.2"))

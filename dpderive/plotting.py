@@ -3,6 +3,19 @@ with the Agg backend, imported only when a plot is asked for)."""
 from __future__ import annotations
 
 
+def start_build(outdir, progress=None, setup=None):
+    """The prologue of a figures module's ``build``: the output folder (created), the progress
+    callback, the style (``setup()``), the clock and the three result lists.
+    Returns (outdir, say, t0, figures, tables, findings)."""
+    import pathlib
+    import time
+    outdir = pathlib.Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    if setup is not None:
+        setup()
+    return outdir, progress or (lambda s: None), time.perf_counter(), [], [], []
+
+
 def tradeoff_plot(path, curves, *, size, xlabel="type I error", ylabel="type II error", title=None,
                   title_size=9, legend_size=7, unit_box=False) -> None:
     """Write ``curves`` (a list of ``(x, y, matplotlib keyword arguments)``) to ``path``."""

@@ -136,7 +136,7 @@ def test_verdict_key_follows_the_module_source(tmp_path, monkeypatch):
 def test_paper_claim_key_covers_its_package_and_the_engine():
     custom = next(c for c in registry.claims("ghazi_issa") if c.checker == "custom")
     files = {p.name for p in execution.claim_files(custom)}
-    assert {"_truth.py", "sec2_3.py", "sec7.py"} <= files, custom.id
+    assert {"_truth.py", "sec2_3.py", "sec7.py", "sec2_3.toml"} <= files, custom.id   # formulas: TOML
     engine = {p.name for p in execution.engine_files()}
     assert {"core.py", "verify.py", "checkers.py", "truths.py", "paperkit.py"} <= engine
 

@@ -23,9 +23,35 @@ def test_every_claim_file_is_registered_under_its_paper():
         assert data["paper"] == {"key": key}, path
         for spec in data["claim"]:
             c = registry.CLAIMS[f"{key}.{spec['id']}"]
-            assert c.checker == spec["kind"] and c.spec[0] == spec["kind"], c.id
             assert c.source.location == spec["where"] and c.printed_latex == spec.get("printed", c.printed_latex)
+            if "check" in spec or "draw" in spec:    # a custom claim: checked by its module's function
+                assert c.checker == "custom" and c.spec is None and c.why_custom == spec["why_custom"], c.id
+                continue
+            assert c.checker == spec["kind"] and c.spec[0] == spec["kind"], c.id
             assert not c.why_custom
+
+
+def test_formulas_are_declared_in_the_claim_files():
+    """Every formula of a seed paper is a [formulas."NAME"] table of one of its claim files (none is
+    declared in Python), each file's in the order they are registered."""
+    registry.load_all()
+    for key in ("asoodeh2021", "ghazi_issa", "zheng2020"):
+        names = [f.name.split(".", 1)[1] for f in registry.FORMULAS.values() if f.paper == key]
+        files = [list(tomllib.loads(p.read_text()).get("formulas", {})) for p in PAPERS.glob(f"{key}/*.toml")]
+        assert sorted(names) == sorted(n for f in files for n in f), key
+        for f in files:
+            assert f == [n for n in names if n in f], key
+    assert "P.formula(" not in "".join(p.read_text() for p in PAPERS.glob("*/*.py"))
+
+
+def test_a_custom_claim_names_a_function_of_its_module(tmp_path):
+    registry.load_all()
+    src = (PAPERS / "ghazi_issa" / "sec7.toml").read_text()
+    assert 'check = "' in src
+    f = tmp_path / "sec7.toml"
+    f.write_text(src.replace('check = "', 'check = "nosuch', 1))
+    with pytest.raises(ClaimFileError, match="is not a function of"):
+        ClaimFile(f, paper="ghazi_issa")
 
 
 def test_at_name_is_the_registered_formula():

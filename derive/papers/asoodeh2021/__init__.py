@@ -3,8 +3,8 @@
 The modules follow the paper's order: Sections II-III, Section IV,
 Appendices A-C, Appendices D-G, and the ISIT 2020 variants.
 
-Each module registers the paper's formulas (parsed from the seed) and its custom checks, then loads the
-claim file beside it (``sec2_3.toml`` ...: the generic claims, in the format users write); ``domains.toml``
+Each module registers the formulas declared in the claim file beside it (``sec2_3.toml`` ...: the format users
+write, with [formulas] tables), defines its irreducible checks, then loads that file's claims; ``domains.toml``
 holds the stated parameter ranges and ``errata.toml`` the grouping of failing claims.
 """
 from . import sec2_3, sec4, app_a_c, app_d_g, isit2020, sec5_apph  # noqa: F401

@@ -8,7 +8,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...parse import parse_printed
-from ...symbols import ALPHA, P as PP, Q as QQ, alpha, delta, eps, p, q
+from ...symbols import ALPHA, P as PP, Q as QQ, alpha, delta
 from ...verify import check_draws
 from . import _truth as TR
 from ._paper import P
@@ -21,58 +21,31 @@ h1 = h1_formula.expr
 # ----------------------------------------------------------------------------- Appendix B
 
 
-def _appB_eq73():
-    # gamma-tilde(delta) = chi(gamma_alpha^eps(delta)) is convex in delta (the conclusion of (71)-(73))
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        e = mp.mpf(rng.uniform(0, 3))
-        d = mp.mpf(10) ** rng.uniform(-6, -0.2)
-        h = d * mp.mpf(rng.uniform(0.05, 0.4))
-        gt = [(mp.e ** ((a - 1) * TR.gamma_exact(a, e, x)) - 1) / (a - 1) for x in (d - h, d, d + h)]
-        return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, gt[0] - 2 * gt[1] + gt[2], mp.mpf(0))
-    return check_draws(draw, ">=", n=25, tol_digits=18, seed=73,
-                       method="second differences of chi(gamma_exact(delta)) at 30 digits (same draws law as (18))")
+def _appB_eq73(rng):
+# gamma-tilde(delta) = chi(gamma_alpha^eps(delta)) is convex in delta (the conclusion of (71)-(73))
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+    e = mp.mpf(rng.uniform(0, 3))
+    d = mp.mpf(10) ** rng.uniform(-6, -0.2)
+    h = d * mp.mpf(rng.uniform(0.05, 0.4))
+    gt = [(mp.e ** ((a - 1) * TR.gamma_exact(a, e, x)) - 1) / (a - 1) for x in (d - h, d, d + h)]
+    return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, gt[0] - 2 * gt[1] + gt[2], mp.mpf(0))
 
-
-# custom: convexity of a numeric truth (second differences of chi(gamma_alpha^eps)); the convex kind needs SymPy's diff
-P.claim("appB.eq73", "(73)", "convexity",
-        "delta -> gamma-tilde(delta) (the least chi^alpha value with E_{e^eps} >= delta) is convex",
-        latex=r"\geq \widetilde{\gamma}(\lambda \delta_1 + \bar{\lambda} \delta_2). \tag{73}", section=B,
-        check=_appB_eq73,
-        why_custom="convexity of a numeric truth (second differences of chi(gamma_alpha^eps)); the convex kind needs SymPy's diff")
-
-H_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \inf_{0 < q < p < 1} \frac{1}{\alpha - 1} \log \left(p^{\alpha} q^{1 - \alpha} + \bar{p}^{\alpha} \bar{q}^{1 - \alpha} \right)"
-h_pq = P.formula("appB.h", "(75)", H_LATEX,
-                 parse=r"\frac{1}{\alpha - 1} \log \left(p^{\alpha} q^{1 - \alpha} + \bar{p}^{\alpha} \bar{q}^{1 - \alpha} \right)",
-                 role="definition", quantity=r"h(p,q;\alpha)", lhs=r"h(p,q;\alpha)", params=(ALPHA, PP, QQ),
-                 section=B, description="objective of the two-parameter Bernoulli program (75)")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_a_c.toml
 
 
 # ----------------------------------------------------------------------------- Appendix C
 
-EQ79_LATEX = r"e^{(\alpha-1)\left(\gamma_{\alpha}^{\varepsilon}(\delta)-\varepsilon\right)} \ge \inf_{p\in(\delta,1)} p^{\alpha}(p-\delta)^{1-\alpha}"
+
+def _appC_eq79(rng):
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+    e = mp.mpf(rng.uniform(0, 3))
+    d = mp.mpf(10) ** rng.uniform(-8, -0.1)
+    lhs = mp.e ** ((a - 1) * (TR.gamma_exact(a, e, d) - e))
+    from ...verify import mp_minimize
+    _, rhs = mp_minimize(lambda x: x ** a * (x - d) ** (1 - a), d, 1, grid=120, iters=160)
+    return ({"alpha": a, "varepsilon": e, "delta": d}, lhs, rhs)
 
 
-def _appC_eq79():
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        e = mp.mpf(rng.uniform(0, 3))
-        d = mp.mpf(10) ** rng.uniform(-8, -0.1)
-        lhs = mp.e ** ((a - 1) * (TR.gamma_exact(a, e, d) - e))
-        from ...verify import mp_minimize
-        _, rhs = mp_minimize(lambda x: x ** a * (x - d) ** (1 - a), d, 1, grid=120, iters=160)
-        return ({"alpha": a, "varepsilon": e, "delta": d}, lhs, rhs)
-    return check_draws(draw, ">=", n=20, tol_digits=20, seed=79,
-                       method="exact gamma vs the minimum of the first term, both at 30 digits")
-
-
-# custom: the right side is an infimum over p (numeric minimisation), no closed form to hold against the truth
-P.claim("appC.eq79", "(79)", "inequality", "lower bound 1: drop the second term of h_1",
-        latex=EQ79_LATEX, section=C, check=_appC_eq79,
-        why_custom='the right side is an infimum over p (numeric minimisation), no closed form to hold against the truth')
-
-
-EQ80_LATEX = r"e^{(\alpha-1)(\gamma_{\alpha}^{\varepsilon}(\delta)-\varepsilon)} \ge \left(\delta\alpha^{\alpha}(\alpha-1)^{1-\alpha}\right)\mathbf{1}\{\alpha\delta < 1\} + \left((1-\delta)^{1-\alpha}\right)\mathbf{1}\{\alpha\delta \ge 1\} \quad (80)"
 _v80a = parse_printed(r"\delta\alpha^{\alpha}(\alpha-1)^{1-\alpha}")
 _v80b = parse_printed(r"(1-\delta)^{1-\alpha}")
 
@@ -93,15 +66,7 @@ def _appC_eq80():
                        method="numeric minimum of the first term over p vs the printed value, both cases")
 
 
-# custom: a minimum over p (numeric minimisation incl. the closed end p = 1) against the printed value
-P.claim("appC.eq80", "(80)", "optimum",
-        "the minimum of the first term is delta alpha^alpha (alpha-1)^{1-alpha} if alpha*delta < 1, "
-        "(1-delta)^{1-alpha} otherwise (p* = min{alpha delta, 1})",
-        latex=EQ80_LATEX, section=C, check=_appC_eq80,
-        why_custom='a minimum over p (numeric minimisation incl. the closed end p = 1) against the printed value')
-
-
 h2 = parse_printed(r"\left(1 - \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha}\right) p + \left(\frac{1-p}{e^{\varepsilon}-p}\right)^{\alpha} \left(e^{\varepsilon} - (\alpha-1)\delta\right) + (\alpha-1)\delta")
 
 
-P.load(__file__)  # the generic claims: app_a_c.toml
+P.load(__file__)  # the claims declared in app_a_c.toml (after the checks they name)

@@ -18,7 +18,8 @@ import sympy as sp
 from ... import registry
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, GAMMA, RHO, SIGMA, TSTEPS, A, L, T, alpha, delta, eps, gamma, rho, sigma, zeta_alpha
+from ...symbols import (
+    ALPHA, DELTA, EPS, GAMMA, RHO, SIGMA, TSTEPS, A, L, T, alpha, delta, eps, gamma, rho, sigma)
 from ...verify import check_draws, check_equal, check_relation, mp_minimize, symbolic_zero
 from ._paper import P
 from .sec4 import (ZETA, _in_L, asymptotic_residual, eps_upper_ok, gauss_delta, renyi_quad,
@@ -28,55 +29,9 @@ APP_D, APP_E, APP_F, APP_G = "App. D", "App. E", "App. F", "App. G"
 thm4_f = registry.FORMULAS["asoodeh2021.thm4.f"]
 
 
-F1_LATEX = r"f_1(\alpha, \varepsilon, \delta) := (e^{\varepsilon} - \alpha \delta)(\frac{\delta - 1}{\delta - e^{\varepsilon}})^{\alpha} + \alpha \delta"
-f1 = P.formula("appD.f1", "App. D", F1_LATEX,
-               parse=r"(e^{\varepsilon} - \alpha \delta)(\frac{\delta - 1}{\delta - e^{\varepsilon}})^{\alpha} + \alpha \delta",
-               role="definition", quantity=r"f_1(\alpha, \varepsilon, \delta)", lhs=r"f_1(\alpha, \varepsilon, \delta)",
-               params=(ALPHA, EPS, DELTA), section=APP_D,
-               description="the argument of the logarithm in Theorem 4's f")
-
-
-D2F1_LATEX = (r"(\alpha - 1)\alpha (e^{\varepsilon} - 1)\bar{\delta}^{\alpha} \frac{(e^{\varepsilon}(1 - 2\delta + "
-              r"e^{\varepsilon}) - \alpha\delta(e^{\varepsilon} - 1))}{\bar{\delta}^{2}(e^{\varepsilon} - \delta)^{\alpha}"
-              r"(\delta - e^{\varepsilon})^{2}}.")
-d2f1 = P.formula("appD.d2f1", "App. D", D2F1_LATEX, role="identity",
-                 quantity=r"\partial^2 f_1/\partial \delta^2", lhs=r"\frac{\partial^2 f_1}{\partial \delta^2}",
-                 params=(ALPHA, EPS, DELTA), section=APP_D, description="unnumbered display before (93)")
-
-
-F2_LATEX = r"f_2(\alpha, \varepsilon) := \frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)}"
-f2 = P.formula("appD.f2", "App. D", F2_LATEX,
-               parse=r"\frac{e^{\varepsilon}(e^{\varepsilon} + 1)}{2e^{\varepsilon} + \alpha(e^{\varepsilon} - 1)}",
-               role="definition", quantity=r"f_2(\alpha, \varepsilon)", lhs=r"f_2(\alpha, \varepsilon)",
-               params=(ALPHA, EPS), section=APP_D)
-
-
-EQ95_LATEX = (r"= \varepsilon + \frac{1}{\alpha - 1} \log \left(e^{-\varepsilon(\alpha - 1)} + \alpha \delta - "
-              r"\alpha \delta e^{-\varepsilon(\alpha - 1)} \right),")
-eq95 = P.formula("appD.eq95", "(95)", EQ95_LATEX,
-                 parse=(r"\varepsilon + \frac{1}{\alpha - 1} \log \left(e^{-\varepsilon(\alpha - 1)} + \alpha \delta - "
-                        r"\alpha \delta e^{-\varepsilon(\alpha - 1)} \right)"),
-                 role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"f(\alpha,\varepsilon,\delta)",
-                 params=(ALPHA, EPS, DELTA), section=APP_D,
-                 description="Theorem 4's f with f_1 replaced by its tangent at delta = 0")
-
-
-EQ96_LATEX = (r"\frac{\partial f_2(\alpha, \varepsilon)}{\partial \varepsilon} = \frac{e^{\varepsilon} \left((2 + "
-              r"\alpha)e^{2\varepsilon} - 2\alpha e^{2\varepsilon} - \alpha \right)}{\left(2e^{\varepsilon} + \alpha "
-              r"(e^{\varepsilon} - 1) \right)^2}")
-eq96 = P.formula("appD.eq96", "(96)", EQ96_LATEX,
-                 parse=(r"\frac{e^{\varepsilon} \left((2 + \alpha)e^{2\varepsilon} - 2\alpha e^{2\varepsilon} - \alpha "
-                        r"\right)}{\left(2e^{\varepsilon} + \alpha (e^{\varepsilon} - 1) \right)^2}"),
-                 role="identity", quantity=r"\partial f_2/\partial \varepsilon",
-                 lhs=r"\frac{\partial f_2(\alpha, \varepsilon)}{\partial \varepsilon}", params=(ALPHA, EPS),
-                 section=APP_D)
-
-
-EQ98_LATEX = r"= \frac{2(\alpha^{2} + \alpha(\sqrt{2\alpha(\alpha + 1)} - 1) - 2)}{\alpha(2 + \alpha)^{2}}"
-eq98 = P.formula("appD.eq98", "(98)", EQ98_LATEX,
-                 parse=r"\frac{2(\alpha^{2} + \alpha(\sqrt{2\alpha(\alpha + 1)} - 1) - 2)}{\alpha(2 + \alpha)^{2}}",
-                 role="equality", quantity=r"\min_{\varepsilon} f_2(\alpha, \varepsilon) - 1/\alpha",
-                 params=(ALPHA,), section=APP_D)
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_d_g.toml
+eq98, eq106, eq108, eq110 = (
+    F["appD.eq98"], F["appF.eq106"], F["appG.eq108_objective"], F["appG.eq110"])
 
 
 F3 = sp.expand(eq98.expr * alpha * (2 + alpha) ** 2)  # f_3 as defined by (99)
@@ -84,26 +39,15 @@ F3 = sp.expand(eq98.expr * alpha * (2 + alpha) ** 2)  # f_3 as defined by (99)
 
 assert F3.subs(alpha, 1) == 0   # f_3(1) = 0 exactly (SymPy evaluates it)
 
-EQ101_LATEX = (r"\frac{\mathrm{d}f_3(\alpha)}{\mathrm{d}\alpha} = \frac{\sqrt{2}\alpha(1+2\alpha)}{\sqrt{\alpha(1+\alpha)}} "
-               r"+ 2\sqrt{2\alpha(1+\alpha)} + 4\alpha - 2 > 0.")
-eq101 = P.formula("appD.eq101", "(101)", EQ101_LATEX,
-                  parse=r"\frac{\sqrt{2}\alpha(1+2\alpha)}{\sqrt{\alpha(1+\alpha)}} + 2\sqrt{2\alpha(1+\alpha)} + 4\alpha - 2",
-                  role="identity", quantity=r"\mathrm{d}f_3/\mathrm{d}\alpha", params=(ALPHA,), section=APP_D)
-
-
-EQ102_LATEX = (r"\varepsilon_{\alpha}^{\delta}(\gamma) \le \frac{1}{\alpha - 1} \log \left(\frac{e^{(\alpha - 1)\gamma} "
-               r"- 1}{\alpha \delta} + 1 \right)")
-eq102 = P.formula("appD.eq102", "(102)", EQ102_LATEX,
-                  parse=r"\frac{1}{\alpha - 1} \log \left(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \right)",
-                  role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
-                  lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA),
-                  conditions=(alpha * delta <= 1,), section=APP_D)
-
 
 E3_LATEX = (r"$\zeta_{\alpha}e^{(\alpha-1)\gamma} < \frac{1}{\alpha}$ that is simplified to "
             r"$1-e^{-\gamma} \le \frac{1}{\alpha}$")
 
 
+@P.custom("appE.nonempty", "App. E", "condition",
+          "zeta_alpha e^{(alpha-1)gamma} < 1/alpha simplifies to 1 - e^{-gamma} <= 1/alpha", latex=E3_LATEX,
+          section=APP_E,
+          why_custom='a failing claim about two conditions that differ only on a boundary (SymPy at the boundary; no generic kind compares relations)')
 def _nonempty_check():
     strict = ZETA * sp.exp((alpha - 1) * gamma) - 1 / alpha          # "< 0" is the first condition
     simplified = 1 - sp.exp(-gamma) - 1 / alpha                      # "<= 0" is the second
@@ -135,19 +79,15 @@ def _nonempty_check():
     return v
 
 
-# custom: a failing claim about two conditions that differ only on a boundary (SymPy at the boundary; no generic kind compares relations)
-P.claim("appE.nonempty", "App. E", "condition",
-        "zeta_alpha e^{(alpha-1)gamma} < 1/alpha simplifies to 1 - e^{-gamma} <= 1/alpha",
-        latex=E3_LATEX, section=APP_E, check=_nonempty_check,
-        why_custom='a failing claim about two conditions that differ only on a boundary (SymPy at the boundary; no generic kind compares relations)')
-
-
 # ============================================================================= Appendix F
 RHO_F_LATEX = r"we have $\gamma(\alpha) = \alpha \rho T$ where $\rho = 1/\sigma^2$"
 rho_f = parse_printed(r"1/\sigma^2")
 
 
-# custom: a failing claim must carry the corrected rho = 1/(2 sigma^2); the bound kind gives no derived formula
+@P.custom("appF.rho", "App. F", "value",
+          "T-fold Gaussian composition has gamma(alpha) = alpha rho T with rho = 1/sigma^2", latex=RHO_F_LATEX,
+          section=APP_F,
+          why_custom='a failing claim must carry the corrected rho = 1/(2 sigma^2); the bound kind gives no derived formula')
 def _rho_f_check():
     fp = sp.lambdify([alpha, sigma, T], alpha * rho_f * T, "mpmath")
 
@@ -166,23 +106,12 @@ def _rho_f_check():
     return v
 
 
-P.claim("appF.rho", "App. F", "value",
-        "T-fold Gaussian composition has gamma(alpha) = alpha rho T with rho = 1/sigma^2",
-        latex=RHO_F_LATEX, section=APP_F, check=_rho_f_check,
-        why_custom='a failing claim must carry the corrected rho = 1/(2 sigma^2); the bound kind gives no derived formula')
-
-EQ103_LATEX = r"\varepsilon_{\alpha}^{\delta}(\rho\alpha T) = (\rho\alpha T + \log(1-\delta))_{\perp}"
-eq103 = P.formula("appF.eq103", "(103)", EQ103_LATEX,
-                  hand=sp.Max(rho * alpha * T + sp.log(1 - delta), 0),
-                  hand_reason="the seed prints the positive part (.)_+ as (.)_{\\perp} (a transcription artifact; "
-                              "the next displays (104)-(106) use (.)_+)",
-                  role="equality", quantity=r"\varepsilon_{\alpha}^{\delta}(\rho\alpha T)",
-                  lhs=r"\varepsilon_{\alpha}^{\delta}(\rho\alpha T)", params=(ALPHA, RHO, TSTEPS, DELTA),
-                  conditions=(alpha * delta > 1,), section=APP_F)
-
 EQ104_LATEX = r"\varepsilon^{\delta}(\rho, T) = \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)"
 
 
+@P.custom("appF.eq104", "(104)", "definition", "first line of (104)-(106) restates definition (30)",
+          latex=EQ104_LATEX, section=APP_F,
+          why_custom='a textual comparison of (104) with definition (30), not a mathematical check')
 def _eq104_check():
     s30 = r"\varepsilon^{\delta}(\rho, T) := \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)."
     same = " ".join(s30.replace(":=", "=").rstrip(".").split()) == " ".join(EQ104_LATEX.split())
@@ -190,18 +119,8 @@ def _eq104_check():
         return Verdict("proved", "the printed display is (30) verbatim (definition)")
     return Verdict("fails", "textual comparison with (30)", counterexample={"(30)": s30, "(104)": EQ104_LATEX})
 
-
-# custom: a textual comparison of (104) with definition (30), not a mathematical check
-P.claim("appF.eq104", "(104)", "definition", "first line of (104)-(106) restates definition (30)",
-        latex=EQ104_LATEX, section=APP_F, check=_eq104_check,
-        why_custom='a textual comparison of (104) with definition (30), not a mathematical check')
-
 EQ105_LATEX = r"\leq \inf_{\alpha > \frac{1}{2}} (\rho \alpha T + \log(1 - \delta))_{+}"
 EQ106_LATEX = r"= \left(\frac{\rho T}{\delta} + \log(1 - \delta)\right)_{+}."
-eq106 = P.formula("appF.eq106", "(106)", EQ106_LATEX,
-                  parse=r"\left(\frac{\rho T}{\delta} + \log(1 - \delta)\right)_{+}", role="upper_bound",
-                  quantity=r"\varepsilon^{\delta}(\rho, T)", lhs=r"\varepsilon^{\delta}(\rho, T)",
-                  params=(RHO, TSTEPS, DELTA), section=APP_F)
 _obj105 = parse_printed(r"(\rho \alpha T + \log(1 - \delta))_{+}")
 _fo105 = sp.lambdify([alpha, rho, T, delta], _obj105, "mpmath")
 
@@ -214,6 +133,10 @@ def _inf_over(lo_of):
     return truth
 
 
+@P.custom("appF.eq105", "(105)", "identity",
+          "(104)-(105) as printed: inf over alpha > 1/pi, resp. alpha > 1/2, of (rho alpha T + log(1-delta))_+ "
+          "equals (106)", latex=EQ105_LATEX, section=APP_F, formulas=("appF.eq106",),
+          why_custom="the journal's ranges as printed, inf by mp_minimize; the ISIT version's (73) is claim isit.eq73")
 def _eq105_check():
     cond = (rho * T / 2 + sp.log(1 - delta) > 0,)
     v = check_equal(_inf_over(lambda d: mp.mpf(1) / 2), eq106.expr, (RHO, TSTEPS, DELTA), conditions=cond, n=12,
@@ -225,14 +148,10 @@ def _eq105_check():
     return v
 
 
-# custom: an artifact (the journal dump's ranges) checked against the ISIT version's printed range
-P.claim("appF.eq105", "(105)", "identity",
-        "(104)-(105) as printed: inf over alpha > 1/pi, resp. alpha > 1/2, of (rho alpha T + log(1-delta))_+ "
-        "equals (106)",
-        latex=EQ105_LATEX, section=APP_F, formulas=("appF.eq106",), check=_eq105_check,
-        why_custom="the journal's ranges as printed, inf by mp_minimize; the ISIT version's (73) is claim isit.eq73")
-
-
+@P.custom("appF.eq106", "(106)", "optimum",
+          "inf over alpha >= 1/delta of (rho alpha T + log(1-delta))_+ = (rho T/delta + log(1-delta))_+",
+          latex=EQ106_LATEX, section=APP_F, formulas=("appF.eq106",),
+          why_custom='an infimum over alpha >= 1/delta (monotone objective plus its value at the end): two kinds in one claim')
 def _eq106_check():
     obj = next(x for x in _obj105.args if x != 0)       # the argument of (.)_+
     inc = sp.diff(obj, alpha)
@@ -248,17 +167,15 @@ def _eq106_check():
     return num
 
 
-# custom: an infimum over alpha >= 1/delta (monotone objective plus its value at the end): two kinds in one claim
-P.claim("appF.eq106", "(106)", "optimum",
-        "inf over alpha >= 1/delta of (rho alpha T + log(1-delta))_+ = (rho T/delta + log(1-delta))_+",
-        latex=EQ106_LATEX, section=APP_F, formulas=("appF.eq106",), check=_eq106_check,
-        why_custom='an infimum over alpha >= 1/delta (monotone objective plus its value at the end): two kinds in one claim')
-
-
 COMBINE_LATEX = (r"Combining the two inequalities in (106) and (107), we obtain the upper bound of "
                  r"$\varepsilon^{\delta}(\rho, T)$ in Lemma 2.")
 
 
+@P.custom("appF.combine", "App. F", "identity",
+          "(106) and (107) give Lemma 2; its closed end alpha = 1/delta in (32)-(33) is covered by (106)",
+          latex=COMBINE_LATEX, section=APP_F,
+          formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
+          why_custom="an identity and an inequality of Lemma 2's objectives at alpha = 1/delta in one claim")
 def _combine_check():
     # (107) has 1 < alpha < 1/delta, Lemma 2 (32)-(33) include alpha = 1/delta: there the eps_0 objective is
     # (106)'s third term and the eps_1 objective is rho T/delta, both valid bounds
@@ -274,84 +191,51 @@ def _combine_check():
                        note="so Lemma 2's closed end alpha = 1/delta (absent from (107)) adds nothing beyond (106)")
     return v0 if v0.status == "fails" else v1
 
-
-# custom: an identity and an inequality of Lemma 2's objectives at alpha = 1/delta in one claim
-P.claim("appF.combine", "App. F", "identity",
-        "(106) and (107) give Lemma 2; its closed end alpha = 1/delta in (32)-(33) is covered by (106)",
-        latex=COMBINE_LATEX, section=APP_F,
-        formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"), check=_combine_check,
-        why_custom="an identity and an inequality of Lemma 2's objectives at alpha = 1/delta in one claim")
-
 # ============================================================================= Appendix G
 EQ108_LATEX = (r"\varepsilon = \inf_{1 < \alpha \le \frac{1}{\delta}} \frac{\alpha T}{2\sigma^2} - \frac{1}{\alpha - 1} "
                r"\log \frac{\delta}{\zeta_{\alpha}}.")
-eq108 = P.formula("appG.eq108_objective", "(108)", EQ108_LATEX,
-                  parse=r"\frac{\alpha T}{2\sigma^2} - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_{\alpha}}",
-                  subs={zeta_alpha: ZETA}, role="upper_bound", quantity=r"\varepsilon^{\delta}(\rho, T)",
-                  lhs=r"\varepsilon", params=(ALPHA, SIGMA, TSTEPS, DELTA), conditions=(alpha * delta <= 1,),
-                  section=APP_G, description="eps_0's objective of (32) without (.)_+, rho = 1/(2 sigma^2)")
 _f108 = sp.lambdify([alpha, sigma, T, delta], eq108.expr, "mpmath")
 
 
-def _eq108_check():
-    def draw(rng):
-        s = mp.mpf(10) ** rng.uniform(-0.3, 1.5)
-        tt = mp.mpf(10) ** rng.uniform(0, 3)
-        d = mp.mpf(10) ** rng.uniform(-10, -2)
-        a, e = mp_minimize(lambda x: _f108(x, s, tt, d), 1, 1 / d)
-        if e <= 0:
-            return None
-        g_ok, need = eps_upper_ok(a, e, a * tt / (2 * s ** 2), d)
-        slack = min(g_ok - need, d - gauss_delta(e, mp.sqrt(tt) / s))
-        return ({"sigma": s, "T": tt, "delta": d, "alpha*": a, "eps_108": e}, slack, mp.mpf(0))
-    return check_draws(draw, ">=", n=6, seed=108, tol_digits=20,
-                       method="exact conversion at the minimising alpha, and exact delta(eps) of the T-fold "
-                              "Gaussian (quadrature) <= delta")
+@P.drawn("appG.eq108", "(108)", "inequality",
+         "M^(T) (Gaussian, variance sigma^2) is (eps, delta)-DP with eps = inf_{1<alpha<=1/delta} (108)",
+         latex=EQ108_LATEX, section=APP_G, formulas=("appG.eq108_objective",),
+         note="(108) is (32) without the positive part and with rho = 1/(2 sigma^2) (Sec. IV), not App. F's 1/sigma^2",
+         why_custom="exact conversion at the minimising alpha and the T-fold Gaussian's exact delta(eps): an inner minimisation",
+         draws=dict(op=">=", n=6, seed=108, tol_digits=20,
+         method="exact conversion at the minimising alpha, and exact delta(eps) of the T-fold "
+                "Gaussian (quadrature) <= delta"))
+def _eq108_check(rng):
+    s = mp.mpf(10) ** rng.uniform(-0.3, 1.5)
+    tt = mp.mpf(10) ** rng.uniform(0, 3)
+    d = mp.mpf(10) ** rng.uniform(-10, -2)
+    a, e = mp_minimize(lambda x: _f108(x, s, tt, d), 1, 1 / d)
+    if e <= 0:
+        return None
+    g_ok, need = eps_upper_ok(a, e, a * tt / (2 * s ** 2), d)
+    slack = min(g_ok - need, d - gauss_delta(e, mp.sqrt(tt) / s))
+    return ({"sigma": s, "T": tt, "delta": d, "alpha*": a, "eps_108": e}, slack, mp.mpf(0))
 
 
-# custom: exact conversion at the minimising alpha and the T-fold Gaussian's exact delta(eps): an inner minimisation
-P.claim("appG.eq108", "(108)", "inequality",
-        "M^(T) (Gaussian, variance sigma^2) is (eps, delta)-DP with eps = inf_{1<alpha<=1/delta} (108)",
-        latex=EQ108_LATEX, section=APP_G, formulas=("appG.eq108_objective",), check=_eq108_check,
-        note="(108) is (32) without the positive part and with rho = 1/(2 sigma^2) (Sec. IV), not App. F's 1/sigma^2",
-        why_custom="exact conversion at the minimising alpha and the T-fold Gaussian's exact delta(eps): an inner minimisation")
+@P.drawn("appG.plug", "App. G", "condition",
+         "under eps >= 2 delta log(1/delta), alpha = 2 log(1/delta)/eps lies in (108)'s range 1 < alpha <= 1/delta",
+         latex=r"we can plug $\alpha = \frac{2\log\delta^{-1}}{\varepsilon}$ in the above expression",
+         section=APP_G,
+         why_custom='a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none',
+         derived=lambda: sp.And(2 * delta * sp.log(1 / delta) <= eps, eps < 2 * sp.log(1 / delta)),
+         draws=dict(op=">=", n=30, seed=1081, tol_digits=30,
+         method="alpha = 2 log(1/delta)/eps against (108)'s range 1 < alpha <= 1/delta",
+         fail_note="eps >= 2 delta log(1/delta) gives alpha <= 1/delta but not alpha > 1: the proof also needs "
+                   "eps < 2 log(1/delta) (automatic as delta -> 0, the regime of Theorem 5)"))
+def _plug_check(rng):
+    d = mp.mpf(10) ** rng.uniform(-12, -0.05)
+    Lv = mp.log(1 / d)
+    e = 2 * d * Lv * (1 + mp.mpf(10) ** rng.uniform(-2, 3))  # eps >= 2 delta log(1/delta)
+    a = 2 * Lv / e
+    # (108) needs 1 < alpha <= 1/delta: lhs = min(alpha - 1, 1/delta - alpha) must be > 0 / >= 0
+    return ({"varepsilon": e, "delta": d, "alpha": a}, min(a - 1, 1 / d - a), mp.mpf(0))
 
 
-# custom: a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none
-def _plug_check():
-    def draw(rng):
-        d = mp.mpf(10) ** rng.uniform(-12, -0.05)
-        Lv = mp.log(1 / d)
-        e = 2 * d * Lv * (1 + mp.mpf(10) ** rng.uniform(-2, 3))  # eps >= 2 delta log(1/delta)
-        a = 2 * Lv / e
-        # (108) needs 1 < alpha <= 1/delta: lhs = min(alpha - 1, 1/delta - alpha) must be > 0 / >= 0
-        return ({"varepsilon": e, "delta": d, "alpha": a}, min(a - 1, 1 / d - a), mp.mpf(0))
-    v = check_draws(draw, ">=", n=30, seed=1081, tol_digits=30,
-                    method="alpha = 2 log(1/delta)/eps against (108)'s range 1 < alpha <= 1/delta")
-    v.derived = sp.And(2 * delta * sp.log(1 / delta) <= eps, eps < 2 * sp.log(1 / delta))
-    if v.status == "fails":
-        v.note = ("eps >= 2 delta log(1/delta) gives alpha <= 1/delta but not alpha > 1: the proof also needs "
-                  "eps < 2 log(1/delta) (automatic as delta -> 0, the regime of Theorem 5)")
-    return v
-
-
-P.claim("appG.plug", "App. G", "condition",
-        "under eps >= 2 delta log(1/delta), alpha = 2 log(1/delta)/eps lies in (108)'s range 1 < alpha <= 1/delta",
-        latex=r"we can plug $\alpha = \frac{2\log\delta^{-1}}{\varepsilon}$ in the above expression",
-        section=APP_G, check=_plug_check,
-        why_custom='a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none')
-
-EQ109_LATEX = (r"\frac{\left(\varepsilon - 2\log\frac{1}{\delta}\right)T\log\frac{1}{\delta}}{\varepsilon^{2}\left("
-               r"\varepsilon - \log\frac{1}{\delta} + \frac{-\varepsilon + 2\log\frac{1}{\delta}}{\varepsilon}\log\left("
-               r"\frac{-\varepsilon + 2\log\frac{1}{\delta}}{2\log\frac{1}{\delta}}\right) - \log\left(\frac{2\log\frac{1}"
-               r"{\delta}}{\varepsilon}\right)\right)}")
-eq109 = P.formula("appG.eq109", "(109)", EQ109_LATEX, role="equality", quantity=r"\sigma^2",
-                  lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS), section=APP_G,
-                  conditions=(eps < 2 * sp.log(1 / delta),),
-                  description="sigma^2 making (108)'s objective equal eps at alpha = 2 log(1/delta)/eps")
-
-
-A_LATEX = r"$A:=\frac{\log\frac{1}{\delta^2}}{\varepsilon}$"
 A_def = parse_printed(r"\frac{\log\frac{1}{\delta^2}}{\varepsilon}")
 
 
@@ -365,32 +249,14 @@ def _A_check():
                        "= log A in (110)'s third term")
     return Verdict("fails", "SymPy", counterexample={"A = plugged alpha": ok1, "third term in log A": ok2})
 
-
-# custom: two SymPy identities (A is the plugged alpha; log A in (110)'s third term) in one claim
-P.claim("appG.A", "(110)", "definition",
-        "A := log(1/delta^2)/eps is the plugged alpha 2 log(1/delta)/eps, and log(2 log 1/delta) - log eps = log A",
-        latex=A_LATEX, section=APP_G, check=_A_check,
-        why_custom="two SymPy identities (A is the plugged alpha; log A in (110)'s third term) in one claim")
-
 EQ110_L1 = (r"= \frac{2T\log\frac{1}{\delta}}{\varepsilon^{2}} + \frac{T}{\varepsilon} - \frac{2T\left(\log\left(2"
             r"\log\frac{1}{\delta}\right) + 1 - \log\varepsilon\right)}{\varepsilon^{2}} + \frac{T}{2\varepsilon^{2}"
             r"\log\frac{1}{\delta}}")
-EQ110_L2 = (r"\times \left[4\log^{2}A + (8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4\right] + "
-            r"O\left(\frac{1}{\log^{2}\frac{1}{\delta}}\right)")
-EQ110_LATEX = EQ110_L1 + "$$\n\n$$" + EQ110_L2
 _110_head = parse_printed(EQ110_L1.lstrip("= "))
 _110_pref = parse_printed(r"\frac{T}{2\varepsilon^{2}\log\frac{1}{\delta}}")
 _110_brk = 4 * sp.log(A) ** 2 + parse_printed(r"(8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4")
 # the display's two lines read as one expression: line 1, then line 2 up to the O-term (the remainder is
 # the claim appG.eq110_oterm's); A := log(1/delta^2)/eps substituted
-eq110 = P.formula("appG.eq110", "(110)", EQ110_LATEX, parse=EQ110_L1.lstrip("= "),
-                  continued=(r"\times \left[4\log^{2}A + (8 - 6\varepsilon)\log A + 2\varepsilon^{2} - 5\varepsilon + 4\right]",),
-                  subs={A: A_def}, role="approximation", quantity=r"\sigma^2", lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS),
-                  section=APP_G)
-EQ111_LATEX = (r"= \frac{2T}{\varepsilon^{2}}\log\frac{1}{\delta} + \frac{T}{\varepsilon} - \frac{2T}{\varepsilon^{2}}"
-               r"\left(\log\left(2\log\delta^{-1}\right) + 1 - \log\varepsilon\right)")
-eq111 = P.formula("appG.eq111", "(111)", EQ111_LATEX, parse=EQ111_LATEX.lstrip("= "), role="approximation",
-                  quantity=r"\sigma^2", lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS), section=APP_G)
 
 
 def _split_logs(expr):
@@ -408,8 +274,6 @@ def in_x(expr):
     return _split_logs(expr.xreplace({L: eps / (2 * _X)})).xreplace({sp.log(_X): -_ELL})
 
 
-# custom: the SymPy series of the exact (109) in A proves (110) (the generic asymptotic kind,
-# which now tells the slow 1/log L approach from growth, would only give holds_numerically)
 def _eq110_check():
     truth = sigma2_at_plugged_alpha()
     ser = sp.series(in_x(truth), _X, 0, 2).removeO()   # terms A^1, A^0, A^-1
@@ -426,16 +290,6 @@ def _eq110_check():
     return num
 
 
-P.claim("appG.eq110", "(110)", "series",
-        "(110)'s terms (without its O-term) are the expansion of (109) as delta -> 0 through the 1/log(1/delta) "
-        "term",
-        latex=EQ110_LATEX, section=APP_G, formulas=("appG.eq110", "appG.eq109"), check=_eq110_check,
-        note="this claim is the expansion's terms only; the size of the remainder (109) - (110) against the "
-             "printed O-term is claim appG.eq110_oterm",
-        why_custom='the SymPy series of the exact (109) in A = 2 log(1/delta)/eps proves (110); the generic asymptotic kind (numeric along L) would only give holds_numerically')
-
-
-# custom: the generic asymptotic checker fails it too, but names a wrong leading term of the remainder
 def _eq110_oterm_check():
     """The printed remainder O(1/L^2), L = log(1/delta): (109) - (110) times L^2 must stay bounded as L grows."""
     f_t = sp.lambdify([eps, T, L], sigma2_at_plugged_alpha(), "mpmath")
@@ -446,16 +300,6 @@ def _eq110_oterm_check():
         v.note = ("the remainder is O((log L)^3/L^2) (claim appG.eq110), not O(1/L^2): the printed O-term omits "
                   "the log log(1/delta) factors; harmless for Theorem 5, which keeps only O(log^2 L/L)")
     return v
-
-
-P.claim("appG.eq110_oterm", "(110)", "asymptotic",
-        "(110)'s printed remainder: (109) - (110) = O(1/log^2(1/delta)) as delta -> 0",
-        latex=EQ110_L2, section=APP_G, formulas=("appG.eq110", "appG.eq109"), check=_eq110_oterm_check,
-        why_custom='the generic asymptotic checker fails it too, but names a wrong leading term of the remainder')
-
-
-FOURTH_LATEX = (r"for any fixed finite ε and T, the fourth term is of order $O(\frac{\log^2(\log \delta^{-1})}"
-                r"{\log \delta^{-1}})$ and dominates $O(\frac{1}{\log^2 \delta^{-1}})$")
 
 
 def _fourth_check():
@@ -473,11 +317,4 @@ def _fourth_check():
     v.method += "; fourth term * L^2 grows like L"
     return v
 
-
-# custom: an O-term and a domination (the term times L^2 grows) in one claim
-P.claim("appG.fourth", "(110)", "series",
-        "the fourth term of (110) is O(log^2(log 1/delta)/log(1/delta)) and dominates O(1/log^2(1/delta))",
-        latex=FOURTH_LATEX, section=APP_G, formulas=("appG.eq110",), check=_fourth_check,
-        why_custom='an O-term and a domination (the term times L^2 grows) in one claim')
-
-P.load(__file__)  # the generic claims: app_d_g.toml
+P.load(__file__)  # the claims declared in app_d_g.toml (after the checks they name)

@@ -8,43 +8,20 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from ...symbols import ALPHA, DELTA, EPS, P as PP, alpha, delta, gamma, p
+from ...symbols import ALPHA, DELTA, EPS, P as PP
 from ...verify import check_draws, mp_minimize
 from . import _truth as TR
-from ._paper import P, SEED_ISIT
-from .sec2_3 import objective
+from ._paper import P
 
 S = "ISIT 2020"
 
-THM3_000 = r"\gamma^{\varepsilon}_{\alpha}(\delta)=\varepsilon+\min_{p\in(\delta,1)}\frac{1}{\alpha-1}\log\left(p^{\alpha}(p-\delta)^{1-\alpha}+\bar{p}^{\alpha}(e^{\varepsilon}-p+\delta)^{1-\alpha}\right),"
-thm3_000 = P.formula("isit.thm3.objective", "(16)", THM3_000,
-                     parse=r"\frac{1}{\alpha-1}\log\left(p^{\alpha}(p-\delta)^{1-\alpha}+\bar{p}^{\alpha}(e^{\varepsilon}-p+\delta)^{1-\alpha}\right)",
-                     role="definition", quantity=r"\gamma^{\varepsilon}_{\alpha}(\delta)-\varepsilon", seed=SEED_ISIT,
-                     params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,), section=S,
-                     description="Theorem 3 as printed in ISIT 2020: the min taken outside the logarithm, delta in [0,1)")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of isit2020.toml
 
 
-RDP_000 = r"\gamma(\alpha)=\alpha\alpha"
-
-
-def _gauss_000():
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
-        s = mp.mpf(10) ** rng.uniform(-0.5, 1)
-        return ({"alpha": a, "sigma": s}, TR.gaussian_renyi_quad(a, s), a * a)
-    return check_draws(draw, "==", n=6, tol_digits=10, seed=219,
-                       method="Renyi divergence of N(1, s^2) from N(0, s^2) by quadrature vs the printed alpha*alpha")
-
-
-# custom: an artifact claim (a misprint the other version prints correctly); generic claims carry no artifact
-P.claim("isit.gaussian_rdp", "Sec. IV", "notation",
-        "ISIT 2020 prints the Gaussian RDP curve as gamma(alpha) = alpha alpha (journal: rho alpha)",
-        latex=RDP_000, seed=SEED_ISIT, section=S, check=_gauss_000,
-        note="alpha alpha is in the ISIT paper's own LaTeX (the alt-text of the 000 dump); the journal version "
-             "prints rho alpha with rho = 1/(2 sigma^2) (claim sec4.eq28_unit)",
-        why_custom='a misprint of the ISIT version checked by quadrature (the journal version fixes it)')
-
-EQ73_000 = r"\displaystyle\leq\inf_{\alpha\geq\frac{1}{\delta}}\left(\rho\alpha T+\log(1-\delta)\right)_{+} (73)"
+def _gauss_000(rng):
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
+    s = mp.mpf(10) ** rng.uniform(-0.5, 1)
+    return ({"alpha": a, "sigma": s}, TR.gaussian_renyi_quad(a, s), a * a)
 
 
 def _eq73():
@@ -62,11 +39,4 @@ def _eq73():
                        method="numeric infimum over alpha >= 1/delta vs (106)")
 
 
-# custom: an infimum over alpha >= 1/delta (numeric minimisation), no closed-form side to hold it against
-P.claim("isit.eq73", "(73)", "optimum",
-        "ISIT 2020's (73): the infimum over alpha >= 1/delta (journal (105): garbled subscript) equals (106)",
-        latex=EQ73_000, seed=SEED_ISIT, section=S, check=_eq73,
-        why_custom='an infimum over alpha >= 1/delta (numeric minimisation), no closed-form side to hold it against')
-
-
-P.load(__file__)  # the generic claims: isit2020.toml
+P.load(__file__)  # the claims declared in isit2020.toml (after the checks they name)

@@ -9,7 +9,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, eps, gamma, p, t, zeta_alpha
+from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, eps, gamma, zeta_alpha
 from ...verify import check_draws, check_relation, mp_minimize
 from . import _truth as TR
 from ._paper import P
@@ -18,18 +18,17 @@ II, III = "Sec. II", "Sec. III"
 
 
 # ----------------------------------------------------------------------------- (10)-(11)
-CHI_LATEX = r"\chi(\gamma) := \frac{e^{(\alpha - 1)\gamma} - 1}{\alpha - 1}."
-chi = P.formula("chi", "(11)", CHI_LATEX, parse=r"\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha - 1}",
-                role="definition", quantity=r"\chi(\gamma)", lhs=r"\chi(\gamma)",
-                params=(ALPHA, GAMMA), section=III,
-                description="the chi^alpha-divergence level equivalent to (alpha, gamma)-RDP")
-CHI_INV_LATEX = r"\chi^{-1}(t) = \frac{1}{\alpha - 1} \log(1 + (\alpha - 1)t)"
-chi_inv = P.formula("chi_inv", "(17)", CHI_INV_LATEX, parse=r"\frac{1}{\alpha - 1} \log(1 + (\alpha - 1)t)",
-                    role="definition", quantity=r"\chi^{-1}(t)", lhs=r"\chi^{-1}(t)",
-                    params=(ALPHA, TVAR), section=III,
-                    description="functional inverse of chi, stated after (17)")
+Msym = sp.Symbol("M", positive=True)
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec2_3.toml
+chi, objective, zeta, f = (
+    F["chi"], F["thm3.objective"], F["thm4.zeta"], F["thm4.f"])
 
 
+@P.custom("sec3.eq10", "(10)", "identity",
+          "(alpha,gamma)-RDP iff chi^alpha <= chi(gamma): chi is increasing and chi(D_alpha) = chi^alpha",
+          latex=r"\sup_{d \sim d'} \chi^{\alpha}(\mathcal{M}_d || \mathcal{M}_{d'}) \le \chi(\gamma),",
+          section=III, formulas=("chi",),
+          why_custom='two facts in one claim (chi increasing by SymPy, and chi(D_alpha) = chi^alpha on pairs)')
 def _eq10_check():
     # (10) <=> D_alpha = chi^{-1}(chi^alpha) with chi increasing: check monotonicity
     # symbolically and the identity chi(D_alpha(P||Q)) = chi^alpha(P||Q) on random pairs.
@@ -48,20 +47,7 @@ def _eq10_check():
     return v
 
 
-# custom: two facts in one claim (chi increasing by SymPy, and chi(D_alpha) = chi^alpha on pairs)
-P.claim("sec3.eq10", "(10)", "identity",
-        "(alpha,gamma)-RDP iff chi^alpha <= chi(gamma): chi is increasing and chi(D_alpha) = chi^alpha",
-        latex=r"\sup_{d \sim d'} \chi^{\alpha}(\mathcal{M}_d || \mathcal{M}_{d'}) \le \chi(\gamma),",
-        section=III, formulas=("chi",), check=_eq10_check,
-        why_custom='two facts in one claim (chi increasing by SymPy, and chi(D_alpha) = chi^alpha on pairs)')
-
-
 # ----------------------------------------------------------------------------- Theorem 1
-THM1_LATEX = r"\delta = e^{-(\alpha - 1)(\varepsilon - \gamma)}. (7)"
-thm1 = P.formula("thm1.delta", "(7)", THM1_LATEX, parse=r"e^{-(\alpha - 1)(\varepsilon - \gamma)}",
-                 role="upper_bound", quantity=r"\delta_{\alpha}^{\varepsilon}(\gamma)",
-                 lhs=r"\delta", params=(ALPHA, EPS, GAMMA), conditions=(eps > gamma,),
-                 section=II, description="Theorem 1 ([5, Th. 2], Mironov/Abadi): RDP to DP")
 
 
 # ----------------------------------------------------------------------------- (12)-(17)
@@ -89,70 +75,48 @@ def _symbol_check(fragment: str, allowed: set) -> Verdict:
     return Verdict("proved", "all symbols of the printed fragment are defined")
 
 
-def _eq18_check():
-    # delta -> delta_alpha^eps(gamma) non-decreasing and concave  <=>  gamma(delta) increasing and convex
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        e = mp.mpf(rng.uniform(0, 3))
-        d = mp.mpf(10) ** rng.uniform(-6, -0.2)
-        h = d * mp.mpf(rng.uniform(0.05, 0.4))
-        g0, g1, g2 = (TR.gamma_exact(a, e, x) for x in (d - h, d, d + h))
-        second = g0 - 2 * g1 + g2          # >= 0 for convexity
-        first = min(g1 - g0, g2 - g1)      # >= 0 for monotonicity
-        return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, min(second, first), mp.mpf(0))
-    v = check_draws(draw, ">=", n=25, tol_digits=18,
-                    method="second differences of the exact gamma_alpha^eps(delta) at 30 digits")
-    if v.status == "fails":
-        v.note = ("gamma_alpha^eps(delta) is concave in delta there (delta < 1/alpha), so delta_alpha^eps(gamma) "
-                  "is convex there; for delta >= 1/alpha it is 1 - e^(eps - gamma), concave, so it is neither "
-                  "concave nor convex in gamma: the concave map is delta as a function of chi(gamma) (the "
-                  "chi^alpha value, the first coordinate of R_alpha); see claim appB.eq73")
-    return v
+@P.drawn("sec3.eq18", "(18)", "convexity",
+         "delta_alpha^eps(.) is non-decreasing and concave (equivalently gamma_alpha^eps(.) is "
+         "increasing and convex)",
+         latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
+         section=III,
+         why_custom="convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff",
+         draws=dict(op=">=", n=25, tol_digits=18,
+         method="second differences of the exact gamma_alpha^eps(delta) at 30 digits",
+         fail_note="gamma_alpha^eps(delta) is concave in delta there (delta < 1/alpha), so delta_alpha^eps(gamma) "
+                   "is convex there; for delta >= 1/alpha it is 1 - e^(eps - gamma), concave, so it is neither "
+                   "concave nor convex in gamma: the concave map is delta as a function of chi(gamma) (the "
+                   "chi^alpha value, the first coordinate of R_alpha); see claim appB.eq73"))
+def _eq18_check(rng):
+# delta -> delta_alpha^eps(gamma) non-decreasing and concave  <=>  gamma(delta) increasing and convex
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+    e = mp.mpf(rng.uniform(0, 3))
+    d = mp.mpf(10) ** rng.uniform(-6, -0.2)
+    h = d * mp.mpf(rng.uniform(0.05, 0.4))
+    g0, g1, g2 = (TR.gamma_exact(a, e, x) for x in (d - h, d, d + h))
+    second = g0 - 2 * g1 + g2          # >= 0 for convexity
+    first = min(g1 - g0, g2 - g1)      # >= 0 for monotonicity
+    return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, min(second, first), mp.mpf(0))
 
-
-# custom: convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff
-P.claim("sec3.eq18", "(18)", "convexity",
-        "delta_alpha^eps(.) is non-decreasing and concave (equivalently gamma_alpha^eps(.) is "
-        "increasing and convex)",
-        latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
-        section=III, check=_eq18_check,
-        why_custom="convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff")
-
-def _eq18_upper_check():
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        e = mp.mpf(rng.uniform(0, 3))
-        d = 1 / a + (1 - 1 / a) * mp.mpf(rng.uniform(0.001, 0.9))
-        return ({"alpha": a, "varepsilon": e, "delta": d}, TR.gamma_exact(a, e, d), e - mp.log(1 - d))
-    return check_draws(draw, "==", n=16, tol_digits=15,
-                       method="exact gamma_alpha^eps(delta) (minimisation of (78), 30 digits) vs eps - log(1 - delta) "
-                              "for delta in [1/alpha, 1)")
-
-
-# custom: what is true instead of (18)'s 'concave' (erratum eq18_concavity): the range delta >= 1/alpha
-P.claim("sec3.eq18_upper", "(18)", "identity",
-        "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "
-        "delta_alpha^eps(gamma) = 1 - e^(eps - gamma), which is concave in gamma (the part of (18) that holds)",
-        latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
-        section=III, check=_eq18_upper_check,
-        why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
-                   "delta >= 1/alpha")
+@P.drawn("sec3.eq18_upper", "(18)", "identity",
+         "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "
+         "delta_alpha^eps(gamma) = 1 - e^(eps - gamma), which is concave in gamma (the part of (18) that holds)",
+         latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
+         section=III,
+         why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
+                    "delta >= 1/alpha", draws=dict(op="==", n=16, tol_digits=15,
+         method="exact gamma_alpha^eps(delta) (minimisation of (78), 30 digits) vs eps - log(1 - delta) "
+                "for delta in [1/alpha, 1)"))
+def _eq18_upper_check(rng):
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+    e = mp.mpf(rng.uniform(0, 3))
+    d = 1 / a + (1 - 1 / a) * mp.mpf(rng.uniform(0.001, 0.9))
+    return ({"alpha": a, "varepsilon": e, "delta": d}, TR.gamma_exact(a, e, d), e - mp.log(1 - d))
 
 
 # ----------------------------------------------------------------------------- Theorem 3
 M_LATEX = r"M(\alpha, \varepsilon, \delta) := \min_{p \in (\delta, 1)} \left[p^{\alpha} (p - \delta)^{1 - \alpha} + \bar{p}^{\alpha} (e^{\varepsilon} - p + \delta)^{1 - \alpha} \right]."
-objective = P.formula(
-    "thm3.objective", "(20)", M_LATEX,
-    parse=r"p^{\alpha} (p - \delta)^{1 - \alpha} + \bar{p}^{\alpha} (e^{\varepsilon} - p + \delta)^{1 - \alpha}",
-    role="definition", quantity=r"M(\alpha,\varepsilon,\delta)", lhs=r"h_1(p;\alpha,\delta,\varepsilon)",
-    params=(ALPHA, EPS, DELTA, PP), conditions=(p > delta,), section=III,
-    description="Theorem 3's objective; gamma = eps + log(min_p objective)/(alpha-1)")
 THM3_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \varepsilon + \frac{1}{\alpha - 1} \log M(\alpha, \varepsilon, \delta),"
-Msym = sp.Symbol("M", positive=True)
-thm3 = P.formula("thm3.gamma", "(20)", THM3_LATEX, parse=r"\varepsilon + \frac{1}{\alpha - 1} \log M",
-                 symbols={"M": Msym}, role="equality", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
-                 lhs=r"\gamma_{\alpha}^{\varepsilon}(\delta)", params=(ALPHA, EPS, DELTA), section=III,
-                 description="Theorem 3: exact optimal DP-to-RDP conversion")
 
 
 def _thm3_check():
@@ -175,71 +139,22 @@ P.claim("thm3.exact", "(20)", "optimum",
 
 
 # ----------------------------------------------------------------------------- Theorem 4
-ZETA_LATEX = r"\zeta_{\alpha} := \frac{1}{\alpha} (1 - \frac{1}{\alpha})^{\alpha - 1}"
-zeta = P.formula("thm4.zeta", "(23)", ZETA_LATEX, parse=r"\frac{1}{\alpha} (1 - \frac{1}{\alpha})^{\alpha - 1}",
-                 role="definition", quantity=r"\zeta_{\alpha}", lhs=r"\zeta_{\alpha}", params=(ALPHA,),
-                 section=III)
-G_LATEX = r"g(\alpha, \varepsilon, \delta) := \varepsilon - \frac{1}{\alpha - 1} \log \frac{\zeta_{\alpha}}{\delta}"
-g = P.formula("thm4.g", "(23)", G_LATEX, parse=r"\varepsilon - \frac{1}{\alpha - 1} \log \frac{\zeta_{\alpha}}{\delta}",
-              subs={zeta_alpha: zeta.expr}, role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
-              lhs=r"g(\alpha,\varepsilon,\delta)", params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,),
-              section=III)
-F_LATEX = r"f(\alpha,\varepsilon,\delta) \coloneqq \varepsilon + \frac{1}{\alpha-1} \log \biggl(\bigl(e^\varepsilon - \alpha \delta \bigr) \biggl(\frac{\delta-1}{\delta - e^\varepsilon} \biggr)^\alpha + \alpha \delta \biggr)."
-f = P.formula("thm4.f", "(23)", F_LATEX,
-              parse=r"\varepsilon + \frac{1}{\alpha-1} \log \biggl(\bigl(e^\varepsilon - \alpha \delta \bigr) \biggl(\frac{\delta-1}{\delta - e^\varepsilon} \biggr)^\alpha + \alpha \delta \biggr)",
-              role="lower_bound", quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"f(\alpha,\varepsilon,\delta)",
-              params=(ALPHA, EPS, DELTA), conditions=(alpha * delta < 1,), section=III)
-EQ22_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \varepsilon - \log(1 - \delta),"
-eq22 = P.formula("thm4.eq22", "(22)", EQ22_LATEX, parse=r"\varepsilon - \log(1 - \delta)", role="equality",
-                 quantity=r"\gamma_{\alpha}^{\varepsilon}(\delta)", lhs=r"\gamma_{\alpha}^{\varepsilon}(\delta)",
-                 params=(ALPHA, EPS, DELTA), conditions=(alpha * delta >= 1,), section=III)
 
-def _eq21_check():
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 2)
-        e = mp.mpf(10) ** rng.uniform(-2, 1)
-        _, m = mp_minimize(lambda x: TR.h1(x, a, 0, e), 0, 1, grid=120, iters=160)
-        # the infimum over the closed interval: at delta = 0 the objective extends
-        # continuously to p -> 0+ (its first term p^alpha p^(1-alpha) = p vanishes); the
-        # interior search stops at p ~ e^-90, which matters when (alpha-1) eps is large
-        m = min(m, TR.h1(mp.mpf(10) ** -(mp.mp.dps + 40), a, 0, e))
-        return ({"alpha": a, "varepsilon": e}, e + mp.log(m) / (a - 1), mp.mpf(0))
-    return check_draws(draw, "==", n=20, tol_digits=20,
-                       method="infimum of the objective of (78) over p in (0, 1] at delta = 0, 50 digits")
-
-
-# custom: the value 0 is eps + log(min)/(alpha-1), a cancellation to a residue of order 10^-30 eps that a
-# bound against the exact 0 (relative error) cannot tolerate; checked to 20 digits relative to eps
-P.claim("thm4.eq21", "(21)", "value", "gamma_alpha^eps(0) = 0",
-        latex=r"\gamma_{\alpha}^{\varepsilon}(0) = 0,", section=III, check=_eq21_check,
-        why_custom="the value 0 is eps + log(min)/(alpha-1), a cancellation to a residue of order 1e-30 eps "
-                   "that a bound against the exact 0 (relative error) cannot tolerate")
+def _eq21_check(rng):
+    a = 1 + mp.mpf(10) ** rng.uniform(-1, 2)
+    e = mp.mpf(10) ** rng.uniform(-2, 1)
+    _, m = mp_minimize(lambda x: TR.h1(x, a, 0, e), 0, 1, grid=120, iters=160)
+    # the infimum over the closed interval: at delta = 0 the objective extends
+    # continuously to p -> 0+ (its first term p^alpha p^(1-alpha) = p vanishes); the
+    # interior search stops at p ~ e^-90, which matters when (alpha-1) eps is large
+    m = min(m, TR.h1(mp.mpf(10) ** -(mp.mp.dps + 40), a, 0, e))
+    return ({"alpha": a, "varepsilon": e}, e + mp.log(m) / (a - 1), mp.mpf(0))
 
 
 # ----------------------------------------------------------------------------- Lemma 1
-EQ24_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) = (\gamma + \log(1 - \delta))_{+}, \quad \text{if} \quad \alpha\delta \ge 1,"
-eq24 = P.formula("lemma1.eq24", "(24)", EQ24_LATEX, parse=r"(\gamma + \log(1 - \delta))_{+}", role="equality",
-                 quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)", lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
-                 params=(ALPHA, GAMMA, DELTA), conditions=(alpha * delta >= 1,), section=III)
-EQ25_LATEX = (r"\varepsilon_{\alpha}^{\delta}(\gamma) &\leq \frac{1}{\alpha - 1} \min \bigg\{ \bigg((\alpha - 1)\gamma - \log \frac{\delta}{\zeta_{\alpha}} \bigg)_{+}, \\ &\times \log \bigg(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \bigg) \bigg\},")
-_first = parse_printed(r"\bigg((\alpha - 1)\gamma - \log \frac{\delta}{\zeta_{\alpha}} \bigg)_{+}")
-_second = parse_printed(r"\log \bigg(\frac{e^{(\alpha - 1)\gamma} - 1}{\alpha \delta} + 1 \bigg)")
-eq25 = P.formula("lemma1.eq25", "(25)", EQ25_LATEX,
-                 hand=sp.Min(_first, _second) / (alpha - 1),
-                 hand_reason="the display is split over two aligned lines with a stray '\\times'; each "
-                             "argument of the min is parsed from its verbatim fragment and combined",
-                 subs={zeta_alpha: zeta.expr}, role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
-                 lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA),
-                 conditions=(alpha * delta < 1,), section=III)
-BALLE_LATEX = r"\varepsilon_{\alpha}^{\delta}(\gamma) \leq \gamma - \frac{1}{\alpha-1}\log\frac{\delta}{\zeta_{\alpha}}"
-balle = P.formula("balle2020", "Sec. III", BALLE_LATEX,
-                  parse=r"\gamma - \frac{1}{\alpha-1}\log\frac{\delta}{\zeta_{\alpha}}", subs={zeta_alpha: zeta.expr},
-                  role="upper_bound", quantity=r"\varepsilon_{\alpha}^{\delta}(\gamma)",
-                  lhs=r"\varepsilon_{\alpha}^{\delta}(\gamma)", params=(ALPHA, GAMMA, DELTA), section=III,
-                  description="Balle et al. [18, Th. 21] as quoted after Lemma 1")
+_first, _second = P.parts["lemma1.eq25"]["first"], P.parts["lemma1.eq25"]["second"]
 
 
-# custom: two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)
 def _limits_check():
     second = (_second / (alpha - 1))
     lim2 = sp.limit(second, gamma, 0, "+")
@@ -255,12 +170,4 @@ def _limits_check():
     return v
 
 
-P.claim("lemma1.limits", "Sec. III", "series",
-        "as gamma -> 0 the first term of (25) does not tend to zero (for delta < zeta_alpha) while the second does",
-        latex=r"the first term in (25) does not tend to zero as $\gamma \to 0$",
-        section=III, formulas=("lemma1.eq25",), check=_limits_check,
-        note="'for reasonable values of alpha and delta' is read as delta < zeta_alpha",
-        why_custom='two limits of different kinds (one to 0, one to a positive value on delta < zeta_alpha)')
-
-
-P.load(__file__)  # the generic claims: sec2_3.toml
+P.load(__file__)  # the claims declared in sec2_3.toml (after the checks they name)

@@ -18,7 +18,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...parse import parse_printed
-from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta, eps, rho, sigma, zeta_alpha
+from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta, eps, rho, sigma
 from ...verify import (check_draws, check_equal, mp_minimize, mp_sup, symbolic_zero)
 from . import _truth as TR
 from ._paper import P
@@ -67,8 +67,6 @@ def _draw_rho_T_delta(rng, rt=(-3, 1), dl=(-10, -2)):
 
 
 # ----------------------------------------------------------------------------- (26)-(27)
-EQ26_LATEX = r"\delta = \inf_{\alpha > 1} e^{-(\alpha - 1)(\varepsilon - \gamma(\alpha)T)},"
-EQ27_LATEX = r"\varepsilon = \inf_{\alpha > 1} \gamma(\alpha) T - \frac{1}{\alpha - 1} \log \delta."
 
 
 def _ma_delta(e, r, tt):
@@ -82,52 +80,29 @@ def _ma_eps(r, tt, d):
     return mp_minimize(lambda a: r * a * tt - mp.log(d) / (a - 1), 1, 1 + 10 ** 8)
 
 
-def _eq26_check():
-    def draw(rng):
-        r, tt, _ = _draw_rho_T_delta(rng)
-        e = mp.mpf(10) ** rng.uniform(-1, 1.2)
-        d = _ma_delta(e, r, tt)
-        if not (0 < d < 1):
-            return None
-        return ({"rho": r, "T": tt, "varepsilon": e, "delta_26": d}, d, gauss_delta(e, mp.sqrt(2 * r * tt)))
-    return check_draws(draw, ">=", n=12, seed=26,
-                       method="exact delta(eps) of the T-fold Gaussian (quadrature of E_{e^eps}) "
-                              "never exceeds (26) with gamma(alpha) = rho alpha")
+def _eq26_check(rng):
+    r, tt, _ = _draw_rho_T_delta(rng)
+    e = mp.mpf(10) ** rng.uniform(-1, 1.2)
+    d = _ma_delta(e, r, tt)
+    if not (0 < d < 1):
+        return None
+    return ({"rho": r, "T": tt, "varepsilon": e, "delta_26": d}, d, gauss_delta(e, mp.sqrt(2 * r * tt)))
 
 
-# custom: an infimum over alpha (numeric minimisation) against the exact Gaussian profile; no closed-form side
-P.claim("sec4.eq26", "(26)", "inequality",
-        "moments accountant: M^(T) is (eps, delta)-DP with delta = inf_alpha e^{-(alpha-1)(eps - gamma(alpha)T)} "
-        "(checked for the Gaussian mechanism against its exact privacy profile)",
-        latex=EQ26_LATEX, section=IV, check=_eq26_check,
-        why_custom='an infimum over alpha (numeric minimisation) against the exact Gaussian profile; no closed-form side')
-
-
-def _eq27_check():
-    def draw(rng):
-        r, tt, d = _draw_rho_T_delta(rng)
-        _, e = _ma_eps(r, tt, d)
-        back = _ma_delta(e, r, tt)
-        return ({"rho": r, "T": tt, "delta": d, "varepsilon_27": e}, back, d)
-    return check_draws(draw, "==", n=12, seed=27, tol_digits=15,
-                       method="round trip: eps from (27) by mp_minimize, then (26) at that eps "
-                              "gives back delta (Gaussian gamma(alpha) = rho alpha)")
-
-
-# custom: a round trip between two infima over alpha (numeric minimisation), no closed-form side
-P.claim("sec4.eq27", "(27)", "identity",
-        "(27) is equivalent to (26): the eps of (27) for delta has exactly delta as its (26)-delta",
-        latex=EQ27_LATEX, section=IV, check=_eq27_check,
-        why_custom='a round trip between two infima over alpha (numeric minimisation), no closed-form side')
+def _eq27_check(rng):
+    r, tt, d = _draw_rho_T_delta(rng)
+    _, e = _ma_eps(r, tt, d)
+    back = _ma_delta(e, r, tt)
+    return ({"rho": r, "T": tt, "delta": d, "varepsilon_27": e}, back, d)
 
 
 # ----------------------------------------------------------------------------- (28)
 EQ28_LATEX = (r"\sup_{d \sim d'} D_{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}) = \frac{\alpha}{2\sigma^2} "
               r"\sup_{d \sim d'} \left\| f(d) - f(d') \right\|_2 = \frac{\alpha}{2\sigma^2},")
-eq28 = P.formula("eq28", "(28)", EQ28_LATEX, parse=r"\frac{\alpha}{2\sigma^2}", role="equality",
-                 quantity=r"\sup_{d \sim d'} D_{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'})",
-                 lhs=r"\gamma(\alpha)", params=(ALPHA, SIGMA), section=IV,
-                 description="Renyi divergence of the Gaussian mechanism with unit L2-sensitivity")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec4.toml
+eq28, eq29, eps0_obj, eps1_obj, third, eq35, eq36, thm5, reduction = (
+    F["eq28"], F["eq29"], F["lemma2.eps0_objective"], F["lemma2.eps1_objective"], F["lemma2.third"],
+    F["sec4.eq35"], F["sec4.eq36"], F["sec4.thm5"], F["sec4.reduction"])
 DELTA2 = sp.Symbol("Delta_2", positive=True)  # the L2-sensitivity sup ||f(d) - f(d')||_2
 
 
@@ -148,14 +123,6 @@ def _eq28_norm_check():
     return v
 
 
-# custom: a failing claim whose verdict carries the corrected formula (squared sensitivity) and its note
-P.claim("sec4.eq28", "(28)", "identity",
-        "first equality of (28): sup D_alpha = alpha/(2 sigma^2) sup ||f(d)-f(d')||_2 (norm not squared)",
-        latex=EQ28_LATEX, section=IV, formulas=("eq28",), check=_eq28_norm_check,
-        note="harmless for the paper's unit-sensitivity case (1 = 1^2), see sec4.eq28_unit",
-        why_custom='a failing claim whose verdict carries the corrected formula (squared sensitivity) and its note')
-
-
 def _eq28_unit_check():
     fp = sp.lambdify([alpha, sigma], eq28.expr, "mpmath")
 
@@ -166,22 +133,9 @@ def _eq28_unit_check():
     return check_draws(draw, "==", n=8, seed=281, tol_digits=12,
                        method="quadrature (25 digits) of D_alpha(N(1,s^2)||N(0,s^2)) (definition (1))")
 
-
-# custom: Renyi quadrature of the Gaussian pair at alpha up to 1e3 makes the generic search take ~100 s
-P.claim("sec4.eq28_unit", "(28)", "value",
-        "with unit L2-sensitivity the Gaussian mechanism is (alpha, rho alpha)-RDP, rho = 1/(2 sigma^2)",
-        latex=r"\frac{\alpha}{2\sigma^2} \sup_{d \sim d'} \left\| f(d) - f(d') \right\|_2 = \frac{\alpha}{2\sigma^2},",
-        section=IV, formulas=("eq28",), check=_eq28_unit_check,
-        note="a multivariate pair N(a, s^2 I), N(b, s^2 I) reduces to the 1-D pair along a - b",
-        why_custom='Renyi quadrature of the Gaussian pair at alpha up to 1e3 makes the generic search take ~100 s')
-
 # ----------------------------------------------------------------------------- (29)
 EQ29_LATEX = (r"\varepsilon = \inf_{\alpha > 1} \gamma(\alpha) T - \frac{1}{\alpha - 1} \log \delta = "
               r"\rho T + \sqrt{4\rho T \log \frac{1}{\delta}}.")
-eq29 = P.formula("eq29", "(29)", EQ29_LATEX, parse=r"\rho T + \sqrt{4\rho T \log \frac{1}{\delta}}",
-                 role="upper_bound", quantity=r"\varepsilon", lhs=r"\varepsilon_{\mathsf{MA}}^{\delta}(\rho, T)",
-                 params=(RHO, TSTEPS, DELTA), section=IV,
-                 description="moments accountant for the T-fold Gaussian mechanism, rho = 1/(2 sigma^2)")
 MA_OBJ = rho * alpha * T - sp.log(delta) / (alpha - 1)  # the objective of (29), gamma(alpha) = rho alpha
 
 
@@ -214,37 +168,7 @@ def _eq29_check():
     return num
 
 
-# custom: an infimum over alpha shown equal to (29) by SymPy's stationary point of a convex objective
-P.claim("sec4.eq29", "(29)", "optimum",
-        "inf_{alpha>1} rho alpha T - log(delta)/(alpha-1) = rho T + sqrt(4 rho T log(1/delta))",
-        latex=EQ29_LATEX, section=IV, formulas=("eq29",), check=_eq29_check,
-        why_custom="an infimum over alpha shown equal to (29) by SymPy's stationary point of a convex objective")
-
-
 # ----------------------------------------------------------------------------- Lemma 2
-EQ31_LATEX = (r"\varepsilon^{\delta}(\rho, T) \le \min \left\{ \varepsilon_0(\rho, T), \ \varepsilon_1(\rho, T), "
-              r"\ \left(\frac{\rho T}{\delta} + \log(1 - \delta) \right)_+ \right\},")
-EQ32_LATEX = (r"\varepsilon_0(\rho, T) := \inf_{\alpha \in \left(1, \frac{1}{\delta}\right]} \left(\rho \alpha T - "
-              r"\frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_\alpha}\right)_+,")
-EQ33_LATEX = (r"\varepsilon_1(\rho, T) := \inf_{\alpha \in \left(1, \frac{1}{\delta}\right]} \frac{1}{\alpha - 1} "
-              r"\log \left(1 + \frac{e^{\rho \alpha(\alpha - 1)T} - 1}{\alpha \delta}\right),")
-eps0_obj = P.formula("lemma2.eps0_objective", "(32)", EQ32_LATEX,
-                     parse=r"\left(\rho \alpha T - \frac{1}{\alpha - 1} \log \frac{\delta}{\zeta_\alpha}\right)_+",
-                     subs={zeta_alpha: ZETA}, role="upper_bound",
-                     quantity=r"\varepsilon^{\delta}_{\alpha}(\rho \alpha T)", lhs=r"\varepsilon_0(\rho, T)",
-                     params=(ALPHA, RHO, TSTEPS, DELTA), conditions=(alpha * delta <= 1,), section=IV,
-                     description="objective of (32); eps_0 is its infimum over alpha in (1, 1/delta]")
-eps1_obj = P.formula("lemma2.eps1_objective", "(33)", EQ33_LATEX,
-                     parse=r"\frac{1}{\alpha - 1} \log \left(1 + \frac{e^{\rho \alpha(\alpha - 1)T} - 1}{\alpha \delta}\right)",
-                     role="upper_bound", quantity=r"\varepsilon^{\delta}_{\alpha}(\rho \alpha T)",
-                     lhs=r"\varepsilon_1(\rho, T)", params=(ALPHA, RHO, TSTEPS, DELTA),
-                     conditions=(alpha * delta <= 1,), section=IV,
-                     description="objective of (33); eps_1 is its infimum over alpha in (1, 1/delta]")
-third = P.formula("lemma2.third", "(31)", EQ31_LATEX,
-                  parse=r"\left(\frac{\rho T}{\delta} + \log(1 - \delta) \right)_+", role="upper_bound",
-                  quantity=r"\varepsilon^{\delta}(\rho, T)", lhs=r"\varepsilon^{\delta}(\rho, T)",
-                  params=(RHO, TSTEPS, DELTA), section=IV,
-                  description="third term of Lemma 2 (from alpha >= 1/delta, Appendix F (106))")
 _f0 = sp.lambdify([alpha, rho, T, delta], eps0_obj.expr, "mpmath")
 _f1 = sp.lambdify([alpha, rho, T, delta], eps1_obj.expr, "mpmath")
 _f3 = sp.lambdify([rho, T, delta], third.expr, "mpmath")
@@ -263,31 +187,18 @@ def lemma2_parts(r, tt, d):
     return (v0, a0), (v1, a1), _f3(r, tt, d)
 
 
-def _lemma2_check():
-    def draw(rng):
-        r, tt, d = _draw_rho_T_delta(rng)
-        (v0, a0), (v1, a1), v3 = lemma2_parts(r, tt, d)
-        bound = min(v0, v1, v3)
-        if bound == v3:
-            a = 1 / d
-        else:
-            a = a0 if bound == v0 else a1
-        g_ok, need = eps_upper_ok(a, bound, r * a * tt, d)
-        # both: the RDP conversion at that alpha, and the exact Gaussian privacy profile
-        slack = min(g_ok - need, d - gauss_delta(bound, mp.sqrt(2 * r * tt)))
-        return ({"rho": r, "T": tt, "delta": d, "bound": bound, "alpha": a}, slack, mp.mpf(0))
-    return check_draws(draw, ">=", n=6, seed=31, tol_digits=20,
-                       method="exact conversion at the minimising alpha, and exact delta(bound) of the T-fold "
-                              "Gaussian (quadrature) <= delta")
-
-
-# custom: the min of three infima over alpha (numeric minimisation) against two truths
-P.claim("sec4.lemma2", "(31)", "inequality",
-        "Lemma 2: M^(T) is (eps^delta(rho,T), delta)-DP and eps^delta(rho,T) <= min{eps_0, eps_1, "
-        "(rho T/delta + log(1-delta))_+}, rho = 1/(2 sigma^2)",
-        latex=EQ31_LATEX, section=IV,
-        formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"), check=_lemma2_check,
-        why_custom='the min of three infima over alpha (numeric minimisation) against two truths')
+def _lemma2_check(rng):
+    r, tt, d = _draw_rho_T_delta(rng)
+    (v0, a0), (v1, a1), v3 = lemma2_parts(r, tt, d)
+    bound = min(v0, v1, v3)
+    if bound == v3:
+        a = 1 / d
+    else:
+        a = a0 if bound == v0 else a1
+    g_ok, need = eps_upper_ok(a, bound, r * a * tt, d)
+    # both: the RDP conversion at that alpha, and the exact Gaussian privacy profile
+    slack = min(g_ok - need, d - gauss_delta(bound, mp.sqrt(2 * r * tt)))
+    return ({"rho": r, "T": tt, "delta": d, "bound": bound, "alpha": a}, slack, mp.mpf(0))
 
 
 def _tighter_check():
@@ -300,30 +211,9 @@ def _tighter_check():
     return check_draws(draw, ">=", n=12, seed=311, tol_digits=20,
                        method="Lemma 2's bound (mp_minimize over alpha in (1, 1/delta]) vs (29)")
 
-
-# custom: infima over alpha (numeric minimisation) on both sides
-P.claim("sec4.tighter", "(31)", "inequality",
-        "Lemma 2's bound is never above MA's (29)",
-        latex=r"We next use the machinery developed in the previous section to obtain a tighter bound for the privacy parameter of $\mathcal{M}^{(T)}$ than (29).",
-        section=IV, formulas=("eq29", "lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
-        check=_tighter_check,
-        why_custom='infima over alpha (numeric minimisation) on both sides')
-
 # ----------------------------------------------------------------------------- (34)-(36)
-EQ34_LATEX = r"\frac{T}{2\sigma^2} \le \sup_{\alpha > 1} \frac{\varepsilon}{\alpha} + \frac{1}{\alpha(\alpha - 1)} \log \delta"
 EQ35_LATEX = r"= \varepsilon - 2\log\delta - 2\sqrt{(\varepsilon - \log\delta)\log\frac{1}{\delta}},"
-EQ36_LATEX = (r"\sigma^2 \ge \frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon} + "
-              r"O\left(\frac{1}{\log \delta^{-1}}\right).")
 SUP_OBJ = parse_printed(r"\frac{\varepsilon}{\alpha} + \frac{1}{\alpha(\alpha - 1)} \log \delta")
-eq35 = P.formula("sec4.eq35", "(35)", EQ35_LATEX,
-                 parse=r"\varepsilon - 2\log\delta - 2\sqrt{(\varepsilon - \log\delta)\log\frac{1}{\delta}}",
-                 role="equality", quantity=r"\sup_{\alpha > 1} \frac{\varepsilon}{\alpha} + \frac{\log\delta}{\alpha(\alpha - 1)}",
-                 lhs=r"\frac{T}{2\sigma^2}", params=(EPS, DELTA), section=IV)
-eq36 = P.formula("sec4.eq36", "(36)", EQ36_LATEX,
-                 parse=r"\frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon}",
-                 role="approximation", quantity=r"\sigma^2_{\mathsf{MA}}", lhs=r"\sigma^2",
-                 params=(EPS, DELTA, TSTEPS), section=IV,
-                 description="MA's sufficient variance, O(1/log(1/delta)) dropped")
 _fsup = sp.lambdify([alpha, eps, delta], SUP_OBJ, "mpmath")
 
 
@@ -345,25 +235,11 @@ def _eq34_check():
                        method="sup of (34) by mp_minimize, then (29) at rho T = sup returns eps")
 
 
-# custom: a supremum over alpha (numeric) put back into (29)
-P.claim("sec4.eq34", "(34)", "identity",
-        "plugging gamma(alpha) = alpha/(2 sigma^2) into (27): eps is attained iff T/(2 sigma^2) <= sup_alpha (...)",
-        latex=EQ34_LATEX, section=IV, formulas=("eq29",), check=_eq34_check,
-        why_custom='a supremum over alpha (numeric) put back into (29)')
-
-
 def _eq35_check():
     def sup_num(e, d):
         return mp_sup(lambda a: _fsup(a, e, d), 1, 1 + 10 ** 8)[1]
     return check_equal(sup_num, eq35.expr, (EPS, DELTA), n=20, symbolic=False,
                        method="sup over alpha > 1 by mp_minimize at 50 digits")
-
-
-# custom: a supremum over alpha (numeric minimisation) against the printed closed form
-P.claim("sec4.eq35", "(35)", "optimum",
-        "sup_{alpha>1} eps/alpha + log(delta)/(alpha(alpha-1)) = eps - 2 log delta - 2 sqrt((eps - log delta) log(1/delta))",
-        latex=EQ35_LATEX, section=IV, formulas=("sec4.eq35",), check=_eq35_check,
-        why_custom='a supremum over alpha (numeric minimisation) against the printed closed form')
 
 
 def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 ** 7, 10 ** 9, 10 ** 12),
@@ -398,14 +274,6 @@ def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 
 
 
 # ----------------------------------------------------------------------------- Theorem 5
-THM5_LATEX = (r"\sigma^2 & \geq \frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon} - "
-              r"\frac{2T}{\varepsilon^2} \Big(\log \Big(2 \log \delta^{-1} \Big) + 1 - \log \varepsilon \Big)")
-thm5 = P.formula("sec4.thm5", "Theorem 5", THM5_LATEX,
-                 parse=(r"\frac{2T}{\varepsilon^2} \log \frac{1}{\delta} + \frac{T}{\varepsilon} - "
-                        r"\frac{2T}{\varepsilon^2} \Big(\log \Big(2 \log \delta^{-1} \Big) + 1 - \log \varepsilon \Big)"),
-                 role="approximation", quantity=r"\sigma^2", lhs=r"\sigma^2", params=(EPS, DELTA, TSTEPS),
-                 conditions=(eps > 2 * delta * sp.log(1 / delta),), section=IV,
-                 description="Theorem 5's sufficient variance, O(log^2(log 1/delta)/log(1/delta)) dropped")
 G_OBJ = alpha * T / (2 * sigma ** 2) - sp.log(delta / ZETA) / (alpha - 1)  # (108)'s objective
 
 
@@ -420,9 +288,5 @@ def sigma2_at_plugged_alpha():
 
 
 # ----------------------------------------------------------------------------- variance reduction
-RED_LATEX = r"\frac{2T}{\varepsilon^2}(\log(2\log\delta^{-1}) + 1 - \log\varepsilon)"
-reduction = P.formula("sec4.reduction", "Theorem 5", RED_LATEX, role="approximation",
-                      quantity=r"\sigma^2_{\mathsf{MA}} - \sigma^2_{\mathrm{Thm.\,5}}", params=(EPS, DELTA, TSTEPS),
-                      section=IV, description="variance saved by Theorem 5 over MA, quoted after Theorem 5")
 
-P.load(__file__)  # the generic claims: sec4.toml
+P.load(__file__)  # the claims declared in sec4.toml (after the checks they name)

@@ -18,7 +18,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, lam, mu, q, rho, sigma, T, tau
+from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, mu, q, sigma, T, tau
 from ...verify import check_draws, check_equal, symbolic_zero
 from ... import truths as TS
 from ._paper import P
@@ -102,15 +102,10 @@ def _np_quantities(pair, lam):
     return t, pair.tradeoff(t)
 
 
-EQ39A_LATEX = (r"C_{\mathcal{M}} \subseteq C(\varepsilon, \delta) := \left\{ (\tau, \beta) \in [0, 1]^2 : "
-               r"\tau + e^{\varepsilon} \beta \right.")
-EQ39B_LATEX = r"\geq 1 - \delta, \beta + e^{\varepsilon} \tau \geq \bar{\delta} \right\}. \tag{39}"
-eq39a = P.formula("sec5.eq39_line1", "(39)", EQ39A_LATEX, parse=r"\tau + e^{\varepsilon} \beta",
-                  role="definition", quantity=r"\tau + e^{\varepsilon}\beta", params=(TAU, EPS),
-                  section=V, symbols=EXTRA, description="first constraint of C(eps, delta): >= 1 - delta")
-eq39b = P.formula("sec5.eq39_line2", "(39)", EQ39B_LATEX, parse=r"\beta + e^{\varepsilon} \tau",
-                  role="definition", quantity=r"\beta + e^{\varepsilon}\tau", params=(TAU, EPS),
-                  section=V, symbols=EXTRA, description="second constraint of C(eps, delta): >= 1 - delta")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec5_apph.toml
+eq39a, eq39b, r2_line, r2_swap, eq41, d_alpha_f, d_f, rho_q, a_range, mu55 = (
+    F["sec5.eq39_line1"], F["sec5.eq39_line2"], F["sec5.remark2_line"], F["sec5.remark2_swap"],
+    F["sec5.eq41"], F["sec5.d_alpha"], F["sec5.d"], F["sec5.rho_q"], F["sec5.alpha_max"], F["sec5.eq55_mu"])
 
 
 def _mech_for_39(rng):
@@ -132,56 +127,20 @@ def _eq39_check():
                   "quadrature of (p - e^eps q)_+), symmetric neighbouring", 9)
 
 
-# custom: the least delta with C_M in C(eps, delta) is a sup over the region's boundary (no generic kind takes a sup)
-P.claim("sec5.eq39", "(39)", "equivalence",
-        "M is (eps, delta)-DP iff C_M is inside C(eps, delta)",
-        latex=EQ39B_LATEX, section=V, formulas=("sec5.eq39_line1", "sec5.eq39_line2"), check=_eq39_check,
-        why_custom="the least delta with C_M in C(eps, delta) is a sup over the region's boundary (no generic kind takes a sup)")
-
-
-R2_NP_LATEX = (r"\beta_{\mathcal{M}}^{dd'}(\tau) = \mathcal{M}_{d'}(\log \frac{\mathrm{d}\mathcal{M}_d}{\mathrm{d}"
-               r"\mathcal{M}_{d'}} \geq \varepsilon)$ where $\tau = \mathcal{M}_d(\log \frac{d\mathcal{M}_d}"
-               r"{d\mathcal{M}_{d'}} \leq \varepsilon)")
-
-
-def _r2_np_check():
-    def draw(rng):
-        pr = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
-        if isinstance(pr, TS.DPair):
-            # an atom of the privacy loss at eps >= 0 (Remark 2 takes eps >= 0)
-            lam = rng.choice([r for r in pr.ratios() if 1 <= r < mp.inf])
-            t = pr.P_of(lambda r: r <= lam)
-            printed = pr.Q_of(lambda r: r >= lam)
-        else:
-            lam = mp.mpf(10) ** rng.uniform(0, 0.8)
-            x = pr.crossing(lam)
-            if x is None:
-                return None
-            t, printed = 1 - pr.Fp(x), pr.Fq(x)
-        return _desc(pr, varepsilon=mp.log(lam), tau=t), pr.tradeoff(t), printed
-    return _draws(draw, "==", 20, 21, "brute-force trade-off at tau = P(L <= eps) vs the printed "
-                  "Q(L >= eps), eps >= 0; eps at an atom of the privacy loss L for discrete pairs", 9,
-                  fail_note=("true only when L has no atom at eps (continuous pairs): with an atom the test must "
-                             "accept on {L > eps}, as (114) in App. H has it"))
-
-
-# custom: a failing claim whose verdict must explain the atom of the privacy loss (generic kinds give no such note)
-P.claim("sec5.remark2_np", "Remark 2", "identity",
-        "Neyman-Pearson: beta(tau) = M_d'(L >= eps) at tau = M_d(L <= eps)",
-        latex=R2_NP_LATEX, section=V, check=_r2_np_check,
-        why_custom='a failing claim whose verdict must explain the atom of the privacy loss (generic kinds give no such note)')
-
-R2_LINE_LATEX = (r"\beta = e^{-\varepsilon}(1 - \tau - \delta_{\varepsilon}), \text{ with } \delta_{\varepsilon} := "
-                 r"\min_{d \sim d'} \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d || \mathcal{M}_{d'}),")
-r2_line = P.formula("sec5.remark2_line", "Remark 2", R2_LINE_LATEX,
-                    parse=r"e^{-\varepsilon}(1 - \tau - \delta_{\varepsilon})", role="lower_bound",
-                    quantity=r"\inf_{d\sim d'}\beta_{\mathcal{M}}^{dd'}(\tau)", params=(TAU, EPS),
-                    section=V, symbols=EXTRA, description="supporting line of C_M of slope -e^{-eps}")
-R2_SWAP_LATEX = r"\beta=1-\delta_{\varepsilon}-e^{\varepsilon}\tau"
-r2_swap = P.formula("sec5.remark2_swap", "Remark 2", R2_SWAP_LATEX, role="lower_bound",
-                    quantity=r"\inf_{d\sim d'}\beta_{\mathcal{M}}^{dd'}(\tau)", params=(TAU, EPS),
-                    parse=r"1-\delta_{\varepsilon}-e^{\varepsilon}\tau", section=V, symbols=EXTRA,
-                    description="the swapped supporting line, slope -e^{eps}")
+def _r2_np_check(rng):
+    pr = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
+    if isinstance(pr, TS.DPair):
+        # an atom of the privacy loss at eps >= 0 (Remark 2 takes eps >= 0)
+        lam = rng.choice([r for r in pr.ratios() if 1 <= r < mp.inf])
+        t = pr.P_of(lambda r: r <= lam)
+        printed = pr.Q_of(lambda r: r >= lam)
+    else:
+        lam = mp.mpf(10) ** rng.uniform(0, 0.8)
+        x = pr.crossing(lam)
+        if x is None:
+            return None
+        t, printed = 1 - pr.Fp(x), pr.Fq(x)
+    return _desc(pr, varepsilon=mp.log(lam), tau=t), pr.tradeoff(t), printed
 
 
 def _lines(e, dl):
@@ -216,16 +175,6 @@ def _r2_lines_check():
                   "of E_{e^eps}", 8)
 
 
-# custom: 'supports and touches' needs a min over tau equal to 0 (a sup over the curve), not an inequality
-P.claim("sec5.remark2_lines", "Remark 2", "property",
-        "with delta_eps the sup over d ~ d' (sec5.remark2_min: the printed min fails), both lines "
-        "beta = e^-eps (1 - tau - delta_eps) and beta = 1 - delta_eps - e^eps tau support C_M from below and touch "
-        "it, on mechanisms with several neighbouring pairs",
-        latex=R2_LINE_LATEX, section=V, formulas=("sec5.remark2_line", "sec5.remark2_swap"),
-        check=_r2_lines_check,
-        why_custom="'supports and touches' needs a min over tau equal to 0 (a sup over the curve), not an inequality")
-
-
 def _r2_slope_check():
     """The prose after the swapped line says it has 'slope e^{eps}'; the printed line's slope is d beta/d tau."""
     slope = sp.diff(r2_swap.expr, tau)
@@ -237,13 +186,6 @@ def _r2_slope_check():
                                    "true": f"slope {sp.sstr(slope)} = -2.718281828"},
                    note="the swapped line beta = 1 - delta_eps - e^eps tau has slope -e^eps; the prose says 'slope "
                         "e^eps' (a supporting line of C_M from below is non-increasing)")
-
-
-# custom: the slope stated in prose against the printed line (one SymPy derivative, a sign)
-P.claim("sec5.remark2_slope", "Remark 2", "property",
-        "the swapped line beta = 1 - delta_eps - e^eps tau is 'another supporting line of C_M with slope e^eps'",
-        latex=R2_SWAP_LATEX, section=V, formulas=("sec5.remark2_swap",), check=_r2_slope_check,
-        why_custom="the slope stated in prose against the printed line (one SymPy derivative, a sign)")
 
 
 def _r2_min_check():
@@ -264,15 +206,6 @@ def _r2_min_check():
                              "(sec5.remark2_lines holds with it)"))
 
 
-# custom: a failing claim on a two-shift Gaussian mechanism; the verdict must name sup instead of min
-P.claim("sec5.remark2_min", "Remark 2", "property",
-        "with delta_eps = min_{d~d'} E_{e^eps}(M_d||M_d'), the line supports C_M from below",
-        latex=R2_LINE_LATEX, section=V, formulas=("sec5.remark2_line",), check=_r2_min_check,
-        why_custom='a failing claim on a two-shift Gaussian mechanism; the verdict must name sup instead of min')
-
-R2_INT_LATEX = r"\bigcap_{\varepsilon>0} \mathcal{C}(\varepsilon, \delta_{\varepsilon}) = \mathcal{C}_{\mathcal{M}}"
-
-
 def _intersection_boundary(m: TS.Mechanism, t, eps_set):
     """Lower boundary of the intersection of C(eps, delta_eps) at tau = t (exact for piecewise
     linear regions when eps_set holds the slopes of their edges)."""
@@ -283,62 +216,33 @@ def _intersection_boundary(m: TS.Mechanism, t, eps_set):
     return best
 
 
-def _r2_int_check():
-    def draw(rng):
-        kind = rng.choice(["asym", "asym", "rr", "sym"])
-        if kind == "rr":
-            pr = TS.randomized_response(mp.mpf(rng.uniform(0.2, 2)))
-        elif kind == "sym":      # a symmetric 3-point pair: Q is P reversed
-            Pm = TS.random_pmf(rng, 3)
-            pr = TS.DPair(Pm, Pm[::-1])
-        else:
-            Pm = TS.random_pmf(rng, 3)
-            pr = TS.DPair(Pm, TS.random_pmf(rng, 3))
-        m = TS.symmetric(pr)
-        eps_set = sorted(set([mp.mpf(0)] + [abs(mp.log(r)) for r in pr.ratios() if 0 < r < mp.inf]))
-        worst = None
-        for k in range(1, 40):
-            t = mp.mpf(k) / 40
-            gap = m.tradeoff(t) - _intersection_boundary(m, t, eps_set)
-            if worst is None or gap > worst[0]:
-                worst = (gap, t)
-        return _desc(pr, tau=worst[1]), worst[0], mp.mpf(0)
-    return _draws(draw, "==", 12, 24, "lower boundary of the intersection of C(eps, delta_eps) over the "
-                  "slopes of the region's edges vs beta_M = min(T(P,Q), T(Q,P)) on 39 tau", 12,
-                  fail_note=("C_M = union over d ~ d' need not be convex (an asymmetric pair in both orders); "
-                             "the intersection is its convex hull (the symmetrised curve min{f, f^-1}**)"))
-
-
-# custom: an intersection of regions over the slopes of the curve's edges (a failing claim needing its note)
-P.claim("sec5.remark2_intersection", "Remark 2", "identity",
-        "C_M is convex, so the supporting lines recover it: intersection of C(eps, delta_eps) = C_M",
-        latex=R2_INT_LATEX, section=V, check=_r2_int_check,
-        why_custom="an intersection of regions over the slopes of the curve's edges (a failing claim needing its note)")
+def _r2_int_check(rng):
+    kind = rng.choice(["asym", "asym", "rr", "sym"])
+    if kind == "rr":
+        pr = TS.randomized_response(mp.mpf(rng.uniform(0.2, 2)))
+    elif kind == "sym":      # a symmetric 3-point pair: Q is P reversed
+        Pm = TS.random_pmf(rng, 3)
+        pr = TS.DPair(Pm, Pm[::-1])
+    else:
+        Pm = TS.random_pmf(rng, 3)
+        pr = TS.DPair(Pm, TS.random_pmf(rng, 3))
+    m = TS.symmetric(pr)
+    eps_set = sorted(set([mp.mpf(0)] + [abs(mp.log(r)) for r in pr.ratios() if 0 < r < mp.inf]))
+    worst = None
+    for k in range(1, 40):
+        t = mp.mpf(k) / 40
+        gap = m.tradeoff(t) - _intersection_boundary(m, t, eps_set)
+        if worst is None or gap > worst[0]:
+            worst = (gap, t)
+    return _desc(pr, tau=worst[1]), worst[0], mp.mpf(0)
 
 # ----------------------------------------------------------------------------- (40)
-EQ40_LATEX = (r"\delta_{\varepsilon} = \Phi\left(-\varepsilon\sigma + \frac{1}{2\sigma}\right) - "
-              r"e^{\varepsilon}\Phi\left(-\varepsilon\sigma - \frac{1}{2\sigma}\right),\tag{40}")
-eq40 = P.formula("sec5.eq40", "(40)", EQ40_LATEX,
-                 parse=(r"\Phi\left(-\varepsilon\sigma + \frac{1}{2\sigma}\right) - "
-                        r"e^{\varepsilon}\Phi\left(-\varepsilon\sigma - \frac{1}{2\sigma}\right)"),
-                 role="equality", quantity=r"\delta_{\varepsilon}", lhs=r"\delta_{\varepsilon}",
-                 params=(EPS, SIGMA), section=V,
-                 description="privacy profile of the Gaussian mechanism, unit L2 sensitivity")
 
 
 # ----------------------------------------------------------------------------- (41)
-EQ41_LATEX = r"G_{\mu}(\tau) = \Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big),\tag{41}"
-eq41 = P.formula("sec5.eq41", "(41)", EQ41_LATEX, role="definition", quantity=r"G_{\mu}(\tau)",
-                 lhs=r"G_{\mu}(\tau)", params=(TAU, MU), section=V,
-                 parse=r"\Phi\Big(\Phi^{-1}(1-\tau) - \mu\Big)",   # = GaussTradeoff(mu, tau).definition()
-                 description="Gaussian trade-off function")
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 
 
-G_HALF_LATEX = r"\inf_{d \sim d'} \beta^{dd'}_{\mathcal{M}}(\tau) = G_{\frac{1}{2}}(\tau)"
-
-
-# custom: the failing verdict must name the fix (G_{1/sigma}); the bound kind gives no note or derived formula
 def _g_half_check():
     def draw(rng):
         s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
@@ -352,15 +256,7 @@ def _g_half_check():
     return v
 
 
-P.claim("sec5.gauss_tradeoff", "Remark 2", "identity",
-        "Gaussian mechanism with variance sigma^2: inf beta = G_{1/2}(tau)",
-        latex=G_HALF_LATEX, section=V, formulas=("sec5.eq41",), check=_g_half_check,
-        why_custom='the failing verdict must name the fix (G_{1/sigma}); the bound kind gives no note or derived formula')
-
-
 # ============================================================================= Proposition 1
-EQ42_LATEX = (r"\gamma = \sup_{d \sim d'} \frac{1}{\alpha - 1} \log \left(1 - \beta_{\mathcal{M}}^{dd'}(0) + "
-              r"\int_{0}^{1} |\Gamma_{dd'}(\tau)|^{1 - \alpha} d\tau \right), \tag{42}")
 
 
 def _slope_integral(pr, g):
@@ -384,41 +280,18 @@ def _prop1_pairs(rng):
     return _any_pair(rng, ("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo", "uniform"))
 
 
-def _prop1_check():
-    def draw(rng):
-        pr = _prop1_pairs(rng)
-        al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
-        if isinstance(pr, TS.CPair) and pr.label == "exponential" and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05"):
-            return None
-        return _desc(pr, alpha=al), _prop1_printed(pr, al), pr.renyi(al)
-    return _draws(draw, ">=", 12, 42, "printed (42) from the trade-off curve (brute-force hull segments / "
-                  "quadrature in tau) vs D_alpha(P||Q) from definition (1)", 8)
-
-
-# custom: (42) needs the integral of |beta'|^{1-alpha} along the trade-off curve (no truth or kind for it)
-P.claim("sec5.prop1", "(42)", "inequality",
-        "Proposition 1: M is (alpha, gamma)-RDP for gamma = (42) (an upper bound on sup D_alpha)",
-        latex=EQ42_LATEX, section=V, check=_prop1_check,
-        note="tight only when beta(0) = 1; see appH.renyi for the exact identity",
-        why_custom="(42) needs the integral of |beta'|^{1-alpha} along the trade-off curve (no truth or kind for it)")
+def _prop1_check(rng):
+    pr = _prop1_pairs(rng)
+    al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
+    if isinstance(pr, TS.CPair) and pr.label == "exponential" and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05"):
+        return None
+    return _desc(pr, alpha=al), _prop1_printed(pr, al), pr.renyi(al)
 
 
 # ============================================================================= Lemma 4, d_alpha, d
-DA_LATEX = (r"d_{\alpha}(a||b) := \frac{1}{\alpha - 1} \log(a^{\alpha}b^{1 - \alpha} + "
-            r"\bar{a}^{\alpha}\bar{b}^{1 - \alpha})")
-d_alpha_f = P.formula("sec5.d_alpha", "(45)", DA_LATEX,
-                      parse=r"\frac{1}{\alpha - 1} \log(a^{\alpha}b^{1 - \alpha} + \bar{a}^{\alpha}\bar{b}^{1 - \alpha})",
-                      role="definition", quantity=r"d_{\alpha}(a\|b)", lhs=r"d_{\alpha}(a\|b)",
-                      params=(PA, PB, ALPHA), section=V, symbols=EXTRA,
-                      description="binary Renyi divergence")
-D_LATEX = r"d(a||b) = a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{b}"
-d_f = P.formula("sec5.d", "(45)", D_LATEX, parse=r"a \log \frac{a}{b} + \bar{a} \log \frac{\bar{a}}{b}",
-                role="definition", quantity=r"d(a\|b)", lhs=r"d(a\|b)", params=(PA, PB), section=V,
-                symbols=EXTRA, description="binary KL divergence (as printed)")
 _dA = sp.lambdify([a_sym, b_sym, alpha], d_alpha_f.expr, "mpmath")
 
 
-# custom: the bound kind's failing note here is wrong ("off by the constant factor 0"); the fix b-bar is derived
 def _d_check():
     v = check_equal(lambda a, b: TS.d_kl(a, b), d_f.expr, (PA, PB), symbolic=False, n=30,
                     method="KL(Bern(a)||Bern(b)) from its definition E_P[log dP/dQ]")
@@ -428,17 +301,7 @@ def _d_check():
     return v
 
 
-P.claim("sec5.d", "(45)", "definition",
-        "d(a||b) = a log(a/b) + (1-a) log((1-a)/b) is the binary KL divergence (the alpha -> 1 limit of d_alpha)",
-        latex=D_LATEX, section=V, formulas=("sec5.d",), check=_d_check,
-        why_custom='the failing verdict carries the fix (b-bar in the second denominator), which the bound kind does not derive')
-
-
 # ============================================================================= (50)-(53)
-EQ50_LATEX = r"\inf_{d \sim d'} \beta_{\mathcal{M}^{(T)}}^{dd'}(\tau) = G_{\sqrt{2\rho T}}(\tau)"
-eq50 = P.formula("sec5.eq50_mu", "(50)", EQ50_LATEX, parse=r"\sqrt{2\rho T}", role="equality",
-                 quantity=r"\mu", lhs=r"\mu", params=(RHO, TSTEPS),
-                 section=V, description="the Gaussian trade-off parameter of the T-fold Gaussian mechanism")
 
 
 EQ51_LATEX = (r"C_{\mathcal{M}^{(T)}} = \left\{ (\tau, \beta) \in (0, 1)^2 : G_{\sqrt{2\rho T}}(\tau) \le \beta "
@@ -446,47 +309,18 @@ EQ51_LATEX = (r"C_{\mathcal{M}^{(T)}} = \left\{ (\tau, \beta) \in (0, 1)^2 : G_{
 
 
 # ============================================================================= noisy SGD (54)-(55)
-RHOQ_LATEX = r"\rho_q = \frac{q^2}{(1-q)\sigma^2}"
-rho_q = P.formula("sec5.rho_q", "(54)", RHOQ_LATEX, parse=r"\frac{q^2}{(1-q)\sigma^2}", role="approximation",
-                  quantity=r"\gamma(\alpha)/\alpha", lhs=r"\rho_q",
-                  params=(Param(q, sp.Interval.open(0, 1), ("loguniform", 1e-4, 0.2)), SIGMA), section=V,
-                  description="per-step RDP slope of noisy SGD, after Abadi et al. [5, Lemma 3]")
-ARANGE_LATEX = r"\alpha \le 1 + \sigma^2 \log \frac{1}{q\sigma}"
-a_range = P.formula("sec5.alpha_max", "(54)", ARANGE_LATEX, parse=r"1 + \sigma^2 \log \frac{1}{q\sigma}",
-                    role="upper_bound", quantity=r"\alpha", lhs=r"\alpha",
-                    params=(Param(q, sp.Interval.open(0, 1), ("loguniform", 1e-4, 0.2)), SIGMA), section=V,
-                    description="largest admissible order of the rho_q approximation")
 _rhoq = sp.lambdify([q, sigma], rho_q.expr, "mpmath")
 _amax = sp.lambdify([q, sigma], a_range.expr, "mpmath")
-RHOQ_CLAIM_LATEX = (r"each iteration of this algorithm is approximately $(\alpha, \alpha \rho_q)$ -RDP where "
-                    r"$\rho_q = \frac{q^2}{(1-q)\sigma^2}$ for positive integer $\alpha \le 1 + \sigma^2 "
-                    r"\log \frac{1}{q\sigma}$ and $q < \frac{1}{16\sigma}$")
 
 
-def _rhoq_check():
-    def draw(rng):
-        s = mp.mpf(10) ** rng.uniform(-0.4, 0.7)
-        qq = mp.mpf(10) ** rng.uniform(-4, mp.log10(1 / (16 * s)))
-        amax = int(mp.floor(_amax(qq, s)))
-        if amax < 2:
-            return None
-        al = rng.randint(2, min(amax, 12))
-        return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
-    return _draws(draw, "<=", 10, 54, "D_alpha((1-q)N(0,s^2) + qN(1,s^2) || N(0,s^2)) by quadrature of "
-                  "definition (1) vs alpha rho_q, on the stated domain", 10,
-                  fail_note=("alpha rho_q is below the true RDP for small sigma: Abadi et al.'s Lemma 3 also needs "
-                             "sigma >= 1 and drops an O(q^3 alpha^3/sigma^3) term; the true slope grows like "
-                             "q^2 (e^{1/sigma^2} - 1)"))
-
-
-# custom: a failing approximation whose verdict must explain Abadi et al.'s missing hypotheses (bound kind: no note)
-P.claim("sec5.rho_q", "(54)", "approximation",
-        "each noisy-SGD step is (alpha, alpha rho_q)-RDP for integer alpha <= 1 + sigma^2 log(1/(q sigma)), q < 1/(16 sigma)",
-        latex=RHOQ_CLAIM_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max"), check=_rhoq_check,
-        why_custom="a failing approximation whose verdict must explain Abadi et al.'s missing hypotheses (bound kind: no note)")
-
-EQ54_LATEX = (r"C_{SGD}(T) \subseteq \bigcap_{\alpha \in \mathcal{A}} \left\{ (\tau, \beta) : d_{\alpha}(\bar{\tau} "
-              r"\| \beta) \le \alpha \rho_{q} T, d_{\alpha}(\bar{\beta} \| \tau) \le \alpha \rho_{q} T \right\}, \tag{54}")
+def _rhoq_check(rng):
+    s = mp.mpf(10) ** rng.uniform(-0.4, 0.7)
+    qq = mp.mpf(10) ** rng.uniform(-4, mp.log10(1 / (16 * s)))
+    amax = int(mp.floor(_amax(qq, s)))
+    if amax < 2:
+        return None
+    al = rng.randint(2, min(amax, 12))
+    return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
 
 
 def _eq54_check():
@@ -513,21 +347,6 @@ def _eq54_check():
                   fail_note=("the exact curve leaves region (54) where alpha rho_q underestimates the true RDP "
                              "(sec5.rho_q); see the report's noisy-SGD comparison for T > 1"))
 
-
-# custom: a sup over the exact one-step trade-off of d_alpha, at admissible integer orders (a failing claim)
-P.claim("sec5.eq54", "(54)", "inclusion",
-        "noisy SGD: C_SGD(T) lies in the intersection over admissible alpha of the d_alpha-sets with alpha rho_q T",
-        latex=EQ54_LATEX, section=V, formulas=("sec5.rho_q", "sec5.alpha_max", "sec5.d_alpha"), check=_eq54_check,
-        why_custom='a sup over the exact one-step trade-off of d_alpha, at admissible integer orders (a failing claim)')
-
-EQ55_MU_LATEX = r"\mu=q\sqrt{T(e^{1/\sigma^2}-1)}"
-mu55 = P.formula("sec5.eq55_mu", "(55)", EQ55_MU_LATEX, parse=r"q\sqrt{T(e^{1/\sigma^2}-1)}",
-                 role="approximation", quantity=r"\mu", lhs=r"\mu",
-                 params=(Param(q, sp.Interval.open(0, 1), ("loguniform", 1e-4, 0.2)), SIGMA,
-                         Param(T, sp.Interval(1, sp.oo), ("loguniform", 1, 1e5))), section=V,
-                 description="central-limit GDP parameter of noisy SGD (Bu et al. [20])")
-EQ55_LATEX = (r"C_{\text{SGD}}(T) \subseteq \left\{ (\tau, \beta) \in (0, 1)^2 : G_{\mu}(\tau) \le \beta \le 1 - "
-              r"\tau \right\}, \quad (55)")
 _mu55 = sp.lambdify([q, sigma, T], mu55.expr, "mpmath")
 
 
@@ -570,16 +389,7 @@ def _eq55_check():
                    note="(55) is an asymptotic statement; at fixed small T (e.g. T = 1) G_mu is not a lower bound "
                         "on the exact curve, which the paper does not claim")
 
-
-# custom: a central-limit statement along T -> oo with q sqrt(T) fixed (two moments of the loss, not one function)
-P.claim("sec5.eq55", "(55)", "asymptotic",
-        "noisy SGD, asymptotically in T (q sqrt(T) fixed): C_SGD(T) lies between G_mu and 1 - tau with "
-        "mu = q sqrt(T(e^{1/sigma^2} - 1))",
-        latex=EQ55_LATEX, section=V, formulas=("sec5.eq55_mu", "sec5.eq41"), check=_eq55_check,
-        why_custom='a central-limit statement along T -> oo with q sqrt(T) fixed (two moments of the loss, not one function)')
-
 # ============================================================================= Appendix H
-EQ112_LATEX = r"D_f(P||Q) = \int_0^1 |\beta'(\tau)| f\left(\frac{1}{|\beta'(\tau)|}\right) d\tau,"
 
 # f-divergence generators: (name, f, f(0), f'(oo))
 F_FAMILY = (
@@ -606,60 +416,27 @@ def _rhs112(pr, f):
     return _slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0))
 
 
-def _eq112_check():
-    def draw(rng):
-        pr = _appH_pairs(rng)
-        name, f, f0 = _f_pick(rng)
-        if isinstance(pr, TS.CPair) and pr.label == "exponential" and name in ("chi^2",) and pr.params["r"] <= mp.mpf(1) / 2:
+def _eq112_check(rng):
+    pr = _appH_pairs(rng)
+    name, f, f0 = _f_pick(rng)
+    if isinstance(pr, TS.CPair) and pr.label == "exponential" and name in ("chi^2",) and pr.params["r"] <= mp.mpf(1) / 2:
+        return None
+    return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _rhs112(pr, f)
+
+
+def _eq115_check(rng):
+    pr = _any_pair(rng, ("gauss", "expo", "laplace"))
+    if pr.label == "Laplace":   # the ratio is continuous only strictly between its tail values
+        lo, hi = -pr.params["m"] / pr.params["b"], pr.params["m"] / pr.params["b"]
+        lam = mp.e ** (lo + (hi - lo) * mp.mpf(rng.uniform(0.1, 0.9)))
+    else:
+        lam = mp.mpf(10) ** rng.uniform(-0.5, 0.5)
+        if pr.crossing(lam) is None:
             return None
-        return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _rhs112(pr, f)
-    return _draws(draw, "==", 10, 112, "D_f from definition (2) (sums / quadrature) vs the printed integral over "
-                  "the trade-off curve (brute-force hull segments / threshold-test slopes)", 8,
-                  fail_note=("the integral misses f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)): true when Q << P or f(0) = 0, "
-                             "false e.g. for the (eps, delta) pair or U[0,1] vs U[0,c] with f(0) != 0"))
+    tl = lambda l: _np_quantities(pr, l)[0]  # noqa: E731
+    bl = lambda l: _np_quantities(pr, l)[1]  # noqa: E731
+    return _desc(pr, lam=lam), mp.diff(tl, lam), -lam * mp.diff(bl, lam)
 
-
-# custom: an f-divergence as an integral over the trade-off curve's slopes (a failing claim needing its note)
-P.claim("appH.eq112", "(112)", "identity",
-        "for convex f with f(1) = 0: D_f(P||Q) = int_0^1 |beta'| f(1/|beta'|) dtau",
-        latex=EQ112_LATEX, section=H, check=_eq112_check,
-        why_custom="an f-divergence as an integral over the trade-off curve's slopes (a failing claim needing its note)")
-
-
-EQ115_LATEX = r"\frac{\mathrm{d}}{\mathrm{d}\lambda}\tau_{\lambda} = -\lambda \frac{\mathrm{d}}{\mathrm{d}\lambda}\beta(\tau_{\lambda}). \tag{115}"
-
-
-def _eq115_check():
-    def draw(rng):
-        pr = _any_pair(rng, ("gauss", "expo", "laplace"))
-        if pr.label == "Laplace":   # the ratio is continuous only strictly between its tail values
-            lo, hi = -pr.params["m"] / pr.params["b"], pr.params["m"] / pr.params["b"]
-            lam = mp.e ** (lo + (hi - lo) * mp.mpf(rng.uniform(0.1, 0.9)))
-        else:
-            lam = mp.mpf(10) ** rng.uniform(-0.5, 0.5)
-            if pr.crossing(lam) is None:
-                return None
-        tl = lambda l: _np_quantities(pr, l)[0]  # noqa: E731
-        bl = lambda l: _np_quantities(pr, l)[1]  # noqa: E731
-        return _desc(pr, lam=lam), mp.diff(tl, lam), -lam * mp.diff(bl, lam)
-    return _draws(draw, "==", 10, 115, "numerical differentiation in lambda of tau_lambda and of the trade-off "
-                  "at tau_lambda (continuous pairs)", 7)
-
-
-# custom: numerical differentiation in lambda of tau_lambda on continuous pairs (no truth for tau_lambda's derivative)
-P.claim("appH.eq115", "(115)", "identity", "Fact: d tau_lambda/d lambda = -lambda d beta(tau_lambda)/d lambda",
-        latex=EQ115_LATEX, section=H, check=_eq115_check,
-        why_custom="numerical differentiation in lambda of tau_lambda on continuous pairs (no truth for tau_lambda's derivative)")
-
-EQ116_LATEX = (r"\bar{\tau}_{\lambda} - \lambda \beta(\tau_{\lambda}) = 1 - \int \left[\frac{\mathrm{d}P}{\mathrm{d}Q} "
-               r"\mathbf{1} \left\{ \frac{\mathrm{d}P}{\mathrm{d}Q} \le \lambda \right\} + \lambda \mathbf{1} "
-               r"\left\{ \frac{\mathrm{d}P}{\mathrm{d}Q} > \lambda \right\} \right] \mathrm{d}Q")
-EQ117_LATEX = r"=1-\int \min\left\{\frac{\mathrm{d}P}{\mathrm{d}Q},\lambda\right\}\mathrm{d}Q\tag{117}"
-EQ118_LATEX = r"=1-\int_{0}^{1}P\left[\frac{\mathrm{d}Q}{\mathrm{d}P}\geq\frac{t}{\lambda}\right]\mathrm{d}t\tag{118}"
-EQ119_LATEX = (r"= \lambda \int_{\lambda}^{\infty} \frac{1}{t^2} P \left[\frac{\mathrm{d}P}{\mathrm{d}Q} > t \right] "
-               r"\mathrm{d}t \tag{119}")
-EQ120_LATEX = (r"\frac{1 - \tau_{\lambda} - \lambda \beta(\tau_{\lambda})}{\lambda} = \int_{\lambda}^{\infty} "
-               r"\frac{1}{t^{2}} P \left[\frac{\mathrm{d}P}{\mathrm{d}O} > t \right] \mathrm{d}t. \tag{120}")
 E_LATEX = (r"\mathsf{E}_{\lambda}(P\|Q) = \sup_{A \subset \mathbb{X}} P(A) - \lambda Q(A) = \bar{\tau}_{\lambda} - "
            r"\lambda \beta(\tau_{\lambda}).")
 
@@ -717,20 +494,6 @@ def _identity_chain_check(which, seed, n=10):
                   "trade-off; the right-hand side by exact sums or quadrature as printed", 8)
 
 
-for _eq, _lx in ((116, EQ116_LATEX), (117, EQ117_LATEX), (118, EQ118_LATEX), (119, EQ119_LATEX), (120, EQ120_LATEX)):
-    # custom: the right-hand sides of (116)-(120) are integrals of ratio masses computed as printed (no generic kind)
-    P.claim(f"appH.eq{_eq}", f"({_eq})", "identity",
-            f"step ({_eq}) of the proof of the Fact: 1 - tau_lambda - lambda beta(tau_lambda) equals its "
-            f"right-hand side" + (" (divided by lambda)" if _eq == 120 else ""),
-            latex=_lx, section=H, check=(lambda e=_eq: _identity_chain_check(e, e, 8 if e in (118, 119, 120) else 12)),
-            note="(120) prints dO for dQ" if _eq == 120 else "",
-        why_custom='the right-hand sides of (116)-(120) are integrals of ratio masses computed as printed (no generic kind)')
-
-
-EQ121_LATEX = (r"D_f(P||Q) = \int f\left(\frac{\mathrm{d}P}{\mathrm{d}Q}\right) \frac{\mathrm{d}Q}{\mathrm{d}P} "
-               r"\mathrm{d}P = \int_0^\infty f(t) \frac{1}{t} \mathrm{d}\tau_t \tag{121}")
-
-
 def _stieltjes_121(pr, f):
     """int_0^oo f(t)/t d tau_t: over the law of dP/dQ under P (its atoms for discrete pairs,
     the change of variables t = p(x)/q(x) for continuous ones)."""
@@ -740,44 +503,16 @@ def _stieltjes_121(pr, f):
                    else mp.mpf(0), pr.ratio_points(F_KINKS))
 
 
-def _eq121_check():
-    def draw(rng):
-        pr = _appH_pairs(rng)
-        name, f, f0 = _f_pick(rng)
-        return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _stieltjes_121(pr, f)
-    return _draws(draw, "==", 10, 121, "D_f from definition (2) vs int f(t)/t dtau_t over the law of dP/dQ under P", 8,
-                  fail_note=("the first equality changes measure from Q to P and so drops Q's mass on {dP/dQ = 0}: "
-                             "E_Q[f(dP/dQ)] = E_P[f(dP/dQ) dQ/dP] + f(0) Q(dP = 0)"))
+def _eq121_check(rng):
+    pr = _appH_pairs(rng)
+    name, f, f0 = _f_pick(rng)
+    return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _stieltjes_121(pr, f)
 
 
-# custom: a Stieltjes integral over the law of dP/dQ (a failing claim needing its note)
-P.claim("appH.eq121", "(121)", "identity",
-        "D_f(P||Q) = int f(dP/dQ) (dQ/dP) dP = int_0^oo f(t)/t dtau_t",
-        latex=EQ121_LATEX, section=H, check=_eq121_check,
-        why_custom='a Stieltjes integral over the law of dP/dQ (a failing claim needing its note)')
-
-EQ123_LATEX = r"= -\int_0^1 f\left(-\frac{1}{\beta'(\tau)}\right) \beta'(\tau) d\tau \tag{123}"
-
-
-def _eq123_check():
-    def draw(rng):
-        pr = _appH_pairs(rng)
-        name, f, f0 = _f_pick(rng)
-        return _desc(pr, f=name), _stieltjes_121(pr, f), _rhs112(pr, f)
-    return _draws(draw, "==", 10, 123, "int f(t)/t dtau_t (law of dP/dQ under P) vs the integral over the "
-                  "trade-off curve (brute-force hull / threshold-test slopes)", 8)
-
-
-# custom: a Stieltjes integral against an integral over the trade-off curve's slopes
-P.claim("appH.eq123", "(123)", "identity",
-        "(121)'s right-hand side equals -int_0^1 f(-1/beta'(tau)) beta'(tau) dtau (steps (122)-(123) via (115))",
-        latex=EQ123_LATEX, section=H, check=_eq123_check,
-        why_custom="a Stieltjes integral against an integral over the trade-off curve's slopes")
-
-EQ124_LATEX = (r"\chi^{\alpha}(P||Q) = \frac{1}{\alpha - 1} \left[-\beta(0) + \int_{0}^{1} \left| \beta'(\tau) "
-               r"\right|^{1 - \alpha} d\tau \right], \quad (124)")
-RENYI_H_LATEX = (r"D_{\alpha}(P||Q) = \frac{1}{\alpha - 1} \log \left(1 - \beta(0) + \int_{0}^{1} (\left| \beta'(\tau) "
-                 r"\right|)^{1 - \alpha} d\tau \right).")
+def _eq123_check(rng):
+    pr = _appH_pairs(rng)
+    name, f, f0 = _f_pick(rng)
+    return _desc(pr, f=name), _stieltjes_121(pr, f), _rhs112(pr, f)
 
 
 def _chi_check(renyi: bool):
@@ -799,14 +534,5 @@ def _chi_check(renyi: bool):
 
 
 # custom: chi^alpha from the curve's slopes and beta(0) (a failing claim needing its note)
-P.claim("appH.eq124", "(124)", "identity",
-        "chi^alpha(P||Q) = (1/(alpha-1)) [-beta(0) + int_0^1 |beta'|^{1-alpha} dtau]",
-        latex=EQ124_LATEX, section=H, check=lambda: _chi_check(False),
-        why_custom="chi^alpha from the curve's slopes and beta(0) (a failing claim needing its note)")
-# custom: D_alpha from the curve's slopes and beta(0) (a failing claim needing its note)
-P.claim("appH.renyi", "App. H", "identity",
-        "D_alpha(P||Q) = (1/(alpha-1)) log(1 - beta(0) + int_0^1 |beta'|^{1-alpha} dtau) (the exact form of (42))",
-        latex=RENYI_H_LATEX, section=H, check=lambda: _chi_check(True),
-        why_custom="D_alpha from the curve's slopes and beta(0) (a failing claim needing its note)")
 
-P.load(__file__)  # the generic claims: sec5_apph.toml
+P.load(__file__)  # the claims declared in sec5_apph.toml (after the checks they name)

@@ -46,6 +46,11 @@ DUMP_PERCENT = ("the dump splits this LaTeX with a '%' line continuation inside 
                 "reads the same string with the '% ' removed (dump_parse)")
 
 
+def erf_rewrite(expr):
+    """A declared formula's transform (sec6.toml): Phi written through erf."""
+    return expr.rewrite(sp.erf)
+
+
 def dump_parse(latex: str):
     """parse_printed after removing the dump's '% ' line-continuation artefacts."""
     from ...parse import parse_printed

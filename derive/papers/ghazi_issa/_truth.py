@@ -120,33 +120,32 @@ def subsample_worst(M, X, n, m, e):
             acc = P if acc is None else [x + y for x, y in zip(acc, P)]
         return [x / comb(n, m) for x in acc]
     cache = {}
+    for D, D2 in substitutions(X, n):
+        for DD in (D, D2):
+            if DD not in cache:
+                cache[DD] = out(DD)
+        P, Q = cache[D], cache[D2]
+        worst_h = max(worst_h, hockey(P, Q, mp.e ** e))
+        worst_t = max(worst_t, tv(P, Q))
+    return worst_h, worst_t
+
+
+def substitutions(X, n):
+    """Every data set D in X^n with each neighbour D2 that substitutes one of its entries, in order."""
     for D in itertools.product(X, repeat=n):
         for i in range(n):
             for x in X:
-                if x == D[i]:
-                    continue
-                D2 = D[:i] + (x,) + D[i + 1:]
-                for DD in (D, D2):
-                    if DD not in cache:
-                        cache[DD] = out(DD)
-                P, Q = cache[D], cache[D2]
-                worst_h = max(worst_h, hockey(P, Q, mp.e ** e))
-                worst_t = max(worst_t, tv(P, Q))
-    return worst_h, worst_t
+                if x != D[i]:
+                    yield D, D[:i] + (x,) + D[i + 1:]
 
 
 def mechanism_profile(M, X, m, e):
     """(delta, eta) of a mechanism on X^m: max over substitution neighbours of E_{e^eps} and TV."""
     dmax, tmax = mp.mpf(0), mp.mpf(0)
-    for D in itertools.product(X, repeat=m):
-        for i in range(m):
-            for x in X:
-                if x == D[i]:
-                    continue
-                D2 = D[:i] + (x,) + D[i + 1:]
-                P, Q = M(tuple(sorted(D))), M(tuple(sorted(D2)))
-                dmax = max(dmax, hockey(P, Q, mp.e ** e))
-                tmax = max(tmax, tv(P, Q))
+    for D, D2 in substitutions(X, m):
+        P, Q = M(tuple(sorted(D))), M(tuple(sorted(D2)))
+        dmax = max(dmax, hockey(P, Q, mp.e ** e))
+        tmax = max(tmax, tv(P, Q))
     return dmax, tmax
 
 

@@ -15,7 +15,7 @@ from ...symbols import alpha, delta, eps
 from ...verify import check_draws
 from ...symbols import Param
 from . import _truth as TR
-from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS, eta
+from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS
 
 II, III, APPF = "Sec. II", "Sec. III", "App. F"
 k_, j_, l_, a_ = sp.symbols("k j ell a", integer=True, nonnegative=True)
@@ -110,12 +110,14 @@ P.claim("footnote1.tv_roc", "footnote 1", "identity",
 
 # ----------------------------------------------------------------------------- Corollary 1 / Remark 1
 COR1_ETA_LATEX = r"\eta\in[0,\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}]"
-eta_max = P.formula("cor1.eta_max", "Cor. 1", COR1_ETA_LATEX,
-                    parse=r"\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}", role="upper_bound",
-                    quantity=r"d_{TV}", params=(EPSP, DELTA0), section=II, symbols=SYMS,
-                    description="largest TV of an (eps, delta)-DP mechanism (Cor. 1's range of eta)")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec2_3.toml
+eta_max = F["cor1.eta_max"]
 
 
+@P.custom("cor1.eta_range", "Cor. 1", "upper_bound",
+          "the eta range of Cor. 1 ends at the largest TV an (eps,delta)-DP mechanism can have",
+          latex=COR1_ETA_LATEX, section=II, formulas=("cor1.eta_max",),
+          why_custom='a sup over all (eps, delta)-DP pairs and its attainment (a bound kind checks one side only)')
 def _cor1_max_check():
     f = sp.lambdify([eps, delta], eta_max.expr, "mpmath")
 
@@ -139,48 +141,19 @@ def _cor1_max_check():
                                                    points=v1.points + v2.points, worst_error=0.0, precision=v1.precision)
 
 
-# custom: a sup over all (eps, delta)-DP pairs and its attainment (a bound kind checks one side only)
-P.claim("cor1.eta_range", "Cor. 1", "upper_bound",
-        "the eta range of Cor. 1 ends at the largest TV an (eps,delta)-DP mechanism can have",
-        latex=COR1_ETA_LATEX, section=II, formulas=("cor1.eta_max",), check=_cor1_max_check,
-        why_custom='a sup over all (eps, delta)-DP pairs and its attainment (a bound kind checks one side only)')
-
-
 _DOM = dominating_pair(sp.exp(eps), alpha, delta)
-
-REM1_RHS = r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)"
-REM1_LATEX = (r"\beta_{\mathrm{I}}+\beta_{\mathrm{II}}\geq\frac{2(1-\delta)}{1+e^{\varepsilon}% }="
-              r"1-\left(\delta+(1-\delta)\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\right)")
-rem1 = P.formula("rem1.sum_errors", "Remark 1", REM1_LATEX, parse=REM1_RHS, role="lower_bound",
-                 quantity=r"\beta_{\mathrm{I}}+\beta_{\mathrm{II}}", params=(EPSP, DELTA0), section=II,
-                 symbols=SYMS)
 
 
 # ----------------------------------------------------------------------------- Theorem 2
-ALPHA_LATEX = (r"\alpha=1-\frac{(\eta-\delta)(1+e^{\varepsilon})}{(1-\delta)(e^{% \varepsilon}-1)}")
-alpha_eta = P.formula("thm2.alpha", "Thm. 2", ALPHA_LATEX,
-                      parse=ALPHA_LATEX.partition("=")[2], role="definition", quantity=r"\alpha", lhs=r"\alpha", params=(EPSP, DELTA0, ETA),
-                      section=III, symbols=SYMS)
-TV_F_LATEX = r"d_{TV}=\delta+\frac{(1-\delta)(1-\alpha)(e^{\varepsilon}-1)}{1+e^{\varepsilon}}"
-tv_f = P.formula("appF.tv", "App. F", TV_F_LATEX,
-                 parse=r"\delta+\frac{(1-\delta)(1-\alpha)(e^{\varepsilon}-1)}{1+e^{\varepsilon}}",
-                 role="identity", quantity=r"d_{TV}(P_0, P_1)", params=(EPSP, DELTA0, ALPHA01),
-                 section=APPF, symbols=SYMS)
 
 
 # eta = delta + s (eta_max - delta), s in [0, 1], sweeps the printed range: alpha = 1 - s there
 s_ = sp.Symbol("s", nonnegative=True)
 
-EQ5_LATEX = (r"\delta_{j}=\!\!\sum_{a=0}^{k-j-1}\!\!{k\choose a}\!\!\sum_{\ell=0% }^{\lceil\frac{k-j-a}{2}\rceil-1}")
 EQ5_HAND = sp.Sum(sp.binomial(k_, a_) * sp.Sum(
     sp.binomial(k_ - a_, l_) * ((1 - alpha) / (1 + sp.exp(eps))) ** (k_ - a_) * alpha ** a_
     * (sp.exp((k_ - l_ - a_) * eps) - sp.exp((l_ + j_) * eps)),
     (l_, 0, sp.ceiling((k_ - j_ - a_) / 2) - 1)), (a_, 0, k_ - j_ - 1))
-EQ5_L2 = r"\displaystyle{k-a\choose\ell}\left(\frac{1-\alpha}{1+e^{\varepsilon}}\right)^{% k-a}\cdot"
-EQ5_L3 = r"\displaystyle\alpha^{a}\left(e^{(k-\ell-a)\varepsilon}-e^{(\ell+j)\varepsilon}\right)"
-eq5 = P.formula("thm2.eq5", "(5)", EQ5_LATEX, role="equality", quantity=r"\delta_j",
-                params=(EPSP, ALPHA01), section=III, parse=EQ5_LATEX.partition("=")[2], continued=(EQ5_L2, EQ5_L3),
-                symbols=dict(SYMS, k=k_, j=j_), lhs=r"\delta_j")
 
 
 _EQ5_DP = 1 - (1 - delta) ** k_ * (1 - EQ5_HAND)     # the composed delta'_j of Theorem 2
@@ -215,22 +188,9 @@ def _thm2_region_exact_check():
                               "(j eps, delta'_j) lines, random t")
 
 
-# custom: a max over a parameter-dependent number (k + 1) of lines, each with its own hockey-stick
-P.claim("thm2.region_exact", "Thm. 2", "identity",
-        "the intersection over j in {0..k} of the (j eps, delta'_j)-DP regions is exactly the composed "
-        "dominating mechanism's region (no other slope is needed)",
-        latex=r"j\in\{0,1,...,k\}", section=III, check=_thm2_region_exact_check,
-        why_custom='a max over a parameter-dependent number (k + 1) of lines, each with its own hockey-stick')
-
-
 # ----------------------------------------------------------------------------- (6)
-EQ6_LATEX = (r"\delta_{j}=\frac{\sum_{\ell=0}^{\frac{k-j}{2}-1}{k\choose\ell}% "
-             r"\left(e^{(k-\ell)\varepsilon}-e^{(\ell+j)\varepsilon}\right)}{(1+e^{% \varepsilon})^{k}}.")
 EQ6_HAND = sp.Sum(sp.binomial(k_, l_) * (sp.exp((k_ - l_) * eps) - sp.exp((l_ + j_) * eps)),
                   (l_, 0, (k_ - j_) / 2 - 1)) / (1 + sp.exp(eps)) ** k_
-eq6 = P.formula("eq6", "(6)", EQ6_LATEX, role="equality", quantity=r"\delta_j", params=(EPSP,),
-                section="Sec. III-A", parse=EQ6_LATEX.partition("=")[2], symbols=dict(SYMS, k=k_, j=j_),
-                lhs=r"\delta_j")
 
 
 def eq5_value(k, j, r, a):
@@ -264,24 +224,7 @@ def _eq6_check():
                                 "(eta maximal), j = k - 2i")
 
 
-# custom: the composed truth carries rounding noise (1e-33) that makes the generic "equal" search
-# drop every point (no point evaluated); exact rational arithmetic instead
-P.claim("eq6.kairouz", "(6)", "equality",
-        "Kairouz et al.'s delta_j (6) is the exact k-fold composition of eps-DP and equals Theorem 2's (5) at "
-        "maximal eta (alpha = 0) for j of k's parity",
-        latex=EQ6_LATEX, section="Sec. III-A", formulas=("eq6", "thm2.eq5"), check=_eq6_check,
-        why_custom='the composed truth carries rounding noise (1e-33) that makes the generic "equal" search drop every point (no point evaluated); exact rational arithmetic instead')
-
-
 # ----------------------------------------------------------------------------- Sec. III-C
-TV7_LATEX = r"d_{TV}(P_{0},P_{1})=\frac{(e^{\varepsilon}-1)(1-\alpha)}{(1+e^{\varepsilon})}"
-tv7 = P.formula("sec3c1.tv7", "(7)", TV7_LATEX, parse=r"\frac{(e^{\varepsilon}-1)(1-\alpha)}{(1+e^{\varepsilon})}",
-                role="identity", quantity=r"d_{TV}(P_0,P_1)", params=(EPSP, ALPHA01), section=III, symbols=SYMS)
-
-
-A7_LATEX = r"\alpha=1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}"
-a7 = P.formula("sec3c1.alpha", "Sec. III-C1", A7_LATEX, parse=r"1-\eta\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}",
-               role="definition", quantity=r"\alpha", params=(EPSP, ETA), section=III, symbols=SYMS, lhs=r"\alpha")
 
 
 def _summation_bounds_check():
@@ -300,24 +243,10 @@ def _summation_bounds_check():
                    points=len(cases), worst_error=0.0, precision=None)
 
 
-# custom: equality of two finite index sets (combinatorial enumeration, not an expression)
-P.claim("sec3c2.bounds", "Sec. III-C2", "identity",
-        "k - j > 2l + a gives exactly the summation bounds of (5)",
-        latex=r"k-j>2\ell+a", section=III, check=_summation_bounds_check,
-        why_custom='equality of two finite index sets (combinatorial enumeration, not an expression)')
-
-
 def _notation_check():
     return Verdict("fails", "symbol check: the composed mechanism must be the eta-TV dominating one",
                    counterexample={"printed": "M_i = M_{eps,0,delta} (and 'simulated from M_{eps,0,delta}' in "
                                              "Sec. III-C3)", "should be": "M_{eps,0,eta}"},
                    note="typo: the third index of the dominating mechanism is eta, not delta")
 
-
-# custom: a notation erratum (M_{eps,0,delta} for M_{eps,0,eta}): nothing numeric to check
-P.claim("sec3c2.notation", "Sec. III-C2", "notation",
-        "the achievability proof composes M_{eps,0,eta} (printed M_{eps,0,delta})",
-        latex=r"M_{i}=M_{\varepsilon,0,\delta}", section=III, check=_notation_check,
-        why_custom='a notation erratum (M_{eps,0,delta} for M_{eps,0,eta}): nothing numeric to check')
-
-P.load(__file__)  # the generic claims: sec2_3.toml
+P.load(__file__)  # the claims declared in sec2_3.toml (after the checks they name)

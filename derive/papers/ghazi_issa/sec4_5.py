@@ -9,25 +9,16 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from ...symbols import delta, eps, mu
-from ...verify import check_draws
 from . import _truth as TR
-from ._paper import EPSP, ETA, P, c0, eta, n
+from ._paper import EPSP, ETA, P, eta, n
 from ...symbols import Param
 from ._paper import DELTA0
 
 IV, V, APPG, APPH = "Sec. IV", "Sec. V", "App. G", "App. H"
-PROP1_LATEX = r"\log\left(1+p\left(e^{\varepsilon}-1\right)\right),p\delta"
 _PSUB = Param(sp.Symbol("p", positive=True), sp.Interval.Lopen(0, 1), ("uniform", 0, 1))   # p = m/n
 _PS = {"p": _PSUB.symbol, "eta": eta}
 # Prop. 1's three parameters of M o Sample_m, each as printed (numeric.tv.subsample is tied to them)
-P.formula("prop1.eps", "Prop. 1", r"\log\left(1+p\left(e^{\varepsilon}-1\right)\right)", role="upper_bound",
-          quantity=r"\varepsilon'", params=(EPSP, _PSUB), section=IV, symbols=_PS,
-          description="the subsampled mechanism's epsilon")
-P.formula("prop1.delta", "Prop. 1", r"p\delta", role="upper_bound", quantity=r"\delta'", params=(DELTA0, _PSUB),
-          section=IV, symbols=_PS, description="the subsampled mechanism's delta")
-P.formula("prop1.eta", "Prop. 1", r"p\eta", role="upper_bound", quantity=r"\eta'", params=(ETA, _PSUB),
-          section=IV, symbols=_PS, description="the subsampled mechanism's TV")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec4_5.toml
 
 
 # ----------------------------------------------------------------------------- Proposition 1
@@ -39,28 +30,17 @@ def _random_mechanism(rng, X, m, nout=3):
     return lambda D: table[tuple(sorted(D))]
 
 
-def _prop1_check():
-    def draw(rng):
-        X, m, n_ = (0, 1, 2), rng.randint(1, 2), 3
-        if m == 2:
-            X = (0, 1)
-        M = _random_mechanism(rng, X, m)
-        e = mp.mpf(rng.uniform(0.1, 1.5))
-        d, t = TR.mechanism_profile(M, X, m, e)
-        p = mp.mpf(m) / n_
-        e1 = mp.log(1 + p * (mp.e ** e - 1))
-        h, tv = TR.subsample_worst(M, X, n_, m, e1)
-        return {"m": m, "n": n_, "varepsilon": e, "delta": d, "eta": t}, max(h - p * d, tv - p * t), mp.mpf(0)
-    return check_draws(draw, "<=", n=12, tol_digits=25,
-                       method="random mechanisms on X^m, subsampled without replacement to X^n (substitution "
-                              "neighbours), brute force over all databases: E_{e^eps'} - p delta and TV - p eta")
-
-
-# custom: random mechanisms on databases subsampled without replacement (no truth for subsampled mechanisms)
-P.claim("prop1.subsampling", "Prop. 1", "upper_bound",
-        "Proposition 1: M o Sample_m is p eta-TV and (log(1 + p(e^eps - 1)), p delta)-DP, p = m/n",
-        latex=PROP1_LATEX, section=IV, check=_prop1_check,
-        why_custom='random mechanisms on databases subsampled without replacement (no truth for subsampled mechanisms)')
+def _prop1_check(rng):
+    X, m, n_ = (0, 1, 2), rng.randint(1, 2), 3
+    if m == 2:
+        X = (0, 1)
+    M = _random_mechanism(rng, X, m)
+    e = mp.mpf(rng.uniform(0.1, 1.5))
+    d, t = TR.mechanism_profile(M, X, m, e)
+    p = mp.mpf(m) / n_
+    e1 = mp.log(1 + p * (mp.e ** e - 1))
+    h, tv = TR.subsample_worst(M, X, n_, m, e1)
+    return {"m": m, "n": n_, "varepsilon": e, "delta": d, "eta": t}, max(h - p * d, tv - p * t), mp.mpf(0)
 
 
 p_ = sp.Symbol("p", positive=True)
@@ -111,12 +91,4 @@ def _thm3_check():
         v.counterexample = {"k=16": mp.nstr(dists[16], 5), "k=64": mp.nstr(dists[64], 5)}
     return v
 
-
-# custom: a CLT: exact k-fold composition of f_{eps,0,eta} converging to G_mu in sup-distance as k grows
-P.claim("thm3.clt", "(13)", "approximation",
-        "Theorem 3: the n-fold composition of eps_ni-DP, eta_ni-TV mechanisms tends to G_mu when "
-        "sum eps_ni eta_ni -> mu^2/2 and max eps_ni -> 0",
-        latex=r"\lim_{n\rightarrow\infty}f_{n}=G_{\mu},", section=V, check=_thm3_check,
-        why_custom='a CLT: exact k-fold composition of f_{eps,0,eta} converging to G_mu in sup-distance as k grows')
-
-P.load(__file__)  # the generic claims: sec4_5.toml
+P.load(__file__)  # the claims declared in sec4_5.toml (after the checks they name)

@@ -17,7 +17,7 @@ from ...core import Verdict
 from ...symbols import eps
 from ...verify import check_draws, mp_sup
 from . import _truth as TR
-from ._paper import P, eta
+from ._paper import P
 
 VII, APPL, APPM = "Sec. VII", "App. L", "App. M"
 F_DIVS = {"KL": lambda t: t * mp.log(t), "chi2": lambda t: (t - 1) ** 2,
@@ -48,19 +48,11 @@ def dominating_channel(e, n_):
             [n_ / (r - 1), n_ * r / (r - 1), 1 - n_ * (r + 1) / (r - 1)]]
 
 
-def _eq22_check():
-    def draw(rng):
-        P0, P1 = TR.random_pmf(rng, 3), TR.random_pmf(rng, 3)
-        Q = rand_channel(rng, 3, 4)
-        f = F_DIVS[rng.choice(list(F_DIVS))]
-        return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
-    return check_draws(draw, "<=", n=20, method="random channels and pairs, four f-divergences")
-
-
-# custom: data processing over random channels (no channel/push-forward machinery in the truths)
-P.claim("eq22", "(22)", "inequality", "data processing inequality for f-divergences",
-        latex=r"D_{f}(M_{0}||M_{1})\leq D_{f}(P_{0}||P_{1}).", section=VII, check=_eq22_check,
-        why_custom='data processing over random channels (no channel/push-forward machinery in the truths)')
+def _eq22_check(rng):
+    P0, P1 = TR.random_pmf(rng, 3), TR.random_pmf(rng, 3)
+    Q = rand_channel(rng, 3, 4)
+    f = F_DIVS[rng.choice(list(F_DIVS))]
+    return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
 
 
 def _eq26_check():
@@ -81,62 +73,32 @@ def _eq26_check():
     return v
 
 
-# custom: a bound over all eps-LDP channels (random channels at their exact eps; the sharp constant beside it)
-P.claim("eq26", "(26)", "upper_bound", "(26): d_TV(Q) <= (e^eps+1)/(e^eps-1) for eps-LDP Q, as [7, Remark A.1]",
-        latex=r"d_{TV}(Q)\leq\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}.", section=VII, check=_eq26_check,
-        why_custom='a bound over all eps-LDP channels (random channels at their exact eps; the sharp constant beside it)')
-
-
 def _rand_ldp_eta(rng):
     Q = rand_channel(rng, 2, rng.randint(2, 4))
     return Q, ldp_eps(Q), ldp_eta(Q)
 
 
-def _prop2_check():
-    def draw(rng):
-        nx = rng.randint(2, 4)
-        Q = rand_channel(rng, nx, rng.randint(2, 4))
-        e, n_ = ldp_eps(Q), ldp_eta(Q)
-        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
-        tvp = TR.tv(P0, P1)
-        over = TR.tv(push(P0, Q), push(P1, Q)) - n_ * tvp
-        Qs = dominating_channel(e, n_)
-        Qbe = [Qs[1] if P1[y] > P0[y] else Qs[0] for y in range(nx)]     # (31)
-        gap = abs(TR.tv(push(P0, Qbe), push(P1, Qbe)) - n_ * tvp)
-        return {"varepsilon": e, "eta": n_}, max(over, gap), mp.mpf(0)
-    return check_draws(draw, "<=", n=20, tol_digits=25,
-                       method="random channels Q in Q_{eps,eta} never exceed eta d_TV(P0,P1) and Q^(be) (31) "
-                              "attains it exactly")
+def _prop2_check(rng):
+    nx = rng.randint(2, 4)
+    Q = rand_channel(rng, nx, rng.randint(2, 4))
+    e, n_ = ldp_eps(Q), ldp_eta(Q)
+    P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+    tvp = TR.tv(P0, P1)
+    over = TR.tv(push(P0, Q), push(P1, Q)) - n_ * tvp
+    Qs = dominating_channel(e, n_)
+    Qbe = [Qs[1] if P1[y] > P0[y] else Qs[0] for y in range(nx)]     # (31)
+    gap = abs(TR.tv(push(P0, Qbe), push(P1, Qbe)) - n_ * tvp)
+    return {"varepsilon": e, "eta": n_}, max(over, gap), mp.mpf(0)
 
 
-# custom: a sup over the channel class Q_{eps,eta} with the attaining channel Q^(be) (channels, not pairs)
-P.claim("prop2", "(30)", "identity",
-        "Proposition 2: sup over Q_{eps,eta} of d_TV(M0,M1) = eta d_TV(P0,P1), attained by Q^(be)",
-        latex=r"Q^{(be)}(.|y)=Q^{\star}_{\varepsilon,\eta}\left(.|\mathbf{1}\{P_% {1}(y)>P_{0}(y)\}\right),",
-        section=VII, check=_prop2_check,
-        why_custom='a sup over the channel class Q_{eps,eta} with the attaining channel Q^(be) (channels, not pairs)')
-
-
-def _thm4_check():
-    def draw(rng):
-        Q, e, n_ = _rand_ldp_eta(rng)
-        name = rng.choice(list(F_DIVS))
-        f = F_DIVS[name]
-        bound = n_ * (f(mp.e ** e) + mp.e ** e * f(mp.e ** -e)) / (mp.e ** e - 1)
-        Qs = dominating_channel(e, n_)
-        attained = abs(TR.f_div(Qs[0], Qs[1], f) - bound) if 1 - n_ * (mp.e ** e + 1) / (mp.e ** e - 1) >= 0 else 0
-        return {"f": name, "varepsilon": e, "eta": n_}, TR.f_div(Q[0], Q[1], f) + attained, bound
-    return check_draws(draw, "<=", n=25, tol_digits=25,
-                       method="random pairs (P0,P1) in Q_{eps,eta} (their exact eps, eta): D_f <= printed, "
-                              "and D_f(P0*||P1*) equals it (KL, chi^2, TV, Hellinger)")
-
-
-# custom: a sup of D_f over channels in Q_{eps,eta}, for four f, with attainment by the dominating channel
-P.claim("thm4", "(32)", "identity",
-        "Theorem 4: sup over Q_{eps,eta} of D_f = D_f(P0*||P1*) = eta (f(e^eps) + e^eps f(e^-eps))/(e^eps - 1)",
-        latex=r"=\!\frac{\eta\left(f\left(e^{\varepsilon}\right)+e^{\varepsilon}f% \left(e^{-\varepsilon}\right)\right)}{e^{\varepsilon}-1}.",
-        section=VII, check=_thm4_check,
-        why_custom='a sup of D_f over channels in Q_{eps,eta}, for four f, with attainment by the dominating channel')
+def _thm4_check(rng):
+    Q, e, n_ = _rand_ldp_eta(rng)
+    name = rng.choice(list(F_DIVS))
+    f = F_DIVS[name]
+    bound = n_ * (f(mp.e ** e) + mp.e ** e * f(mp.e ** -e)) / (mp.e ** e - 1)
+    Qs = dominating_channel(e, n_)
+    attained = abs(TR.f_div(Qs[0], Qs[1], f) - bound) if 1 - n_ * (mp.e ** e + 1) / (mp.e ** e - 1) >= 0 else 0
+    return {"f": name, "varepsilon": e, "eta": n_}, TR.f_div(Q[0], Q[1], f) + attained, bound
 
 
 def _thm5_check():
@@ -162,31 +124,13 @@ def _thm5_check():
                    counterexample=None if ok else {"cases": cases, "Q*": mp.nstr(att, 10), "printed": mp.nstr(target, 10)})
 
 
-# custom: the KL contraction coefficient (an optimisation over input distributions) of channels
-P.claim("thm5", "(33)", "identity",
-        "Theorem 5: sup over Q_{eps,eta} of eta_KL(Q) = eta_KL(Q*) = eta (e^eps-1)/(e^eps+1)",
-        latex=r"\eta_{KL}(Q)=\eta_{KL}% \left(Q^{\star}_{\varepsilon,\eta}\right)=\eta\frac{e^{\varepsilon}-1}{e^{% \varepsilon}+1}.",
-        section=VII, check=_thm5_check,
-        why_custom='the KL contraction coefficient (an optimisation over input distributions) of channels')
-
-
-def _eq39_check():
-    def draw(rng):
-        e = mp.mpf(10) ** rng.uniform(-1, 0.7)
-        n_ = mp.tanh(e / 2) * mp.mpf(rng.uniform(0.05, 1))
-        A, B = dominating_channel(e, n_)
-        lc = lambda b: b * (1 - b) * mp.fsum((x - y) ** 2 / (b * x + (1 - b) * y) for x, y in zip(A, B))
-        _, sup = mp_sup(lc, 0, 1, grid=40, iters=80)
-        return {"varepsilon": e, "eta": n_}, sup, n_ * (mp.e ** e - 1) / (mp.e ** e + 1)
-    return check_draws(draw, "==", n=8, tol_digits=15,
-                       method="sup over beta of the Le Cam divergence LC_beta(P0*||P1*) (numeric) vs (39)")
-
-
-# custom: a sup over beta of the Le Cam divergence (no kind takes a sup over a variable)
-P.claim("eq39", "(39)", "identity",
-        "(39): sup_beta LC_beta(P0*||P1*) = eta (e^eps-1)/(e^eps+1), attained at beta = 1/2",
-        latex=r"=\eta(e^{\varepsilon}-1)\sup_{\beta\in(0,1)}\beta(1-\beta)\cdot", section=VII, check=_eq39_check,
-        why_custom='a sup over beta of the Le Cam divergence (no kind takes a sup over a variable)')
+def _eq39_check(rng):
+    e = mp.mpf(10) ** rng.uniform(-1, 0.7)
+    n_ = mp.tanh(e / 2) * mp.mpf(rng.uniform(0.05, 1))
+    A, B = dominating_channel(e, n_)
+    lc = lambda b: b * (1 - b) * mp.fsum((x - y) ** 2 / (b * x + (1 - b) * y) for x, y in zip(A, B))
+    _, sup = mp_sup(lc, 0, 1, grid=40, iters=80)
+    return {"varepsilon": e, "eta": n_}, sup, n_ * (mp.e ** e - 1) / (mp.e ** e + 1)
 
 
 def _eq36_check():
@@ -206,13 +150,6 @@ def _eq36_check():
                    "optimising the second singular value over input distributions",
                    points=2, worst_error=0.0 if ok else float(worst), precision=20,
                    note=f"largest found / bound = {mp.nstr(best_ratio, 6)} (interior grid of the input simplex)")
-
-
-# custom: the chi^2 contraction coefficient of M-ary randomized response (an optimisation over inputs)
-P.claim("eq36", "(36)", "upper_bound",
-        "(36): eta_chi2(Q_R) = eta_KL(Q_R) <= (e^eps-1)^2/((e^eps+M-1)(e^eps+1)) for M-ary randomized response",
-        latex=r"\eta_{\chi^{2}}(Q_{R})=\eta_{KL}(Q_{R})", section=VII, check=_eq36_check,
-        why_custom='the chi^2 contraction coefficient of M-ary randomized response (an optimisation over inputs)')
 
 
 def _thm6_range_check():
@@ -235,13 +172,6 @@ def _thm6_range_check():
                         "for the wider range, is true (claim thm6.eta_range)")
 
 
-# custom: a sentence about a maximum (no search: the extremal channel is known exactly)
-P.claim("thm6.range", "Thm. 6", "notation",
-        "after (40): the maximum value of eta is (e^eps+1)/(e^eps-1), and with it (40) recovers Theorem 2 of [11]",
-        latex=r"\eta=\frac{e^{\varepsilon}+1}{e^{\varepsilon}-1}", section=VII, check=_thm6_range_check,
-        why_custom='a sentence about a maximum (no search: the extremal channel is known exactly)')
-
-
 def _eq40_check():
     ratios = []
 
@@ -260,38 +190,17 @@ def _eq40_check():
     return v
 
 
-# custom: chi^2 of channel outputs over random channels in Q_{eps,eta} (channels, not pairs)
-P.claim("eq40", "(40)", "upper_bound",
-        "Theorem 6: chi^2(M0||M1) <= 4 eta (e^eps-1)(e^-eps+1) d_TV^2(P0,P1) for Q in Q_{eps,eta}",
-        latex=r"4\eta(e^{\varepsilon}-1)(e^{-% \varepsilon}+1)d^{2}_{TV}(P_{0},P_{1}).", section=VII,
-        check=_eq40_check,
-        why_custom='chi^2 of channel outputs over random channels in Q_{eps,eta} (channels, not pairs)')
+def _lemma3_appm_check(rng):
+    nx = rng.randint(2, 3)
+    Q = rand_channel(rng, nx, rng.randint(2, 4))
+    e = ldp_eps(Q)
+    a = mp.mpf(rng.random())
+    W = [[(1 - a) * v for v in row] + [a] for row in Q]            # erasure after Q
+    P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+    f = F_DIVS[rng.choice(["KL", "chi2", "Hellinger"])]
+    scale = abs(TR.f_div(push(P0, W), push(P1, W), f) - (1 - a) * TR.f_div(push(P0, Q), push(P1, Q), f))
+    over_tv = ldp_eta(W) - (1 - a) * (mp.e ** e - 1) / (mp.e ** e + 1)
+    over_eps = ldp_eps(W) - e
+    return {"varepsilon": e, "alpha": a}, max(scale, over_tv, over_eps), mp.mpf(0)
 
-
-def _lemma3_appm_check():
-    def draw(rng):
-        nx = rng.randint(2, 3)
-        Q = rand_channel(rng, nx, rng.randint(2, 4))
-        e = ldp_eps(Q)
-        a = mp.mpf(rng.random())
-        W = [[(1 - a) * v for v in row] + [a] for row in Q]            # erasure after Q
-        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
-        f = F_DIVS[rng.choice(["KL", "chi2", "Hellinger"])]
-        scale = abs(TR.f_div(push(P0, W), push(P1, W), f) - (1 - a) * TR.f_div(push(P0, Q), push(P1, Q), f))
-        over_tv = ldp_eta(W) - (1 - a) * (mp.e ** e - 1) / (mp.e ** e + 1)
-        over_eps = ldp_eps(W) - e
-        return {"varepsilon": e, "alpha": a}, max(scale, over_tv, over_eps), mp.mpf(0)
-    return check_draws(draw, "<=", n=25, tol_digits=25,
-                       method="random eps-LDP channels followed by an erasure channel: still eps-LDP, TV <= "
-                              "(1-alpha) tanh(eps/2) (Lemma 3), and D_f scales by exactly 1 - alpha (App. M)")
-
-
-# custom: erasure channels composed with random LDP channels (channels, not pairs)
-P.claim("thm7", "(42)", "lower_bound",
-        "Theorem 7 (via Lemma 3 and App. M): erasing with alpha = 1 - eta (e^eps+1)/(e^eps-1) maps Q_eps into "
-        "Q_{eps,eta} and scales every f-divergence by eta (e^eps+1)/(e^eps-1), so OPT_{eps,eta} >= that times OPT_eps",
-        latex=r"d_{TV}(Q^{\prime}_{Y|X})\leq(1-\alpha)\frac{e^{\varepsilon}-1}{e^{\varepsilon}% +1}",
-        section=APPM, check=_lemma3_appm_check,
-        why_custom='erasure channels composed with random LDP channels (channels, not pairs)')
-
-P.load(__file__)  # the generic claims: sec7.toml
+P.load(__file__)  # the claims declared in sec7.toml (after the checks they name)

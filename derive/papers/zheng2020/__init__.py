@@ -6,8 +6,8 @@ eq3_8, eq3_9 used by the numeric side), 4 (``sec4``), 5 (``sec5``), Appendices A
 (``app_a`` ... ``app_e``).  Independent truths live in ``_truth``; privacy-loss
 cumulants in ``derive.cumulants``.
 
-Each module registers the paper's formulas (parsed from the seed) and its custom checks, then loads the
-claim file beside it (``sec2.toml`` ...: the generic claims, in the format users write); ``domains.toml``
+Each module registers the formulas declared in the claim file beside it (``sec2.toml`` ...: the format users
+write, with [formulas] tables), defines its irreducible checks, then loads that file's claims; ``domains.toml``
 holds the stated parameter ranges and ``errata.toml`` the grouping of failing claims.
 """
 from . import sec2  # noqa: F401

@@ -7,37 +7,14 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from ...symbols import EPS, eps
-from ...verify import check_draws
+from ...symbols import EPS
 from ... import truths as TS
 from ._paper import P
 
-SD = "App. D"
 
-D1 = (r"\displaystyle=\min\{\delta:Q[E]\leqslant\mathrm{e}^{\varepsilon}P[E]+\delta,\forall E\}",
-      r"\displaystyle=\max_{E}Q[E]-\mathrm{e}^{\varepsilon}P[E]",
-      r"\displaystyle=\max_{E}\int_{E}\big{[}q(x)-\mathrm{e}^{\varepsilon}p(x)\big{]}\mathrm{d}\mu(x).")
-for k, lx in enumerate(D1, 1):
-    P.formula(f"appD1.l{k}", "App. D.1", lx, role="equality", quantity=r"\delta_1(\varepsilon)", params=(EPS,),
-              hand=sp.Function("delta_1")(eps), hand_reason="an optimum over events", section=SD)
-E_LATEX = r"E=\{x:q(x)-\mathrm{e}^{\varepsilon}p(x)\geqslant 0\}"
-
-
-D2 = (r"\displaystyle=1+(f_{1}\otimes f_{2})^{*}(-\mathrm{e}^{\varepsilon})",
-      r"\displaystyle=1+\big{(}T(P_{1}\times P_{2},Q_{1}\times Q_{2})\big{)}^{*}(-\mathrm{e}^{\varepsilon})",
-      r"\displaystyle=\iint\big{(}q_{1}(x)q_{2}(y)-\mathrm{e}^{\varepsilon}p_{1}(x)p_{2}(y)\big{)}_{+}\mathrm{d}x\mathrm{d}y",
-      r"\displaystyle=\iint q_{2}(y)\cdot\Big{(}q_{1}(x)-\mathrm{e}^{\varepsilon}p_{1}(x)\cdot\tfrac{p_{2}(y)}{q_{2}(y)}\Big{)}_{+}\mathrm{d}x\mathrm{d}y",
-      r"\displaystyle=\iint q_{2}(y)\cdot\Big{(}q_{1}(x)-\mathrm{e}^{\varepsilon-L_{2}(y)}p_{1}(x)\Big{)}_{+}\mathrm{d}x\mathrm{d}y",
-      r"\displaystyle=\int q_{2}(y)\cdot\Big{[}\int\big{(}q_{1}(x)-\mathrm{e}^{\varepsilon-L_{2}(y)}p_{1}(x)\big{)}_{+}\mathrm{d}x\Big{]}\mathrm{d}y",
-      r"\displaystyle=\int q_{2}(y)\cdot\delta_{1}\big{(}\varepsilon-L_{2}(y)\big{)}\mathrm{d}y.")
 _XY = {"x": sp.Symbol("x", real=True), "y": sp.Symbol("y", real=True)}
-for k, lx in enumerate(D2, 1):
-    # lines 1-2 are the conjugate of a tensor product of trade-off functions (not an expression);
-    # lines 3-7 are integrals over the abstract densities, parsed as printed
-    kw = (dict(hand=sp.Function("delta_otimes")(eps), hand_reason="a convex conjugate of a tensor product of "
-               "trade-off functions") if k <= 2 else dict(parse=lx.partition("=")[2], symbols=_XY))
-    P.formula(f"appD2.l{k}", "App. D.2", lx, role="equality", quantity=r"\delta_\otimes(\varepsilon)",
-              params=(EPS,), section=SD, **kw)
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_d.toml
+E_LATEX = r"E=\{x:q(x)-\mathrm{e}^{\varepsilon}p(x)\geqslant 0\}"
 
 
 def _conj_delta(P_, Q_, e):
@@ -58,24 +35,13 @@ def d2_steps(P1, Q1, P2, Q2, e):
     return [conj, conj, l3, l4, l5, l6, l7]
 
 
-def _d2_check():
-    def draw(rng):
-        P1, Q1 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
-        P2, Q2 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
-        e = mp.mpf(rng.uniform(-2, 2))
-        steps = d2_steps(P1, Q1, P2, Q2, e)
-        truth = TS.hockey_events(TS.product(Q1, Q2), TS.product(P1, P2), mp.e ** e)   # max_E Q[E] - e^eps P[E]
-        worst = max(steps, key=lambda s: abs(s - truth))
-        return {"varepsilon": e}, truth, worst
-    return check_draws(draw, "==", n=6, method="each line of the D.2 chain on random 3 x 3 product pairs vs "
-                       "brute force over the 2^9 events of the product space")
+def _d2_check(rng):
+    P1, Q1 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
+    P2, Q2 = TS.random_pmf(rng, 3), TS.random_pmf(rng, 3)
+    e = mp.mpf(rng.uniform(-2, 2))
+    steps = d2_steps(P1, Q1, P2, Q2, e)
+    truth = TS.hockey_events(TS.product(Q1, Q2), TS.product(P1, P2), mp.e ** e)   # max_E Q[E] - e^eps P[E]
+    worst = max(steps, key=lambda s: abs(s - truth))
+    return {"varepsilon": e}, truth, worst
 
-
-# custom: seven chained right-hand sides on product pairs, each against the brute-force optimum
-P.claim("appD2", "App. D.2", "identity",
-        "every step of the proof of Lemma 5.2 (conjugate of the product trade-off, product hockey-stick, "
-        "p_2/q_2 = e^{-L_2}, Fubini, Lemma 5.1 on delta_1)",
-        latex=D2[6], section=SD, formulas=tuple(f"appD2.l{k}" for k in range(1, 8)), check=_d2_check,
-        why_custom='seven chained right-hand sides on product pairs, each against the brute-force optimum')
-
-P.load(__file__)  # the generic claims: app_d.toml
+P.load(__file__)  # the claims declared in app_d.toml (after the checks they name)

@@ -5,10 +5,7 @@ from __future__ import annotations
 from ...core import Verdict
 from ._paper import P, n
 
-SE = "App. E"
-PE_LATEX = r"p=\frac{0.5}{\sqrt{n}}"
-pe = P.formula("appE.p", "App. E", PE_LATEX, parse=r"\frac{0.5}{\sqrt{n}}", role="definition", quantity="p", params=(),
-               symbols={"n": n}, section=SE, description="sampling rate of Figs. E.1-E.2 (sigma = 1)")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_e.toml
 
 
 def _figref_check():
@@ -16,10 +13,4 @@ def _figref_check():
                    counterexample={"printed": "See Figure E.2 and E.2", "figures in App. E": ["E.1", "E.2"]},
                    note="presumably 'Figures E.1 and E.2'")
 
-
-# custom: a cross-reference in the text, not a mathematical statement
-P.claim("appE.figref", "App. E", "reference", "the comparison is in Figures E.1 and E.2",
-        latex="See Figure E.2 and E.2 for the comparison.", section=SE, check=_figref_check,
-        why_custom='a cross-reference in the text, not a mathematical statement')
-
-P.load(__file__)  # the generic claims: app_e.toml
+P.load(__file__)  # the claims declared in app_e.toml (after the checks they name)

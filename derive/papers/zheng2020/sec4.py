@@ -6,20 +6,10 @@ from __future__ import annotations
 import mpmath as mp
 
 from ...core import Verdict
-from ...symbols import alpha
-from ._paper import ALPHA_STAR, P, Phi, alpha_star, erf_form
-
-S4 = "Sec. 4"
-
-MUSTAR_LATEX = r"\mu^{*}=\Phi^{-1}(1-\alpha^{*})-\Phi^{-1}(\alpha^{*})."
-P.formula("mu_star", "Sec. 4", MUSTAR_LATEX, role="definition", quantity=r"\mu^{*}", params=(ALPHA_STAR,),
-          parse=MUSTAR_LATEX.partition("=")[2], symbols={"alpha^*": alpha_star}, transform=erf_form, section=S4,
-          description="GDP parameter whose G_mu has the same fixed point alpha* as f_EW")
+from ._paper import ALPHA_STAR, P, erf_form
 
 
-GAMMA_LATEX = r"\gamma=\int_{0}^{1}f_{\mathtt{EW}}(\alpha)d\alpha"
-P.formula("gamma_area", "Sec. 4", GAMMA_LATEX, role="definition", quantity=r"\gamma", params=(),
-          parse=GAMMA_LATEX.partition("=")[2], section=S4)
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec4.toml
 
 
 def _gauss_family_check():
@@ -41,13 +31,4 @@ def _gauss_family_check():
                        points=len(rows), worst_error=0.0, precision=20, note=str(table))
     return Verdict("fails", "fixed point and area of G_mu", counterexample=table)
 
-
-# custom: two facts of one family (mu* = mu by root finding, the area gamma decreasing in mu by quadrature)
-P.claim("order.gaussian", "Sec. 4", "property",
-        "(mu*, gamma) orders the GDP family correctly: for G_mu, mu* = mu and gamma decreases in mu, so the "
-        "more private G (smaller mu) has mu*(2) < mu*(1) and gamma(2) > gamma(1)",
-        latex=r"{\mu^{*}}^{(2)}<{\mu^{*}}^{(1)}\;\text{and}\;\gamma^{(2)}>\gamma^{(1)}.", section=S4,
-        formulas=("mu_star", "gamma_area"), check=_gauss_family_check,
-        why_custom='two facts of one family (mu* = mu by root finding, the area gamma decreasing in mu by quadrature)')
-
-P.load(__file__)  # the generic claims: sec4.toml
+P.load(__file__)  # the claims declared in sec4.toml (after the checks they name)

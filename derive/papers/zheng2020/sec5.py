@@ -22,63 +22,33 @@ alpha_ = ALPHA01.symbol
 
 
 # ----------------------------------------------------------------------------- Lemma 5.1
-L51_LATEX = r"\delta_{1}(\varepsilon)=\int(q-\mathrm{e}^{\varepsilon}p)_{+}\mathrm{d}\mu."
 qd, pd = sp.symbols("q p_density", positive=True)
-P.formula("lemma5_1", "Lemma 5.1", L51_LATEX, role="equality", quantity=r"\delta_1(\varepsilon)", params=(EPS,),
-          parse=L51_LATEX.partition("=")[2], symbols={"q": qd, "p": pd, "mu": sp.Symbol("mu_measure")}, section=S51,
-          description="q, p are the densities of Q, P with respect to the dominating measure mu")
+F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec5.toml
+P_QUARTER = F["sgd.p_quarter"]
 
 
 # ----------------------------------------------------------------------------- Lemma 5.2
-L52_LATEX = r"\delta_{\otimes}(\varepsilon)=\int_{\mathbb{R}}\delta_{1}\big{(}\varepsilon-L_{2}(y)\big{)}q_{2}(y)\mathrm{d}y."
-P.formula("lemma5_2", "Lemma 5.2", L52_LATEX, role="equality", quantity=r"\delta_\otimes(\varepsilon)",
-          params=(EPS,), parse=L52_LATEX.partition("=")[2], symbols={"y": sp.Symbol("y", real=True)}, section=S51)
 
 
 # ----------------------------------------------------------------------------- the recursion
-D0_LATEX = r"\displaystyle=\max\{1-\mathrm{e}^{\varepsilon},0\}"
-P.formula("rec.delta0", "Sec. 5.1", D0_LATEX, role="definition", quantity=r"\delta_0(\varepsilon)",
-          params=(EPS,), parse=D0_LATEX.partition("=")[2], section=S51)
-
-
-DK_LATEX = r"\displaystyle=\int\delta_{k}\big{(}\varepsilon-L(x)\big{)}\mathrm{d}x"
-P.formula("rec.delta_k1", "Sec. 5.1", DK_LATEX, role="equality", quantity=r"\delta_{k+1}(\varepsilon)",
-          params=(EPS,), parse=DK_LATEX.partition("=")[2], symbols={"x": x}, section=S51)
-
-
-FN_LATEX = r"\displaystyle=\sup_{\varepsilon\in\mathbb{R}}1-\delta_{n}(\varepsilon)-\mathrm{e}^{\varepsilon}\alpha."
-P.formula("rec.f_n", "Sec. 5.1", FN_LATEX, role="equality", quantity=r"f^{\otimes n}(\alpha)", params=(),
-          hand=sp.Function("f^{otimes n}")(sp.Symbol("alpha", positive=True)),
-          hand_reason="a supremum over eps of an abstract delta_n", section=S51)
-
-
-GRID_LATEX = r"\displaystyle=\int\delta_{k}\big{(}\lfloor\varepsilon_{j}-L(x)\rfloor\big{)}\mathrm{d}x,j=1,\ldots,N"
-P.formula("rec.grid", "Sec. 5.1", GRID_LATEX, role="equality", quantity=r"\delta_{k+1}(\varepsilon_j)", params=(),
-          parse=r"\int\delta_{k}\big{(}\lfloor\varepsilon_{j}-L(x)\rfloor\big{)}\mathrm{d}x",
-          symbols={"x": x, "varepsilon_j": sp.Symbol("varepsilon_j")}, section=S51)
 
 
 D_ = Param(sp.Symbol("d", nonnegative=True), sp.Interval(0, sp.oo), ("uniform", 0, 2))   # rounding amount
 
 # ----------------------------------------------------------------------------- Sec. 5.2: Laplace
 b = sp.Symbol("b", positive=True)
-LAP_LATEX = r"\frac{1}{2b}\exp(-\left|x-\theta\right|/b)"
-lap = P.formula("laplace_density", "Sec. 5.2 fn. 6", LAP_LATEX, role="definition", quantity=r"\texttt{Lap}(\theta,b)",
-                params=(), symbols={"b": b, "x": x, "theta": theta}, section=S52)
 
 
 B_ = Param(b, sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
-
-THETA_LATEX = r"\theta=3/\sqrt{n}"
-P.formula("theta", "Sec. 5.2", THETA_LATEX, parse=r"3/\sqrt{n}", role="definition", quantity=r"\theta",
-          params=(), symbols={"n": n}, section=S52)
 
 
 HEAVY_LATEX = r"T(\left\{\texttt{Lap}(0,1)\right\}^{\otimes n},\left\{\texttt{Lap}(\theta,1)\right\}^{\otimes n})\geq f_{\varepsilon,0}"
 
 
-# custom: the n-fold Laplace product is not a derive.truths pair (Composed covers Gaussian and pmfs), and the
-# claim is two-sided at the atom n theta (delta = 0 from n theta on, > 0 just below)
+@P.custom("laplace.changepoint", "Sec. 5.2", "property",
+          "T(Lap(0,1)^n, Lap(theta,1)^n) >= f_{eps,0} for eps >= n theta, and the true delta(eps) vanishes exactly "
+          "from n theta on", latex=HEAVY_LATEX, section=S52,
+          why_custom='the n-fold Laplace product is not a derive.truths pair (Composed covers Gaussian and pmfs), and the claim is two-sided at the atom n theta (delta = 0 from n theta on, > 0 just below)')
 def _heavy_check():
     """|L(x)| = ||x| - |x - theta|| <= theta with equality for x >= theta, so |T_n| <= n theta: delta(eps) =
     E_Q[(1 - e^{eps - T_n})_+] = 0 for eps >= n theta, while for eps < n theta it is at least
@@ -97,13 +67,6 @@ def _heavy_check():
     return Verdict("fails", "bound on the privacy loss", counterexample={"rows": rows, "bounded": bounded})
 
 
-P.claim("laplace.changepoint", "Sec. 5.2", "property",
-        "T(Lap(0,1)^n, Lap(theta,1)^n) >= f_{eps,0} for eps >= n theta, and the true delta(eps) vanishes exactly "
-        "from n theta on",
-        latex=HEAVY_LATEX, section=S52, check=_heavy_check,
-        why_custom='the n-fold Laplace product is not a derive.truths pair (Composed covers Gaussian and pmfs), and the claim is two-sided at the atom n theta (delta = 0 from n theta on, > 0 just below)')
-
-
 # The paper's numbered definitions and propositions, as its headers print them (seed 004: "Definition 2.1."
 # and "Definition 2.2." in Sec. 2, "Proposition 2.3 (Primal to Dual)." and "Proposition 2.4 (Dual to Primal)."
 # in Sec. 2's duality paragraph, "Definition 3.1." in Sec. 3.1), stated here so that the verdict never reads
@@ -114,7 +77,9 @@ DEFREF_HEADERS = {
 }
 
 
-# custom: a cross-reference, checked against the seed text's headers, not a formula
+@P.custom("laplace.defref", "Sec. 5.2", "reference", "the exact form of f_{eps,delta} is in 'Definition 2.4'",
+          latex="see Definition 2.4 for the exact form of", section=S52,
+          why_custom="a cross-reference, checked against the seed text's headers, not a formula")
 def _defref_check():
     defs = sorted(DEFREF_HEADERS["Definition"])
     props = sorted(DEFREF_HEADERS["Proposition"])
@@ -125,18 +90,16 @@ def _defref_check():
                                    "f_{eps,delta} is defined in": "Proposition 2.4"},
                    note="cross-reference slip: f_{eps,delta} is given in Proposition 2.4")
 
-
-P.claim("laplace.defref", "Sec. 5.2", "reference",
-        "the exact form of f_{eps,delta} is in 'Definition 2.4'",
-        latex="see Definition 2.4 for the exact form of", section=S52, check=_defref_check,
-        why_custom="a cross-reference, checked against the seed text's headers, not a formula")
-
 TABLE1 = {2: 3.6834, 4: 7.3361, 6: 12.055, 8: 16.729, 10: 21.3575}
 TABLE1_EW = {2: 0.2347, 4: 0.2341, 6: 0.2391, 8: 0.2222, 10: 0.2234}
 TABLE1_CLT = {2: 0.0004, 4: 0.0004, 6: 0.0004, 8: 0.0004, 10: 0.0005}
 
 
-# custom: a statement about the printed runtimes of Table 1 (a least-squares fit), not a formula
+@P.custom("table1", "Table 1", "numbers",
+          "Table 1: Numerical grows linearly in n; Edgeworth is constant (~0.2 s, 'the scale of 0.1 second'); "
+          "CLT at the scale of 1e-4 s",
+          latex="Its runtime is much larger and grows linearly as the number of compositions.", section=S52,
+          why_custom='a statement about the printed runtimes of Table 1 (a least-squares fit), not a formula')
 def _table1_check():
     ns, ts = list(TABLE1), list(TABLE1.values())
     nbar, tbar = sum(ns) / len(ns), sum(ts) / len(ts)
@@ -153,18 +116,8 @@ def _table1_check():
                        precision=15, note=note)
     return Verdict("fails", "least squares on Table 1", counterexample={"fit": note})
 
-
-P.claim("table1", "Table 1", "numbers",
-        "Table 1: Numerical grows linearly in n; Edgeworth is constant (~0.2 s, 'the scale of 0.1 second'); "
-        "CLT at the scale of 1e-4 s",
-        latex="Its runtime is much larger and grows linearly as the number of compositions.", section=S52,
-        check=_table1_check,
-        why_custom='a statement about the printed runtimes of Table 1 (a least-squares fit), not a formula')
-
 # ----------------------------------------------------------------------------- Sec. 5.3: noisy SGD
 P14_LATEX = r"p=0.5/n^{\frac{1}{4}}"
-P_QUARTER = P.formula("sgd.p_quarter", "Sec. 5.3", P14_LATEX, parse=r"0.5/n^{\frac{1}{4}}", role="definition", quantity="p",
-          params=(), symbols={"n": n}, section=S53, description="sampling rate of Figs. 5.3-5.4 (sigma = 1)")
 
 
 _PQ = P_QUARTER.expr
@@ -172,10 +125,6 @@ P.generic("sgd.p_quarter", "Sec. 5.3", "limit",
           "p = 0.5/n^{1/4} is outside the CLT regime p sqrt(n) -> nu > 0",
           latex=P14_LATEX, section=S53, formulas=("sgd.p_quarter",), params=(NN,),
           f=_PQ + 1 / (_PQ * sp.sqrt(n)), x=n, x0=sp.oo, value=0)     # p -> 0 and p sqrt(n) -> oo (both terms > 0)
-
-SIG_LATEX = r"\sigma=1"
-SIGMA1 = P.formula("sgd.sigma", "Fig. 5.4", SIG_LATEX, parse="1", role="definition", quantity=r"\sigma", params=(),
-          section=S53, description="noise scale of the noisy-SGD experiments (Figs. 5.3-5.4, E.1-E.2)")
 
 
 def _mixture(sig, pp):
@@ -207,7 +156,6 @@ TABLE2 = {1: 35.7, 50: 2138.9, 100: 4980.7, 200: 7784.8, 500: 14212.1}
 TABLE2_FAST = {"CLT": (0.0004, 0.0004, 0.0003, 0.0003, 0.0003), "Edgeworth": (0.2504, 0.2198, 0.2087, 0.2257, 0.3048)}
 
 
-# custom: the printed entries of Table 2, not a formula
 def _table2_hours_check():
     ok = TABLE2[500] > 2 * 3600 and all(v < 1 for vs in TABLE2_FAST.values() for v in vs)
     if ok:
@@ -217,14 +165,6 @@ def _table2_hours_check():
     return Verdict("fails", "Table 2 entries", counterexample={"n=500 seconds": TABLE2[500]})
 
 
-P.claim("table2.hours", "Table 2", "numbers",
-        "Numerical takes more than two hours for 500 compositions; CLT and Edgeworth under one second",
-        latex="It takes more than two hours to compute 500 compositions, whereas CLT and Edgeworth can be "
-              "computed within one second.", section=S53, check=_table2_hours_check,
-        why_custom='the printed entries of Table 2, not a formula')
-
-
-# custom: the printed entries of Table 2 and how "three orders of magnitude" rounds, not a formula
 def _table2_orders_check():
     import math
     r = TABLE2[500] / TABLE2[1]
@@ -235,11 +175,4 @@ def _table2_orders_check():
                        precision=15, note=f"{ce}: rounds to three orders of magnitude (strictly 10^{orders:.2f})")
     return Verdict("fails", "log10 of the Table 2 ratio", counterexample=ce)
 
-
-P.claim("table2.orders", "Table 2", "numbers",
-        "the runtime of Numerical grows three orders of magnitude from n = 1 to n = 500",
-        latex="The runtime of Numerical has grown three orders of magnitude", section=S53,
-        check=_table2_orders_check,
-        why_custom='the printed entries of Table 2 and how "three orders of magnitude" rounds, not a formula')
-
-P.load(__file__)  # the generic claims: sec5.toml
+P.load(__file__)  # the claims declared in sec5.toml (after the checks they name)
