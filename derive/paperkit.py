@@ -250,7 +250,7 @@ def _sympy_of(text: str, local: dict, key: str):
     return sp.parse_expr(body, local_dict=dict(local, **refs))
 
 
-_DUMMY_INDEX = re.compile(r"dummy_index=(\d+)")
+_DUMMY_INDEX = re.compile(r"dummy_index=(-?\d+)")
 
 
 def _stable(definition: str) -> str:

@@ -173,3 +173,15 @@ def test_claim_sources_and_claims_no_worker_can_load(monkeypatch):
     assert execution.claim_source(cls[0]) is None
     check_claims(cls[:1], workers=2, cache=False, progress=False)
     assert calls == [0] and cls[0]._verdict.method == "test 0"
+
+
+def test_verdict_key_is_the_same_in_every_process():
+    """A claim whose definition carries SymPy Dummies (negative indices too) keys its verdict the
+    same way in two fresh processes, so a warm cache is found again."""
+    import subprocess
+    import sys
+    code = ("import derive.registry as R; from dpderive import execution as E; "
+            "R.load_paper('zheng2020'); print(E.verdict_key(R.claim('zheng2020.eqA_2.scaling')))")
+    keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)}
+    assert len(keys) == 1 and len(next(iter(keys)).strip()) == 64
