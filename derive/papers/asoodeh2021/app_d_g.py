@@ -79,6 +79,26 @@ def _nonempty_check():
     return v
 
 
+@P.custom("appE.nonempty_corrected", "App. E", "condition",
+          "corrected (erratum appE_strict): zeta_alpha e^{(alpha-1)gamma} <= 1/alpha is the same condition as "
+          "1 - e^{-gamma} <= 1/alpha", latex=E3_LATEX, section=APP_E,
+          why_custom="the corrected form of an erratum about two conditions (SymPy: the same root, both increasing)")
+def _nonempty_corrected_check():
+    """Both sides are strictly increasing in gamma (SymPy signs of the derivatives, alpha = 1 + a with
+    a > 0) and vanish at gamma = log(alpha/(alpha-1)) (SymPy): each '<= 0' set is gamma <= that root."""
+    strict = ZETA * sp.exp((alpha - 1) * gamma) - 1 / alpha
+    simplified = 1 - sp.exp(-gamma) - 1 / alpha
+    gb = sp.log(alpha / (alpha - 1))
+    a = sp.Symbol("a", positive=True)
+    rising = all(sp.simplify(sp.diff(e, gamma).subs(alpha, 1 + a)).is_positive for e in (strict, simplified))
+    s_b = sp.simplify(sp.expand_log(sp.log(sp.together(alpha * strict.subs(gamma, gb) + 1)), force=True))
+    n_b = sp.simplify(simplified.subs(gamma, gb))
+    if rising and s_b == 0 and n_b == 0:
+        return Verdict("proved", "SymPy: both sides strictly increasing in gamma (signs of the derivatives for "
+                       "alpha > 1) with the common root gamma = log(alpha/(alpha-1))", derived=sp.Le(gamma, gb))
+    return Verdict("inconclusive", "SymPy: " + ("the root is not shown common" if rising else "monotonicity not shown"))
+
+
 # ============================================================================= Appendix F
 RHO_F_LATEX = r"we have $\gamma(\alpha) = \alpha \rho T$ where $\rho = 1/\sigma^2$"
 rho_f = parse_printed(r"1/\sigma^2")

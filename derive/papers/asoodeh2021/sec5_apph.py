@@ -256,6 +256,15 @@ def _g_half_check():
     return v
 
 
+def _g_sigma_check():
+    """Remark 2 corrected: the Gaussian mechanism's trade-off is G_{1/sigma} (Fig. 6's caption)."""
+    def draw(rng):
+        s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
+        t = _u(rng)
+        return {"sigma": s, "tau": t}, TS.symmetric(TS.gaussian_pair(1, s)).tradeoff(t), _G(t, 1 / s)
+    return _draws(draw, "==", 10, 413, "threshold tests on N(0,s^2) vs N(1,s^2) vs G_{1/sigma} of (41)", 12)
+
+
 # ============================================================================= Proposition 1
 
 
@@ -416,12 +425,18 @@ def _rhs112(pr, f):
     return _slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0))
 
 
-def _eq112_check(rng):
+def _eq112_check(rng, corrected=False):
+    """(112) as printed, or (``corrected``) with Q's mass where dP/dQ = 0: + f(0)(1 - beta(0))."""
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
     if isinstance(pr, TS.CPair) and pr.label == "exponential" and name in ("chi^2",) and pr.params["r"] <= mp.mpf(1) / 2:
         return None
-    return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _rhs112(pr, f)
+    rhs = _rhs112(pr, f) + (f0 * (1 - pr.tradeoff(0)) if corrected else 0)
+    return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), rhs
+
+
+def _eq112_corrected(rng):
+    return _eq112_check(rng, corrected=True)
 
 
 def _eq115_check(rng):
@@ -503,10 +518,16 @@ def _stieltjes_121(pr, f):
                    else mp.mpf(0), pr.ratio_points(F_KINKS))
 
 
-def _eq121_check(rng):
+def _eq121_check(rng, corrected=False):
+    """(121) as printed, or (``corrected``) with f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)) added."""
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
-    return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), _stieltjes_121(pr, f)
+    rhs = _stieltjes_121(pr, f) + (f0 * (1 - pr.tradeoff(0)) if corrected else 0)
+    return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), rhs
+
+
+def _eq121_corrected(rng):
+    return _eq121_check(rng, corrected=True)
 
 
 def _eq123_check(rng):
@@ -515,19 +536,22 @@ def _eq123_check(rng):
     return _desc(pr, f=name), _stieltjes_121(pr, f), _rhs112(pr, f)
 
 
-def _chi_check(renyi: bool):
+def _chi_check(renyi: bool, corrected: bool = False):
+    """(124) / App. H's Renyi form as printed, or (``corrected``) with beta(0) replaced by 1:
+    chi^alpha = (int |beta'|^{1-alpha} - 1)/(alpha - 1), D_alpha = log(int |beta'|^{1-alpha})/(alpha - 1)."""
     def draw(rng):
         pr = _prop1_pairs(rng)
         al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
         if isinstance(pr, TS.CPair) and pr.label == "exponential" and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05"):
             return None
         integral = _slope_integral(pr, lambda s: s ** (1 - al))
+        b0 = 1 if corrected else pr.tradeoff(0)
         if renyi:
-            return _desc(pr, alpha=al), pr.renyi(al), mp.log(1 - pr.tradeoff(0) + integral) / (al - 1)
+            return _desc(pr, alpha=al), pr.renyi(al), mp.log(1 - b0 + integral) / (al - 1)
         chi = pr.f_div(lambda t: (t ** al - 1) / (al - 1), -1 / (al - 1))
-        return _desc(pr, alpha=al), chi, (-pr.tradeoff(0) + integral) / (al - 1)
+        return _desc(pr, alpha=al), chi, (-b0 + integral) / (al - 1)
     return _draws(draw, "==", 8, 124 + renyi, ("D_alpha" if renyi else "chi^alpha") + " from its definition vs "
-                  "the printed formula over the trade-off curve", 8,
+                  + ("the corrected formula (beta(0) -> 1)" if corrected else "the printed formula") + " over the trade-off curve", 8,
                   fail_note=("true: " + ("D_alpha = log(int_0^1 |beta'|^{1-alpha} dtau)/(alpha-1)" if renyi else
                                          "chi^alpha = (int_0^1 |beta'|^{1-alpha} dtau - 1)/(alpha-1)")
                              + "; the printed form is right only when beta(0) = 1 (Q << P)"))
