@@ -3,7 +3,7 @@ Gaussian mechanism's RDP (28) and MA bound (29), the improved accountant (30),
 Lemma 2 (31)-(33), the MA variance (34)-(36), Theorem 5 and the variance
 reduction quoted after it - in the paper's order.
 
-Independent truths used here, besides ``_truth``: the exact privacy profile of
+Independent truths used here, besides ``derive.truths_pmf``: the exact privacy profile of
 the T-fold Gaussian mechanism, delta(eps) = E_{e^eps}(N(mu,1) || N(0,1)) with
 mu = sqrt(T)/sigma = sqrt(2 rho T), computed by quadrature of the hockey-stick
 definition (8) (adaptive composition of Gaussian mechanisms is dominated by
@@ -20,7 +20,7 @@ from ...core import Verdict
 from ...parse import parse_printed
 from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta, eps, rho, sigma
 from ...verify import (check_draws, check_equal, mp_minimize, mp_sup, symbolic_zero)
-from . import _truth as TR
+from ... import truths, truths_pmf as TR
 from ._paper import P
 
 IV = "Sec. IV"
@@ -49,14 +49,14 @@ from ...truths import gauss_delta  # noqa: E402,F401  (delta(eps) of N(mu,1) vs 
 
 
 def renyi_quad(a, s, m, dps: int = 25):
-    """``_truth.gaussian_renyi_quad`` at ``dps`` digits (quadrature is the slow part)."""
+    """``truths_pmf.gaussian_renyi_quad`` at ``dps`` digits (quadrature is the slow part)."""
     with mp.workdps(dps):
         return +TR.gaussian_renyi_quad(a, s, m)
 
 
 def eps_upper_ok(a, bound, gam, d):
     """(lhs, rhs) such that lhs >= rhs iff eps_alpha^delta(gam) <= bound (exact conversion)."""
-    return TR.gamma_exact(a, max(bound, 0), d), gam
+    return truths.gamma_exact(a, max(bound, 0), d), gam
 
 
 def _draw_rho_T_delta(rng, rt=(-3, 1), dl=(-10, -2)):

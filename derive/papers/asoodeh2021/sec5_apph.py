@@ -19,11 +19,12 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, mu, q, sigma, T, tau
-from ...verify import check_draws, check_equal, symbolic_zero
+from ...verify import check_equal, symbolic_zero
 from ... import truths as TS
 from ._paper import P
 
 V, H = "Sec. V", "App. H"
+F_KINKS = (mp.mpf(2), mp.mpf(1), mp.mpf(1) / 2)   # ratios (and slopes) where TV and E_2 have kinks
 DPS = TS.DPS
 
 # ----------------------------------------------------------------------------- symbols
@@ -39,67 +40,14 @@ Renyi, KL, Tradeoff, Swapped = (sp.Function(n) for n in ("Renyi", "KL", "Tradeof
 
 from ...functions import GaussTradeoff, Phi, PhiInv as Phi_inv  # noqa: E402,F401  (the one definition)
 
-
-def _draws(draw, op, n, seed, method, tol_digits=10, fail_note=""):
-    """check_draws with every draw computed at the truth modules' working precision."""
-    def wrapped(rng):
-        with mp.workdps(DPS):
-            got = draw(rng)
-        return got
-    return check_draws(wrapped, op, n=n, seed=seed, method=method, tol_digits=tol_digits,
-                       fail_note=fail_note)
+from ...truths_curves import (  # noqa: E402  (the generic truths over trade-off curves)
+    P_ratio_gt as _P_ratio_gt, P_ratio_le as _P_ratio_le, any_pair as _any_pair, describe as _desc,
+    draws_at_dps as _draws, intersection_boundary as _intersection_boundary, np_quantities as _np_quantities,
+    sgd_loss_moments as _sgd_loss_moments, slope_integral, stieltjes)
 
 
 def _u(rng, lo=0.02, hi=0.98):
     return mp.mpf(rng.uniform(lo, hi))
-
-
-# ----------------------------------------------------------------------------- example pairs
-def _any_pair(rng, kinds=("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo")):
-    """A random pair from the whole domain of the statements (any P, Q)."""
-    kind = rng.choice(kinds)
-    if kind == "discrete":
-        Pm = TS.random_pmf(rng, rng.randint(2, 4))
-        return TS.DPair(Pm, TS.random_pmf(rng, len(Pm)))
-    if kind == "discrete0":      # Q puts mass where P has none (beta(0) < 1)
-        k = rng.randint(3, 4)
-        return TS.DPair(TS.random_pmf(rng, k, zeros=1), TS.random_pmf(rng, k))
-    if kind == "rr":
-        return TS.randomized_response(mp.mpf(10) ** rng.uniform(-1, 0.5))
-    if kind == "epsdelta":
-        return TS.eps_delta_pair(mp.mpf(rng.uniform(0.1, 2)), mp.mpf(10) ** rng.uniform(-3, -0.5))
-    if kind == "gauss":
-        return TS.gaussian_pair(mp.mpf(10) ** rng.uniform(-0.7, 0.4))
-    if kind == "laplace":
-        return TS.laplace_pair(mp.mpf(10) ** rng.uniform(-0.7, 0.3))
-    if kind == "uniform":
-        return TS.uniform_pair(1 + mp.mpf(10) ** rng.uniform(-1, 0.5))
-    return TS.exponential_pair(mp.mpf(rng.uniform(0.3, 0.8)))
-
-
-def _desc(pair, **kw):
-    d = {"pair": pair.label}
-    if isinstance(pair, TS.DPair):
-        d["P"] = "(" + ", ".join(mp.nstr(x, 4) for x in pair.P) + ")"
-        d["Q"] = "(" + ", ".join(mp.nstr(x, 4) for x in pair.Q) + ")"
-    else:
-        d.update({k: v for k, v in pair.params.items()})
-    d.update(kw)
-    return d
-
-
-def _np_quantities(pair, lam):
-    """(tau_lambda, beta(tau_lambda)) of (113)-(114) computed as the type I error of the test
-    rejecting H0 on {dP/dQ <= lam} and the trade-off curve (brute force / threshold tests) there."""
-    if isinstance(pair, TS.DPair):
-        t = pair.P_of(lambda r: r <= lam)
-        return t, pair.tradeoff(t)
-    x = pair.crossing(lam)
-    if x is None:
-        t = mp.mpf(0) if pair.log_ratio(mp.mpf(0)) > mp.log(lam) else mp.mpf(1)
-    else:
-        t = 1 - pair.Fp(x) if pair.decreasing else pair.Fp(x)
-    return t, pair.tradeoff(t)
 
 
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec5_apph.toml
@@ -206,16 +154,6 @@ def _r2_min_check():
                              "(sec5.remark2_lines holds with it)"))
 
 
-def _intersection_boundary(m: TS.Mechanism, t, eps_set):
-    """Lower boundary of the intersection of C(eps, delta_eps) at tau = t (exact for piecewise
-    linear regions when eps_set holds the slopes of their edges)."""
-    best = mp.mpf(0)
-    for e in eps_set:
-        dl = m.E(mp.e ** e)
-        best = max(best, 1 - dl - mp.e ** e * t, mp.e ** -e * (1 - dl - t))
-    return best
-
-
 def _r2_int_check(rng):
     kind = rng.choice(["asym", "asym", "rr", "sym"])
     if kind == "rr":
@@ -268,21 +206,8 @@ def _g_sigma_check():
 # ============================================================================= Proposition 1
 
 
-def _slope_integral(pr, g):
-    """int_0^1 g(|beta'(tau)|) dtau over the trade-off curve: exact sum over the brute-force hull's
-    segments (discrete) or quadrature in tau with the threshold tests' slope (continuous)."""
-    if isinstance(pr, TS.DPair):
-        vs = pr.vertices()
-        tot = []
-        for (t1, b1), (t2, b2) in zip(vs[:-1], vs[1:]):
-            if t2 > t1:
-                tot.append((t2 - t1) * g((b1 - b2) / (t2 - t1)))
-        return mp.fsum(tot)
-    return mp.quad(lambda t: g(-pr.slope(t)), pr.tau_breaks(F_KINKS))
-
-
 def _prop1_printed(pr, al):
-    return mp.log(1 - pr.tradeoff(0) + _slope_integral(pr, lambda s: s ** (1 - al))) / (al - 1)
+    return mp.log(1 - pr.tradeoff(0) + slope_integral(pr, lambda s: s ** (1 - al), F_KINKS)) / (al - 1)
 
 
 def _prop1_pairs(rng):
@@ -359,19 +284,6 @@ def _eq54_check():
 _mu55 = sp.lambdify([q, sigma, T], mu55.expr, "mpmath")
 
 
-def _sgd_loss_moments(qq, s):
-    """(E_P L, Var_P L) of the one-step privacy loss L = log(dP/dQ), P = (1-q)N(0,s^2) + qN(1,s^2),
-    Q = N(0,s^2), by quadrature of the definitions (40 digits)."""
-    with mp.workdps(40):
-        phi = lambda x, m: mp.npdf(x, m, s)                                   # noqa: E731
-        p_ = lambda x: (1 - qq) * phi(x, 0) + qq * phi(x, 1)                # noqa: E731
-        L_ = lambda x: mp.log1p(qq * mp.expm1((2 * x - 1) / (2 * s ** 2)))   # noqa: E731
-        cut = [-mp.inf, -10 * s, 0, mp.mpf(1) / 2, 1, 1 + 10 * s, mp.inf]
-        m1 = mp.quad(lambda x: p_(x) * L_(x), cut)
-        m2 = mp.quad(lambda x: p_(x) * L_(x) ** 2, cut)
-        return m1, m2 - m1 ** 2
-
-
 def _eq55_check():
     """(55) is stated 'asymptotically in T' (the central limit theorem of f-DP, Dong et al. Thm. 3.5, in Bu
     et al.'s regime q sqrt(T) -> nu): the composed trade-off tends to G_mu when T KL(P||Q) -> mu^2/2 and
@@ -410,7 +322,6 @@ F_FAMILY = (
 )
 
 
-F_KINKS = (mp.mpf(2), mp.mpf(1), mp.mpf(1) / 2)   # ratios (and slopes) where TV and E_2 have kinks
 
 
 def _f_pick(rng):
@@ -422,7 +333,7 @@ def _appH_pairs(rng):
 
 
 def _rhs112(pr, f):
-    return _slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0))
+    return slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0), F_KINKS)
 
 
 def _eq112_check(rng, corrected=False):
@@ -454,19 +365,6 @@ def _eq115_check(rng):
 
 E_LATEX = (r"\mathsf{E}_{\lambda}(P\|Q) = \sup_{A \subset \mathbb{X}} P(A) - \lambda Q(A) = \bar{\tau}_{\lambda} - "
            r"\lambda \beta(\tau_{\lambda}).")
-
-
-def _P_ratio_gt(pr, t):
-    """P(dP/dQ > t)."""
-    if isinstance(pr, TS.DPair):
-        return pr.P_of(lambda r: r > t)
-    return 1 - _np_quantities(pr, t)[0]
-
-
-def _P_ratio_le(pr, t):
-    if isinstance(pr, TS.DPair):
-        return pr.P_of(lambda r: r <= t)
-    return _np_quantities(pr, t)[0]
 
 
 def _rhs_116_119(pr, lam, which):
@@ -509,20 +407,11 @@ def _identity_chain_check(which, seed, n=10):
                   "trade-off; the right-hand side by exact sums or quadrature as printed", 8)
 
 
-def _stieltjes_121(pr, f):
-    """int_0^oo f(t)/t d tau_t: over the law of dP/dQ under P (its atoms for discrete pairs,
-    the change of variables t = p(x)/q(x) for continuous ones)."""
-    if isinstance(pr, TS.DPair):
-        return mp.fsum(p * f(p / q) * q / p for p, q in zip(pr.P, pr.Q) if p > 0 and q > 0)
-    return pr.quad(lambda x: (pr.p(x) * f(pr.p(x) / pr.q(x)) * pr.q(x) / pr.p(x)) if pr.p(x) > 0 and pr.q(x) > 0
-                   else mp.mpf(0), pr.ratio_points(F_KINKS))
-
-
 def _eq121_check(rng, corrected=False):
     """(121) as printed, or (``corrected``) with f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)) added."""
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
-    rhs = _stieltjes_121(pr, f) + (f0 * (1 - pr.tradeoff(0)) if corrected else 0)
+    rhs = stieltjes(pr, f, F_KINKS) + (f0 * (1 - pr.tradeoff(0)) if corrected else 0)
     return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), rhs
 
 
@@ -533,7 +422,7 @@ def _eq121_corrected(rng):
 def _eq123_check(rng):
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
-    return _desc(pr, f=name), _stieltjes_121(pr, f), _rhs112(pr, f)
+    return _desc(pr, f=name), stieltjes(pr, f, F_KINKS), _rhs112(pr, f)
 
 
 def _chi_check(renyi: bool, corrected: bool = False):
@@ -544,7 +433,7 @@ def _chi_check(renyi: bool, corrected: bool = False):
         al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
         if isinstance(pr, TS.CPair) and pr.label == "exponential" and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05"):
             return None
-        integral = _slope_integral(pr, lambda s: s ** (1 - al))
+        integral = slope_integral(pr, lambda s: s ** (1 - al), F_KINKS)
         b0 = 1 if corrected else pr.tradeoff(0)
         if renyi:
             return _desc(pr, alpha=al), pr.renyi(al), mp.log(1 - b0 + integral) / (al - 1)

@@ -14,7 +14,7 @@ from ...core import Verdict
 from ...symbols import alpha, delta, eps
 from ...verify import check_draws
 from ...symbols import Param
-from . import _truth as TR
+from ... import truths as T, truths_pmf as TR
 from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS
 
 II, III, APPF = "Sec. II", "Sec. III", "App. F"
@@ -81,7 +81,7 @@ def unrolled(expr, kmax: int):
 
 def _rand_pair(rng, n=None):
     n = n or rng.randint(2, 6)
-    return TR.random_pmf(rng, n), TR.random_pmf(rng, n)
+    return T.random_pmf(rng, n), T.random_pmf(rng, n)
 
 
 # ----------------------------------------------------------------------------- Sec. II
@@ -90,13 +90,13 @@ def _rand_pair(rng, n=None):
 def _draw_footnote(rng):
     Pd, Qd = _rand_pair(rng)
     ts = [mp.mpf(i) / 400 for i in range(401)]
-    inf_s = min(t + TR.tradeoff(Pd, Qd, t) for t in ts)   # the inf sits at a vertex; grid is an upper bound
+    inf_s = min(t + T.tradeoff_np(Pd, Qd, t) for t in ts)   # the inf sits at a vertex; grid is an upper bound
     # exact: the inf of the convex piecewise-linear s + f(s) is attained at a vertex P0(A)
     cum, verts = mp.mpf(0), [mp.mpf(1)]
     order = sorted(range(len(Pd)), key=lambda i: -(Qd[i] / Pd[i]))
     for i in order:
         cum += Pd[i]
-        verts.append(cum + TR.tradeoff(Pd, Qd, cum))
+        verts.append(cum + T.tradeoff_np(Pd, Qd, cum))
     return {"k": len(Pd)}, min(min(verts), inf_s), 1 - TR.tv(Pd, Qd)
 
 
@@ -176,13 +176,13 @@ def _thm2_region_exact_check():
         a = mp.mpf(rng.random())
         d = mp.mpf(0) if rng.random() < 0.5 else mp.mpf(10) ** rng.uniform(-3, -1)
         P0, P1 = dominating(mp.e ** e, a, d)
-        p0, p1 = TR.kfold(P0, k), TR.kfold(P1, k)
+        p0, p1 = T.kfold(P0, k), T.kfold(P1, k)
         t = mp.mpf(rng.random())
         lines = [mp.mpf(0)]
         for j in range(k + 1):
-            dj = TR.hockey(p0, p1, mp.e ** (j * e))
+            dj = T.hockey(p0, p1, mp.e ** (j * e))
             lines += [1 - dj - mp.e ** (j * e) * t, mp.e ** (-j * e) * (1 - dj - t)]
-        return {"k": k, "varepsilon": e, "alpha": a, "delta": d, "t": t}, TR.tradeoff(p0, p1, t), max(lines)
+        return {"k": k, "varepsilon": e, "alpha": a, "delta": d, "t": t}, T.tradeoff_np(p0, p1, t), max(lines)
     return check_draws(draw, "==", n=25, tol_digits=25,
                        method="Neyman-Pearson curve of the composed mechanism vs max over j of the "
                               "(j eps, delta'_j) lines, random t")
@@ -214,9 +214,9 @@ def _eq6_check():
     for k in (1, 2, 3, 4, 5):
         for r in (Fr(2), Fr(5, 2)):
             P0, P1 = dominating(r, Fr(0), Fr(0))
-            p0, p1 = TR.kfold(P0, k), TR.kfold(P1, k)
+            p0, p1 = T.kfold(P0, k), T.kfold(P1, k)
             for j in range(k % 2, k + 1, 2):
-                truth = TR.hockey(p0, p1, r ** j)
+                truth = T.hockey(p0, p1, r ** j)
                 cases.append(({"k": k, "j": j, "e^eps": str(r), "vs": "brute force"}, truth, eq6_value(k, j, r)))
                 cases.append(({"k": k, "j": j, "e^eps": str(r), "vs": "(5) at alpha=0"},
                               eq5_value(k, j, r, Fr(0)), eq6_value(k, j, r)))

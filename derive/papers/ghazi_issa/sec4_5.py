@@ -9,7 +9,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from . import _truth as TR
+from ... import truths as T, truths_pmf as TR
 from ._paper import EPSP, ETA, P, eta, n
 from ...symbols import Param
 from ._paper import DELTA0
@@ -26,7 +26,7 @@ def _random_mechanism(rng, X, m, nout=3):
     table = {}
     import itertools
     for D in itertools.combinations_with_replacement(X, m):
-        table[D] = TR.random_pmf(rng, nout)
+        table[D] = T.random_pmf(rng, nout)
     return lambda D: table[tuple(sorted(D))]
 
 

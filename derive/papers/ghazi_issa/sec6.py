@@ -9,7 +9,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...verify import check_draws
-from . import _truth as TR
+from ... import truths_pmf as TR
 from ._paper import EPSP, MU0, P, SYMS, erf_rewrite
 
 # the truths of derive.truths, used inside claim expressions

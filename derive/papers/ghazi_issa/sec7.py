@@ -6,7 +6,7 @@ bound Theorem 6 and (41), Theorem 7 with Lemma 3.
 
 Channels are drawn at random and their (eps, eta) read off exactly (max log
 ratio of rows, max row TV); contraction coefficients are optimised over input
-distributions (``_truth.eta_kl_binary``, ``_truth.eta_chi2``).
+distributions (``derive.truths_pmf.eta_kl_binary``, ``eta_chi2``).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import eps
 from ...verify import check_draws, mp_sup
-from . import _truth as TR
+from ... import truths as T, truths_pmf as TR
 from ._paper import P
 
 VII, APPL, APPM = "Sec. VII", "App. L", "App. M"
@@ -25,7 +25,7 @@ F_DIVS = {"KL": lambda t: t * mp.log(t), "chi2": lambda t: (t - 1) ** 2,
 
 
 def rand_channel(rng, nx, ny):
-    return [TR.random_pmf(rng, ny) for _ in range(nx)]
+    return [T.random_pmf(rng, ny) for _ in range(nx)]
 
 
 def ldp_eps(Q):
@@ -49,7 +49,7 @@ def dominating_channel(e, n_):
 
 
 def _eq22_check(rng):
-    P0, P1 = TR.random_pmf(rng, 3), TR.random_pmf(rng, 3)
+    P0, P1 = T.random_pmf(rng, 3), T.random_pmf(rng, 3)
     Q = rand_channel(rng, 3, 4)
     f = F_DIVS[rng.choice(list(F_DIVS))]
     return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
@@ -82,7 +82,7 @@ def _prop2_check(rng):
     nx = rng.randint(2, 4)
     Q = rand_channel(rng, nx, rng.randint(2, 4))
     e, n_ = ldp_eps(Q), ldp_eta(Q)
-    P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+    P0, P1 = T.random_pmf(rng, nx), T.random_pmf(rng, nx)
     tvp = TR.tv(P0, P1)
     over = TR.tv(push(P0, Q), push(P1, Q)) - n_ * tvp
     Qs = dominating_channel(e, n_)
@@ -179,7 +179,7 @@ def _eq40_check():
         nx = rng.randint(2, 3)
         Q = rand_channel(rng, nx, rng.randint(2, 4))
         e, n_ = ldp_eps(Q), ldp_eta(Q)
-        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+        P0, P1 = T.random_pmf(rng, nx), T.random_pmf(rng, nx)
         lhs = TR.chi2(push(P0, Q), push(P1, Q))
         rhs = 4 * n_ * (mp.e ** e - 1) * (mp.e ** -e + 1) * TR.tv(P0, P1) ** 2
         ratios.append(lhs / rhs)
@@ -196,7 +196,7 @@ def _lemma3_appm_check(rng):
     e = ldp_eps(Q)
     a = mp.mpf(rng.random())
     W = [[(1 - a) * v for v in row] + [a] for row in Q]            # erasure after Q
-    P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+    P0, P1 = T.random_pmf(rng, nx), T.random_pmf(rng, nx)
     f = F_DIVS[rng.choice(["KL", "chi2", "Hellinger"])]
     scale = abs(TR.f_div(push(P0, W), push(P1, W), f) - (1 - a) * TR.f_div(push(P0, Q), push(P1, Q), f))
     over_tv = ldp_eta(W) - (1 - a) * (mp.e ** e - 1) / (mp.e ** e + 1)
