@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import mpmath as mp
 
-from .truths import DPair, hockey
+from .truths import DPair, hockey, random_pmf
 from .verify import mp_sup
 
 
@@ -234,3 +234,24 @@ def eta_chi2(K, grid=24):
         sv = sorted(mp.svd_r(Mx, compute_uv=False), reverse=True)
         best = max(best, sv[1] ** 2)
     return best
+
+
+# ----------------------------------------------------------------------------- channels
+def random_channel(rng, nx, ny):
+    """A channel with nx inputs and ny outputs: rows of random pmfs (full support)."""
+    return [random_pmf(rng, ny) for _ in range(nx)]
+
+
+def ldp_eps(Q):
+    """The smallest eps with Q eps-LDP: max over outputs and input pairs of log ratios."""
+    return max(mp.log(Q[x][y] / Q[x2][y]) for x in range(len(Q)) for x2 in range(len(Q)) for y in range(len(Q[0])))
+
+
+def ldp_eta(Q):
+    """The largest TV between two rows of Q."""
+    return max(tv(Q[x], Q[x2]) for x in range(len(Q)) for x2 in range(len(Q)))
+
+
+def push(P_, Q):
+    """The output distribution of channel Q on input distribution P_."""
+    return [mp.fsum(P_[x] * Q[x][y] for x in range(len(Q))) for y in range(len(Q[0]))]

@@ -22,6 +22,7 @@ from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta
 from ...verify import (check_draws, check_equal, mp_minimize, mp_sup, symbolic_zero)
 from ... import truths, truths_pmf as TR
 from ._paper import P
+from ...evidence import asymptotic_residual  # noqa: F401  (app_d_g and the tests use it from here)
 
 IV = "Sec. IV"
 
@@ -240,37 +241,6 @@ def _eq35_check():
         return mp_sup(lambda a: _fsup(a, e, d), 1, 1 + 10 ** 8)[1]
     return check_equal(sup_num, eq35.expr, (EPS, DELTA), n=20, symbolic=False,
                        method="sup over alpha > 1 by mp_minimize at 50 digits")
-
-
-def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 ** 7, 10 ** 9, 10 ** 12),
-                        eps_T=((mp.mpf("0.3"), 1), (mp.mpf(1), 7), (mp.mpf(4), 100)), dps: int = 90,
-                        growth: float = 20.0) -> Verdict:
-    """Is ``exact - approx`` = O((log L)^k / L^m) as L = log(1/delta) -> oo?  ``exact`` and
-    ``approx`` are mpmath functions of (eps, T, L).  The scaled residual
-    |r| L^m/(log L)^k must not grow by more than ``growth`` from the smallest to the
-    largest L (a wrong coefficient makes it grow like a power of L: ~1e9 here)."""
-    rows, worst = [], None
-    with mp.workdps(dps):
-        for e, tt in eps_T:
-            vals = []
-            for Lv in Ls:
-                Lm = mp.mpf(Lv)
-                r = exact(e, tt, Lm) - approx(e, tt, Lm)
-                vals.append(abs(r) * Lm ** m / mp.log(Lm) ** k)
-            base = max(vals[0], mp.mpf(10) ** -60)
-            ratio = max(vals) / base
-            rows.append({"varepsilon": mp.nstr(e, 4), "T": tt,
-                         "scaled": [mp.nstr(v, 4) for v in vals]})
-            if worst is None or ratio > worst[0]:
-                worst = (ratio, rows[-1])
-    ratio, row = worst
-    method = (f"residual * L^{m}/(log L)^{k} at L = " + ", ".join(f"1e{int(mp.log10(x))}" for x in Ls)
-              + f", {dps} digits")
-    if ratio <= growth:
-        return Verdict("holds_numerically", method, points=len(Ls) * len(eps_T), worst_error=float(ratio),
-                       precision=dps, note=f"worst growth factor of the scaled residual {mp.nstr(ratio, 3)}")
-    return Verdict("fails", method, points=len(Ls) * len(eps_T), worst_error=float(ratio), precision=dps,
-                   counterexample={"params": row, "growth": mp.nstr(ratio, 4)})
 
 
 # ----------------------------------------------------------------------------- Theorem 5

@@ -16,6 +16,7 @@ from ...verify import check_draws
 from ...symbols import Param
 from ... import truths as T, truths_pmf as TR
 from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS
+from ...evidence import exact_verdict
 
 II, III, APPF = "Sec. II", "Sec. III", "App. F"
 k_, j_, l_, a_ = sp.symbols("k j ell a", integer=True, nonnegative=True)
@@ -29,21 +30,6 @@ t_ = sp.Symbol("t", nonnegative=True)
 kc, jc = sp.Symbol("k", positive=True), sp.Symbol("j", nonnegative=True)
 KC4 = Param(kc, sp.Interval(1, sp.oo), ("integer", 1, 4))
 JC = Param(jc, sp.Interval(0, sp.oo), ("integer", 0, 5))
-
-
-def exact_verdict(cases, method: str) -> Verdict:
-    """Verdict of exact (rational) comparisons: cases = [(desc, truth, printed)]."""
-    bad = [(d, t, p) for d, t, p in cases if t != p]
-    if not cases:
-        return Verdict("inconclusive", method, note="no case")
-    if not bad:
-        return Verdict("holds_numerically", method + " (exact rational arithmetic, error 0)",
-                       points=len(cases), worst_error=0.0, precision=None)
-    d, t, p = bad[0]
-    return Verdict("fails", method + " (exact rational arithmetic)", points=len(cases),
-                   worst_error=float(abs(t - p)),
-                   counterexample={"params": d, "true": str(t), "printed": str(p),
-                                   "failing_cases": f"{len(bad)} of {len(cases)}"})
 
 
 # ----------------------------------------------------------------------------- dominating mechanisms

@@ -4,7 +4,7 @@ with local differential privacy - f-divergences (20)-(23), the LDP/TV bounds
 erasure), Theorem 4, the KL contraction Theorem 5 and (34)-(36), the chi^2-TV
 bound Theorem 6 and (41), Theorem 7 with Lemma 3.
 
-Channels are drawn at random and their (eps, eta) read off exactly (max log
+Channels are drawn at random (``derive.truths_pmf``) and their (eps, eta) read off exactly (max log
 ratio of rows, max row TV); contraction coefficients are optimised over input
 distributions (``derive.truths_pmf.eta_kl_binary``, ``eta_chi2``).
 """
@@ -18,27 +18,11 @@ from ...symbols import eps
 from ...verify import check_draws, mp_sup
 from ... import truths as T, truths_pmf as TR
 from ._paper import P
+from ...truths_pmf import ldp_eps, ldp_eta, push, random_channel as rand_channel
 
 VII, APPL, APPM = "Sec. VII", "App. L", "App. M"
 F_DIVS = {"KL": lambda t: t * mp.log(t), "chi2": lambda t: (t - 1) ** 2,
           "TV": lambda t: max(0, t - 1), "Hellinger": lambda t: (mp.sqrt(t) - 1) ** 2}
-
-
-def rand_channel(rng, nx, ny):
-    return [T.random_pmf(rng, ny) for _ in range(nx)]
-
-
-def ldp_eps(Q):
-    """The smallest eps with Q eps-LDP: max over outputs and input pairs of log ratios."""
-    return max(mp.log(Q[x][y] / Q[x2][y]) for x in range(len(Q)) for x2 in range(len(Q)) for y in range(len(Q[0])))
-
-
-def ldp_eta(Q):
-    return max(TR.tv(Q[x], Q[x2]) for x in range(len(Q)) for x2 in range(len(Q)))
-
-
-def push(P_, Q):
-    return [mp.fsum(P_[x] * Q[x][y] for x in range(len(Q))) for y in range(len(Q[0]))]
 
 
 def dominating_channel(e, n_):

@@ -7,12 +7,11 @@ Named formulas for the numeric side: ``zheng2020.eq3_5`` (exact two-sided form, 
 abstract F_n, F~_n), ``zheng2020.eq3_7`` (F~_EW in h, sigma_n, kappatilde_3, kappatilde_4),
 ``zheng2020.eq3_8`` (F_EW in h, sigma_n, kappa_3, kappa_4), ``zheng2020.eq3_9``
 (Cornish-Fisher quantile in z, sigma_n, kappa_3, kappa_4).  The truths come from
-``edgeworth_truth`` (the expansion of the characteristic function, App. A, computed by
-SymPy) and from the exactly solvable pair ``_truth.ExpPair``.
+the exactly solvable pairs ``_truth.ExpPair`` and ``_truth.SymExpPair``.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import partial
 
 import mpmath as mp
 import sympy as sp
@@ -25,34 +24,10 @@ from ._paper import (
     erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, P, Phi, h, k3, k4, kt3, kt4, n, phi,
     sigma_n, z)
 from ...symbols import Param
+from ...evidence import fitted_order
 
 S3, S31 = "Sec. 3", "Sec. 3.1"
 u = sp.Symbol("u")          # stands for (it)
-_eps = sp.Symbol("epsilon_bookkeeping")
-
-
-# ----------------------------------------------------------------------------- independent truths
-def edgeworth_truth(c3, c4, s, var=h):
-    """Degree-2 Edgeworth CDF derived here: expand exp(s^-3 c3 u^3/6 + s^-4 c4 u^4/24) (u = it)
-    to second order in the n^{-1/2} bookkeeping (r = 3 is O(eps), r = 4 is O(eps^2)), and map each
-    u^k e^{-t^2/2} to (-D)^k Phi (its Fourier-Stieltjes inverse).  No Hermite polynomial is typed.
-    The expansion is derived once in stand-in symbols and then evaluated at (c3, c4, s, var)."""
-    C3, C4, S, V = _EW_SYMBOLS
-    return _edgeworth_generic().xreplace({C3: c3, C4: c4, S: s, V: var})
-
-
-_EW_SYMBOLS = sp.symbols("c3_ew c4_ew s_ew v_ew")
-
-
-@lru_cache(maxsize=1)
-def _edgeworth_generic():
-    c3, c4, s, var = _EW_SYMBOLS
-    expo = _eps * c3 * u ** 3 / (6 * s ** 3) + _eps ** 2 * c4 * u ** 4 / (24 * s ** 4)
-    poly = sp.expand(sp.series(sp.exp(expo), _eps, 0, 3).removeO().subs(_eps, 1))
-    out = sp.Integer(0)
-    for (k,), c in sp.Poly(poly, u).terms():
-        out += c * (-1) ** k * sp.diff(Phi(var), var, k)
-    return out
 
 
 # ----------------------------------------------------------------------------- (3.1)-(3.3)
@@ -209,20 +184,8 @@ def _pair_ew(pair, sd_under, cum_under):
     return lambda x: _FEW(x, s, cs[3], cs[4])
 
 
-def _order_verdict(errs, ns, expected, what, over="h in [-3,3]", pair="Exp(1)^n vs Exp(2)^n"):
-    slopes = [mp.log(errs[i] / errs[i + 1]) / mp.log(mp.mpf(ns[i + 1]) / ns[i]) for i in range(len(ns) - 1)]
-    last = slopes[-1]
-    table = {str(n_): mp.nstr(e, 5) for n_, e in zip(ns, errs)}
-    meth = f"exact {pair} pair; sup over {over} of |{what}|, n = {ns}; order from the last doubling"
-    if abs(last - expected) < 0.2:
-        return Verdict("holds_numerically", meth, points=len(ns), worst_error=float(errs[-1]), precision=20,
-                       note=f"fitted order n^-{mp.nstr(last, 3)}; errors {table}")
-    return Verdict("fails", meth, points=len(ns), worst_error=float(errs[-1]), precision=20,
-                   counterexample={"errors": table, "fitted exponent": mp.nstr(-last, 3),
-                                   "stated exponent": mp.nstr(-expected, 3)})
-
-
 NS = (50, 100, 200, 400)
+_order_verdict = partial(fitted_order, over="h in [-3,3]", pair="Exp(1)^n vs Exp(2)^n")
 
 
 def _err_order_check(kind):
