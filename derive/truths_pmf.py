@@ -109,6 +109,23 @@ def log_G_mp(k, e, a, d, dps=40):
         return mp.log(tot)
 
 
+def composed_curve_mp(k, e, n_, ts):
+    """The k-fold composition of f_{eps,0,eta} (pure eps-DP with TV eta) at the points ts (mpmath, O(k^2)):
+    privacy-loss distribution by trinomial sums, then the (j eps, delta_j) lines."""
+    e, n_ = mp.mpf(e), mp.mpf(n_)
+    a = 1 - n_ * (mp.e ** e + 1) / (mp.e ** e - 1)
+    G = [mp.exp(log_G_mp(k, e, a, d, dps=30)) for d in range(k + 1)]
+    deltas = [mp.fsum(mp.e ** (d * e) * G[d] * (1 - mp.e ** ((j - d) * e)) for d in range(j + 1, k + 1))
+              for j in range(k + 1)]
+    out = []
+    for t in ts:
+        best = mp.mpf(0)
+        for j, dj in enumerate(deltas):
+            best = max(best, 1 - dj - mp.e ** (j * e) * t, mp.e ** (-j * e) * (1 - dj - t))
+        out.append(best)
+    return out
+
+
 # ----------------------------------------------------------------------------- subsampling
 def subsample_worst(M, X, n, m, e):
     """Brute force over databases in X^n differing in one entry (substitution):

@@ -25,9 +25,6 @@ F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of s
 # ----------------------------------------------------------------------------- Gaussian
 
 
-EQ51_LATEX = (r"\delta(0)=\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-\Phi\bigl{(}-\frac{% \mu}{2}\bigr{)}=2\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-1.")
-
-
 # ----------------------------------------------------------------------------- staircase
 
 
