@@ -11,7 +11,7 @@ runs; the serial and the 2-worker outputs are compared (they must be identical).
 The slowest claims (by the check time their cached verdicts carry, ``Verdict.seconds``, from the
 cold runs of the first ``--workers`` value) are checked again in this process under a stack sampler that files each sample
 under the first of: *confirmation* (a frame named ``*confirm*``, ``*certif*``, ``*ball*``,
-``_stable`` or python-flint), *truth* (``derive/truths.py``, ``external_bounds.py``, a paper's
+``_stable`` or python-flint), *truth* (``derive/truths*.py``, ``external_bounds.py``, a paper's
 ``_truth.py``), *search* (``derive/search.py``), *sympy* (any SymPy frame: simplification, sign,
 diff, limits, lambdify, evalf outside the search) and *other*; ``symbolic_zero_seconds`` is the
 exact time spent in ``derive.verify.symbolic_zero`` (``derive.budget.STATS``).  Verdicts are not
@@ -144,7 +144,8 @@ def _category(frame) -> str:
         f = f.f_back
     if any(any(k in n for k in _CONFIRM) for n in names) or any("/flint/" in p for p in files):
         return "confirmation"
-    if any(p.endswith(("derive/truths.py", "derive/external_bounds.py", "/_truth.py")) for p in files):
+    if any(p.endswith(("derive/truths.py", "derive/truths_pmf.py", "derive/truths_curves.py",
+                       "derive/external_bounds.py", "/_truth.py")) for p in files):
         return "truth"
     if any(p.endswith("derive/search.py") for p in files):
         return "search"

@@ -4,7 +4,7 @@ import pytest
 import sympy as sp
 
 import derive
-from derive.papers.asoodeh2021 import _truth as TR
+from derive import truths as TR
 from derive.symbols import alpha, delta, eps, p
 
 

@@ -136,9 +136,10 @@ def test_verdict_key_follows_the_module_source(tmp_path, monkeypatch):
 def test_paper_claim_key_covers_its_package_and_the_engine():
     custom = next(c for c in registry.claims("ghazi_issa") if c.checker == "custom")
     files = {p.name for p in execution.claim_files(custom)}
-    assert {"_truth.py", "sec2_3.py", "sec7.py", "sec2_3.toml"} <= files, custom.id   # formulas: TOML
-    engine = {p.name for p in execution.engine_files()}
-    assert {"core.py", "verify.py", "checkers.py", "truths.py", "paperkit.py"} <= engine
+    assert {"_paper.py", "sec2_3.py", "sec7.py", "sec2_3.toml"} <= files, custom.id   # formulas: TOML
+    engine = {p.name for p in execution.engine_files()}     # the paper's truths live in the library
+    assert {"core.py", "verify.py", "checkers.py", "truths.py", "truths_pmf.py", "evidence.py",
+            "paperkit.py"} <= engine
 
 
 def test_generic_claim_key_is_its_definition_and_the_engine(monkeypatch):

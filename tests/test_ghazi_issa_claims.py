@@ -7,7 +7,8 @@ import pytest
 import sympy as sp
 
 import derive
-from derive.papers.ghazi_issa import _truth as TR
+from derive import truths_pmf as TR
+from derive import truths as T
 from derive.papers.ghazi_issa.sec2_3 import EQ5_HAND, EQ6_HAND, dominating, j_, k_
 from derive.symbols import alpha, eps
 
@@ -115,33 +116,33 @@ def test_eq5_at_k1_is_the_single_mechanism():
 def test_eq6_brute_force_k5():
     r = Fr(3)
     P0, P1 = dominating(r, Fr(0))
-    p0, p1 = TR.kfold(P0, 5), TR.kfold(P1, 5)
+    p0, p1 = T.kfold(P0, 5), T.kfold(P1, 5)
     for j in (1, 3, 5):
-        assert TR.hockey(p0, p1, r ** j) == eq6_value(5, j, r)
+        assert T.hockey(p0, p1, r ** j) == eq6_value(5, j, r)
 
 
 def test_mpmath_delta_j_matches_brute_force():
     with mp.workdps(50):
         e, a = mp.log(2), mp.mpf(3) / 10
         P0, P1 = dominating(mp.mpf(2), a)
-        p0, p1 = TR.kfold(P0, 4), TR.kfold(P1, 4)
+        p0, p1 = T.kfold(P0, 4), T.kfold(P1, 4)
         for j in range(5):
-            assert abs(TR.delta_j_binomial(4, e, a, j) - TR.hockey(p0, p1, mp.mpf(2) ** j)) < mp.mpf(10) ** -40
+            assert abs(TR.delta_j_binomial(4, e, a, j) - T.hockey(p0, p1, mp.mpf(2) ** j)) < mp.mpf(10) ** -40
 
 
 def test_tradeoff_is_neyman_pearson():
     with mp.workdps(40):
         P, Q = [mp.mpf(1) / 2, mp.mpf(1) / 2], [mp.mpf(1) / 5, mp.mpf(4) / 5]
         # reject P on outcome 1 (ratio 1.6) first: at t = 1/2, beta = 1 - 4/5 = 1/5
-        assert abs(TR.tradeoff(P, Q, mp.mpf(1) / 2) - mp.mpf(1) / 5) < mp.mpf(10) ** -35
+        assert abs(T.tradeoff_np(P, Q, mp.mpf(1) / 2) - mp.mpf(1) / 5) < mp.mpf(10) ** -35
         # half of outcome 1 rejected at t = 1/4: beta = 1 - 2/5
-        assert abs(TR.tradeoff(P, Q, mp.mpf(1) / 4) - mp.mpf(3) / 5) < mp.mpf(10) ** -35
-        assert TR.tradeoff(P, Q, mp.mpf(1)) == 0
+        assert abs(T.tradeoff_np(P, Q, mp.mpf(1) / 4) - mp.mpf(3) / 5) < mp.mpf(10) ** -35
+        assert T.tradeoff_np(P, Q, mp.mpf(1)) == 0
 
 
 def test_staircase_pair_matches_the_density_by_integration():
     # derive.truths' Staircase pair (likelihood-ratio classes) vs the step-function integral of (p - q)_+
-    # and of min(p, q) from the printed density (ghazi_issa._truth), at eps, gamma on both TV branches
+    # and of min(p, q) from the printed density (derive.truths_pmf), at eps, gamma on both TV branches
     from derive import truths
     with mp.workdps(30):
         for e, g in ((mp.mpf("0.7"), mp.mpf("0.2")), (mp.mpf(2), mp.mpf("0.8")), (mp.mpf("0.3"), mp.mpf(1))):

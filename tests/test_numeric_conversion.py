@@ -47,7 +47,7 @@ def test_gamma_exact_vs_mpmath(a, e, d):
 
 
 def test_gamma_vs_registry_truth():
-    from derive.papers.asoodeh2021 import _truth as tr
+    from derive import truths as tr
     for a, e, d in [(2, 1, 1e-3), (7.5, 0.7, 1e-4)]:
         assert abs(C.gamma_exact(a, e, d) - float(tr.gamma_exact(a, e, d))) <= 1e-12 * float(tr.gamma_exact(a, e, d))
 

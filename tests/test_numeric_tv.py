@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from derive.core import DomainError
-from derive.papers.ghazi_issa import _truth as TR
+from derive import truths_pmf as TR
+from derive import truths as T
 from derive.papers.ghazi_issa.sec2_3 import dominating
 from numeric import fdp, tv
 
@@ -23,9 +24,9 @@ def test_theorem2_matches_brute_force(k, a, d):
     eta = d + (1 - d) * (1 - a) * math.tanh(e / 2)
     pr = tv.theorem2_deltas(k, e, d, eta)
     P0, P1 = dominating(Fr(2), Fr(a).limit_denominator(1000), Fr(d).limit_denominator(1000))
-    p0, p1 = TR.kfold(P0, k), TR.kfold(P1, k)
+    p0, p1 = T.kfold(P0, k), T.kfold(P1, k)
     for j in range(k + 1):
-        exact = float(TR.hockey(p0, p1, Fr(2) ** j))
+        exact = float(T.hockey(p0, p1, Fr(2) ** j))
         assert pr.delta_prime[j] >= exact * (1 - 1e-15)          # sound: never below the truth
         assert pr.delta_prime[j] == pytest.approx(exact, rel=1e-12, abs=1e-300)
 

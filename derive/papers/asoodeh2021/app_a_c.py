@@ -10,7 +10,7 @@ import sympy as sp
 from ...parse import parse_printed
 from ...symbols import ALPHA, P as PP, Q as QQ, alpha, delta
 from ...verify import check_draws
-from . import _truth as TR
+from ... import truths as TR
 from ._paper import P
 from .sec2_3 import objective as h1_formula
 

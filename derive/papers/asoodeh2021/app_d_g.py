@@ -25,7 +25,6 @@ from ._paper import P
 from .sec4 import (ZETA, _in_L, asymptotic_residual, eps_upper_ok, gauss_delta, renyi_quad,
                    sigma2_at_plugged_alpha)
 
-APP_D, APP_E, APP_F, APP_G = "App. D", "App. E", "App. F", "App. G"
 thm4_f = registry.FORMULAS["asoodeh2021.thm4.f"]
 
 
@@ -40,14 +39,6 @@ F3 = sp.expand(eq98.expr * alpha * (2 + alpha) ** 2)  # f_3 as defined by (99)
 assert F3.subs(alpha, 1) == 0   # f_3(1) = 0 exactly (SymPy evaluates it)
 
 
-E3_LATEX = (r"$\zeta_{\alpha}e^{(\alpha-1)\gamma} < \frac{1}{\alpha}$ that is simplified to "
-            r"$1-e^{-\gamma} \le \frac{1}{\alpha}$")
-
-
-@P.custom("appE.nonempty", "App. E", "condition",
-          "zeta_alpha e^{(alpha-1)gamma} < 1/alpha simplifies to 1 - e^{-gamma} <= 1/alpha", latex=E3_LATEX,
-          section=APP_E,
-          why_custom='a failing claim about two conditions that differ only on a boundary (SymPy at the boundary; no generic kind compares relations)')
 def _nonempty_check():
     strict = ZETA * sp.exp((alpha - 1) * gamma) - 1 / alpha          # "< 0" is the first condition
     simplified = 1 - sp.exp(-gamma) - 1 / alpha                      # "<= 0" is the second
@@ -79,10 +70,6 @@ def _nonempty_check():
     return v
 
 
-@P.custom("appE.nonempty_corrected", "App. E", "condition",
-          "corrected (erratum appE_strict): zeta_alpha e^{(alpha-1)gamma} <= 1/alpha is the same condition as "
-          "1 - e^{-gamma} <= 1/alpha", latex=E3_LATEX, section=APP_E,
-          why_custom="the corrected form of an erratum about two conditions (SymPy: the same root, both increasing)")
 def _nonempty_corrected_check():
     """Both sides are strictly increasing in gamma (SymPy signs of the derivatives, alpha = 1 + a with
     a > 0) and vanish at gamma = log(alpha/(alpha-1)) (SymPy): each '<= 0' set is gamma <= that root."""
@@ -100,14 +87,9 @@ def _nonempty_corrected_check():
 
 
 # ============================================================================= Appendix F
-RHO_F_LATEX = r"we have $\gamma(\alpha) = \alpha \rho T$ where $\rho = 1/\sigma^2$"
 rho_f = parse_printed(r"1/\sigma^2")
 
 
-@P.custom("appF.rho", "App. F", "value",
-          "T-fold Gaussian composition has gamma(alpha) = alpha rho T with rho = 1/sigma^2", latex=RHO_F_LATEX,
-          section=APP_F,
-          why_custom='a failing claim must carry the corrected rho = 1/(2 sigma^2); the bound kind gives no derived formula')
 def _rho_f_check():
     fp = sp.lambdify([alpha, sigma, T], alpha * rho_f * T, "mpmath")
 
@@ -129,9 +111,6 @@ def _rho_f_check():
 EQ104_LATEX = r"\varepsilon^{\delta}(\rho, T) = \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)"
 
 
-@P.custom("appF.eq104", "(104)", "definition", "first line of (104)-(106) restates definition (30)",
-          latex=EQ104_LATEX, section=APP_F,
-          why_custom='a textual comparison of (104) with definition (30), not a mathematical check')
 def _eq104_check():
     s30 = r"\varepsilon^{\delta}(\rho, T) := \inf_{\alpha > 1} \varepsilon^{\delta}_{\alpha}(\rho \alpha T)."
     same = " ".join(s30.replace(":=", "=").rstrip(".").split()) == " ".join(EQ104_LATEX.split())
@@ -139,8 +118,6 @@ def _eq104_check():
         return Verdict("proved", "the printed display is (30) verbatim (definition)")
     return Verdict("fails", "textual comparison with (30)", counterexample={"(30)": s30, "(104)": EQ104_LATEX})
 
-EQ105_LATEX = r"\leq \inf_{\alpha > \frac{1}{2}} (\rho \alpha T + \log(1 - \delta))_{+}"
-EQ106_LATEX = r"= \left(\frac{\rho T}{\delta} + \log(1 - \delta)\right)_{+}."
 _obj105 = parse_printed(r"(\rho \alpha T + \log(1 - \delta))_{+}")
 _fo105 = sp.lambdify([alpha, rho, T, delta], _obj105, "mpmath")
 
@@ -153,10 +130,6 @@ def _inf_over(lo_of):
     return truth
 
 
-@P.custom("appF.eq105", "(105)", "identity",
-          "(104)-(105) as printed: inf over alpha > 1/pi, resp. alpha > 1/2, of (rho alpha T + log(1-delta))_+ "
-          "equals (106)", latex=EQ105_LATEX, section=APP_F, formulas=("appF.eq106",),
-          why_custom="the journal's ranges as printed, inf by mp_minimize; the ISIT version's (73) is claim isit.eq73")
 def _eq105_check():
     cond = (rho * T / 2 + sp.log(1 - delta) > 0,)
     v = check_equal(_inf_over(lambda d: mp.mpf(1) / 2), eq106.expr, (RHO, TSTEPS, DELTA), conditions=cond, n=12,
@@ -168,10 +141,6 @@ def _eq105_check():
     return v
 
 
-@P.custom("appF.eq106", "(106)", "optimum",
-          "inf over alpha >= 1/delta of (rho alpha T + log(1-delta))_+ = (rho T/delta + log(1-delta))_+",
-          latex=EQ106_LATEX, section=APP_F, formulas=("appF.eq106",),
-          why_custom='an infimum over alpha >= 1/delta (monotone objective plus its value at the end): two kinds in one claim')
 def _eq106_check():
     obj = next(x for x in _obj105.args if x != 0)       # the argument of (.)_+
     inc = sp.diff(obj, alpha)
@@ -187,15 +156,6 @@ def _eq106_check():
     return num
 
 
-COMBINE_LATEX = (r"Combining the two inequalities in (106) and (107), we obtain the upper bound of "
-                 r"$\varepsilon^{\delta}(\rho, T)$ in Lemma 2.")
-
-
-@P.custom("appF.combine", "App. F", "identity",
-          "(106) and (107) give Lemma 2; its closed end alpha = 1/delta in (32)-(33) is covered by (106)",
-          latex=COMBINE_LATEX, section=APP_F,
-          formulas=("lemma2.eps0_objective", "lemma2.eps1_objective", "lemma2.third"),
-          why_custom="an identity and an inequality of Lemma 2's objectives at alpha = 1/delta in one claim")
 def _combine_check():
     # (107) has 1 < alpha < 1/delta, Lemma 2 (32)-(33) include alpha = 1/delta: there the eps_0 objective is
     # (106)'s third term and the eps_1 objective is rho T/delta, both valid bounds
@@ -212,19 +172,9 @@ def _combine_check():
     return v0 if v0.status == "fails" else v1
 
 # ============================================================================= Appendix G
-EQ108_LATEX = (r"\varepsilon = \inf_{1 < \alpha \le \frac{1}{\delta}} \frac{\alpha T}{2\sigma^2} - \frac{1}{\alpha - 1} "
-               r"\log \frac{\delta}{\zeta_{\alpha}}.")
 _f108 = sp.lambdify([alpha, sigma, T, delta], eq108.expr, "mpmath")
 
 
-@P.drawn("appG.eq108", "(108)", "inequality",
-         "M^(T) (Gaussian, variance sigma^2) is (eps, delta)-DP with eps = inf_{1<alpha<=1/delta} (108)",
-         latex=EQ108_LATEX, section=APP_G, formulas=("appG.eq108_objective",),
-         note="(108) is (32) without the positive part and with rho = 1/(2 sigma^2) (Sec. IV), not App. F's 1/sigma^2",
-         why_custom="exact conversion at the minimising alpha and the T-fold Gaussian's exact delta(eps): an inner minimisation",
-         draws=dict(op=">=", n=6, seed=108, tol_digits=20,
-         method="exact conversion at the minimising alpha, and exact delta(eps) of the T-fold "
-                "Gaussian (quadrature) <= delta"))
 def _eq108_check(rng):
     s = mp.mpf(10) ** rng.uniform(-0.3, 1.5)
     tt = mp.mpf(10) ** rng.uniform(0, 3)
@@ -237,16 +187,13 @@ def _eq108_check(rng):
     return ({"sigma": s, "T": tt, "delta": d, "alpha*": a, "eps_108": e}, slack, mp.mpf(0))
 
 
-@P.drawn("appG.plug", "App. G", "condition",
-         "under eps >= 2 delta log(1/delta), alpha = 2 log(1/delta)/eps lies in (108)'s range 1 < alpha <= 1/delta",
-         latex=r"we can plug $\alpha = \frac{2\log\delta^{-1}}{\varepsilon}$ in the above expression",
-         section=APP_G,
-         why_custom='a failing claim must carry the corrected condition (eps < 2 log(1/delta)); the inequality kind derives none',
-         derived=lambda: sp.And(2 * delta * sp.log(1 / delta) <= eps, eps < 2 * sp.log(1 / delta)),
-         draws=dict(op=">=", n=30, seed=1081, tol_digits=30,
-         method="alpha = 2 log(1/delta)/eps against (108)'s range 1 < alpha <= 1/delta",
-         fail_note="eps >= 2 delta log(1/delta) gives alpha <= 1/delta but not alpha > 1: the proof also needs "
-                   "eps < 2 log(1/delta) (automatic as delta -> 0, the regime of Theorem 5)"))
+def _check_plug(draw, **draws):
+    """check_draws, the verdict deriving the corrected condition."""
+    v = check_draws(draw, **draws)
+    v.derived = sp.And(2 * delta * sp.log(1 / delta) <= eps, eps < 2 * sp.log(1 / delta))
+    return v
+
+
 def _plug_check(rng):
     d = mp.mpf(10) ** rng.uniform(-12, -0.05)
     Lv = mp.log(1 / d)

@@ -10,7 +10,7 @@ import sympy as sp
 
 from ...symbols import ALPHA, DELTA, EPS, P as PP
 from ...verify import check_draws, mp_minimize
-from . import _truth as TR
+from ... import truths_pmf as TR
 from ._paper import P
 
 S = "ISIT 2020"

@@ -11,10 +11,9 @@ from ...core import Verdict
 from ...parse import parse_printed
 from ...symbols import ALPHA, DELTA, EPS, GAMMA, TVAR, P as PP, alpha, delta, eps, gamma, zeta_alpha
 from ...verify import check_draws, check_relation, mp_minimize
-from . import _truth as TR
+from ... import truths as TR, truths_pmf
 from ._paper import P
 
-II, III = "Sec. II", "Sec. III"
 
 
 # ----------------------------------------------------------------------------- (10)-(11)
@@ -24,11 +23,6 @@ chi, objective, zeta, f = (
     F["chi"], F["thm3.objective"], F["thm4.zeta"], F["thm4.f"])
 
 
-@P.custom("sec3.eq10", "(10)", "identity",
-          "(alpha,gamma)-RDP iff chi^alpha <= chi(gamma): chi is increasing and chi(D_alpha) = chi^alpha",
-          latex=r"\sup_{d \sim d'} \chi^{\alpha}(\mathcal{M}_d || \mathcal{M}_{d'}) \le \chi(\gamma),",
-          section=III, formulas=("chi",),
-          why_custom='two facts in one claim (chi increasing by SymPy, and chi(D_alpha) = chi^alpha on pairs)')
 def _eq10_check():
     # (10) <=> D_alpha = chi^{-1}(chi^alpha) with chi increasing: check monotonicity
     # symbolically and the identity chi(D_alpha(P||Q)) = chi^alpha(P||Q) on random pairs.
@@ -39,9 +33,9 @@ def _eq10_check():
     f = sp.lambdify([alpha, gamma], chi.expr, "mpmath")
 
     def draw(rng):
-        Pd, Qd = TR.random_pair(rng, rng.randint(2, 6))
+        Pd, Qd = truths_pmf.random_pair(rng, rng.randint(2, 6))
         a = 1 + mp.mpf(10) ** rng.uniform(-2, 1.5)
-        return ({"alpha": a}, f(a, TR.renyi(Pd, Qd, a)), TR.chi_alpha(Pd, Qd, a))
+        return ({"alpha": a}, f(a, TR.DPair(Pd, Qd).renyi(a)), TR.chi_alpha(TR.DPair(Pd, Qd), a))
     v = check_draws(draw, "==", n=30,
                     method="d chi/d gamma = e^{(alpha-1)gamma} > 0 (SymPy), and chi(D_alpha) = chi^alpha on random pairs")
     return v
@@ -51,12 +45,6 @@ def _eq10_check():
 
 
 # ----------------------------------------------------------------------------- (12)-(17)
-# custom: a transcription check (free symbols of a printed subscript), not a mathematical statement
-P.claim("sec3.eq13", "(13)", "notation",
-        "(13) writes the hockey-stick index as e^ell; (12) asks for (eps,delta)-DP, i.e. E_{e^eps} by (9)",
-        latex=r"= \sup_{\mathcal{M} \in \mathbb{M}_{\alpha}(\gamma)} \sup_{d \sim d'} \mathsf{E}_{e^{\ell}}(\mathcal{M}_{d} \| \mathcal{M}_{d'}), \tag{13}",
-        section=III, check=lambda: _symbol_check(r"e^{\ell}", {"alpha", "varepsilon", "gamma", "delta"}),
-        why_custom='a notation check (free symbols of a printed subscript), not a mathematical statement')
 
 
 def _symbol_check(fragment: str, allowed: set) -> Verdict:
@@ -65,7 +53,7 @@ def _symbol_check(fragment: str, allowed: set) -> Verdict:
     except Exception as exc:  # pragma: no cover - fragment is fixed
         return Verdict("inconclusive", "parse", note=str(exc))
     names = {s.name for s in expr.free_symbols}
-    stray = names - allowed
+    stray = names - set(allowed)
     if stray:
         return Verdict("fails", "free symbols of the printed subscript vs the display's quantities",
                        counterexample={"printed": fragment, "undefined symbols": sorted(stray),
@@ -75,18 +63,6 @@ def _symbol_check(fragment: str, allowed: set) -> Verdict:
     return Verdict("proved", "all symbols of the printed fragment are defined")
 
 
-@P.drawn("sec3.eq18", "(18)", "convexity",
-         "delta_alpha^eps(.) is non-decreasing and concave (equivalently gamma_alpha^eps(.) is "
-         "increasing and convex)",
-         latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
-         section=III,
-         why_custom="convexity of a numeric truth (second differences of gamma_alpha^eps); the convex kind needs SymPy's diff",
-         draws=dict(op=">=", n=25, tol_digits=18,
-         method="second differences of the exact gamma_alpha^eps(delta) at 30 digits",
-         fail_note="gamma_alpha^eps(delta) is concave in delta there (delta < 1/alpha), so delta_alpha^eps(gamma) "
-                   "is convex there; for delta >= 1/alpha it is 1 - e^(eps - gamma), concave, so it is neither "
-                   "concave nor convex in gamma: the concave map is delta as a function of chi(gamma) (the "
-                   "chi^alpha value, the first coordinate of R_alpha); see claim appB.eq73"))
 def _eq18_check(rng):
 # delta -> delta_alpha^eps(gamma) non-decreasing and concave  <=>  gamma(delta) increasing and convex
     a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
@@ -98,15 +74,6 @@ def _eq18_check(rng):
     first = min(g1 - g0, g2 - g1)      # >= 0 for monotonicity
     return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, min(second, first), mp.mpf(0))
 
-@P.drawn("sec3.eq18_upper", "(18)", "identity",
-         "derived, not printed: for delta >= 1/alpha, gamma_alpha^eps(delta) = eps - log(1 - delta), i.e. "
-         "delta_alpha^eps(gamma) = 1 - e^(eps - gamma), which is concave in gamma (the part of (18) that holds)",
-         latex=r"\mathcal{R}_{\alpha} := \left\{ \left(\chi^{\alpha}(\mathcal{M}_d \| \mathcal{M}_{d'}), \mathsf{E}_{e^{\varepsilon}}(\mathcal{M}_d \| \mathcal{M}_{d'}) \right) \middle| \forall \mathcal{M}, d \sim d' \right\}.",
-         section=III,
-         why_custom="what is true instead of (18)'s 'concave': the exact gamma_alpha^eps against a closed form on "
-                    "delta >= 1/alpha", draws=dict(op="==", n=16, tol_digits=15,
-         method="exact gamma_alpha^eps(delta) (minimisation of (78), 30 digits) vs eps - log(1 - delta) "
-                "for delta in [1/alpha, 1)"))
 def _eq18_upper_check(rng):
     a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
     e = mp.mpf(rng.uniform(0, 3))
@@ -116,7 +83,6 @@ def _eq18_upper_check(rng):
 
 # ----------------------------------------------------------------------------- Theorem 3
 M_LATEX = r"M(\alpha, \varepsilon, \delta) := \min_{p \in (\delta, 1)} \left[p^{\alpha} (p - \delta)^{1 - \alpha} + \bar{p}^{\alpha} (e^{\varepsilon} - p + \delta)^{1 - \alpha} \right]."
-THM3_LATEX = r"\gamma_{\alpha}^{\varepsilon}(\delta) = \varepsilon + \frac{1}{\alpha - 1} \log M(\alpha, \varepsilon, \delta),"
 
 
 def _thm3_check():
@@ -129,13 +95,6 @@ def _thm3_check():
     with mp.workdps(TR.WORK_DPS):
         return check_draws(draw, "==", n=6, tol_digits=12,
                            method="nested 2-D minimisation of (75) over (p, q) vs Theorem 3's 1-D form")
-
-
-# custom: two numeric programs against each other (2-D brute force vs 1-D minimisation), no SymPy side
-P.claim("thm3.exact", "(20)", "optimum",
-        "Theorem 3: gamma_alpha^eps(delta) = eps + log M/(alpha-1), M the minimum over p of the objective",
-        latex=THM3_LATEX, section=III, formulas=("thm3.gamma", "thm3.objective"), check=_thm3_check,
-        why_custom='two numeric programs against each other (2-D brute force vs 1-D minimisation), no SymPy side')
 
 
 # ----------------------------------------------------------------------------- Theorem 4

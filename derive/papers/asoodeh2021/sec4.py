@@ -3,7 +3,7 @@ Gaussian mechanism's RDP (28) and MA bound (29), the improved accountant (30),
 Lemma 2 (31)-(33), the MA variance (34)-(36), Theorem 5 and the variance
 reduction quoted after it - in the paper's order.
 
-Independent truths used here, besides ``_truth``: the exact privacy profile of
+Independent truths used here, besides ``derive.truths_pmf``: the exact privacy profile of
 the T-fold Gaussian mechanism, delta(eps) = E_{e^eps}(N(mu,1) || N(0,1)) with
 mu = sqrt(T)/sigma = sqrt(2 rho T), computed by quadrature of the hockey-stick
 definition (8) (adaptive composition of Gaussian mechanisms is dominated by
@@ -20,8 +20,9 @@ from ...core import Verdict
 from ...parse import parse_printed
 from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta, eps, rho, sigma
 from ...verify import (check_draws, check_equal, mp_minimize, mp_sup, symbolic_zero)
-from . import _truth as TR
+from ... import truths, truths_pmf as TR
 from ._paper import P
+from ...evidence import asymptotic_residual  # noqa: F401  (app_d_g and the tests use it from here)
 
 IV = "Sec. IV"
 
@@ -49,14 +50,14 @@ from ...truths import gauss_delta  # noqa: E402,F401  (delta(eps) of N(mu,1) vs 
 
 
 def renyi_quad(a, s, m, dps: int = 25):
-    """``_truth.gaussian_renyi_quad`` at ``dps`` digits (quadrature is the slow part)."""
+    """``truths_pmf.gaussian_renyi_quad`` at ``dps`` digits (quadrature is the slow part)."""
     with mp.workdps(dps):
         return +TR.gaussian_renyi_quad(a, s, m)
 
 
 def eps_upper_ok(a, bound, gam, d):
     """(lhs, rhs) such that lhs >= rhs iff eps_alpha^delta(gam) <= bound (exact conversion)."""
-    return TR.gamma_exact(a, max(bound, 0), d), gam
+    return truths.gamma_exact(a, max(bound, 0), d), gam
 
 
 def _draw_rho_T_delta(rng, rt=(-3, 1), dl=(-10, -2)):
@@ -240,37 +241,6 @@ def _eq35_check():
         return mp_sup(lambda a: _fsup(a, e, d), 1, 1 + 10 ** 8)[1]
     return check_equal(sup_num, eq35.expr, (EPS, DELTA), n=20, symbolic=False,
                        method="sup over alpha > 1 by mp_minimize at 50 digits")
-
-
-def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 ** 7, 10 ** 9, 10 ** 12),
-                        eps_T=((mp.mpf("0.3"), 1), (mp.mpf(1), 7), (mp.mpf(4), 100)), dps: int = 90,
-                        growth: float = 20.0) -> Verdict:
-    """Is ``exact - approx`` = O((log L)^k / L^m) as L = log(1/delta) -> oo?  ``exact`` and
-    ``approx`` are mpmath functions of (eps, T, L).  The scaled residual
-    |r| L^m/(log L)^k must not grow by more than ``growth`` from the smallest to the
-    largest L (a wrong coefficient makes it grow like a power of L: ~1e9 here)."""
-    rows, worst = [], None
-    with mp.workdps(dps):
-        for e, tt in eps_T:
-            vals = []
-            for Lv in Ls:
-                Lm = mp.mpf(Lv)
-                r = exact(e, tt, Lm) - approx(e, tt, Lm)
-                vals.append(abs(r) * Lm ** m / mp.log(Lm) ** k)
-            base = max(vals[0], mp.mpf(10) ** -60)
-            ratio = max(vals) / base
-            rows.append({"varepsilon": mp.nstr(e, 4), "T": tt,
-                         "scaled": [mp.nstr(v, 4) for v in vals]})
-            if worst is None or ratio > worst[0]:
-                worst = (ratio, rows[-1])
-    ratio, row = worst
-    method = (f"residual * L^{m}/(log L)^{k} at L = " + ", ".join(f"1e{int(mp.log10(x))}" for x in Ls)
-              + f", {dps} digits")
-    if ratio <= growth:
-        return Verdict("holds_numerically", method, points=len(Ls) * len(eps_T), worst_error=float(ratio),
-                       precision=dps, note=f"worst growth factor of the scaled residual {mp.nstr(ratio, 3)}")
-    return Verdict("fails", method, points=len(Ls) * len(eps_T), worst_error=float(ratio), precision=dps,
-                   counterexample={"params": row, "growth": mp.nstr(ratio, 4)})
 
 
 # ----------------------------------------------------------------------------- Theorem 5

@@ -19,11 +19,12 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, mu, q, sigma, T, tau
-from ...verify import check_draws, check_equal, symbolic_zero
+from ...verify import check_equal, symbolic_zero
 from ... import truths as TS
 from ._paper import P
 
 V, H = "Sec. V", "App. H"
+F_KINKS = (mp.mpf(2), mp.mpf(1), mp.mpf(1) / 2)   # ratios (and slopes) where TV and E_2 have kinks
 DPS = TS.DPS
 
 # ----------------------------------------------------------------------------- symbols
@@ -39,67 +40,14 @@ Renyi, KL, Tradeoff, Swapped = (sp.Function(n) for n in ("Renyi", "KL", "Tradeof
 
 from ...functions import GaussTradeoff, Phi, PhiInv as Phi_inv  # noqa: E402,F401  (the one definition)
 
-
-def _draws(draw, op, n, seed, method, tol_digits=10, fail_note=""):
-    """check_draws with every draw computed at the truth modules' working precision."""
-    def wrapped(rng):
-        with mp.workdps(DPS):
-            got = draw(rng)
-        return got
-    return check_draws(wrapped, op, n=n, seed=seed, method=method, tol_digits=tol_digits,
-                       fail_note=fail_note)
+from ...truths_curves import (  # noqa: E402  (the generic truths over trade-off curves)
+    P_ratio_gt as _P_ratio_gt, P_ratio_le as _P_ratio_le, any_pair as _any_pair, describe as _desc,
+    draws_at_dps as _draws, intersection_boundary as _intersection_boundary, np_quantities as _np_quantities,
+    sgd_loss_moments as _sgd_loss_moments, slope_integral, stieltjes)
 
 
 def _u(rng, lo=0.02, hi=0.98):
     return mp.mpf(rng.uniform(lo, hi))
-
-
-# ----------------------------------------------------------------------------- example pairs
-def _any_pair(rng, kinds=("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo")):
-    """A random pair from the whole domain of the statements (any P, Q)."""
-    kind = rng.choice(kinds)
-    if kind == "discrete":
-        Pm = TS.random_pmf(rng, rng.randint(2, 4))
-        return TS.DPair(Pm, TS.random_pmf(rng, len(Pm)))
-    if kind == "discrete0":      # Q puts mass where P has none (beta(0) < 1)
-        k = rng.randint(3, 4)
-        return TS.DPair(TS.random_pmf(rng, k, zeros=1), TS.random_pmf(rng, k))
-    if kind == "rr":
-        return TS.randomized_response(mp.mpf(10) ** rng.uniform(-1, 0.5))
-    if kind == "epsdelta":
-        return TS.eps_delta_pair(mp.mpf(rng.uniform(0.1, 2)), mp.mpf(10) ** rng.uniform(-3, -0.5))
-    if kind == "gauss":
-        return TS.gaussian_pair(mp.mpf(10) ** rng.uniform(-0.7, 0.4))
-    if kind == "laplace":
-        return TS.laplace_pair(mp.mpf(10) ** rng.uniform(-0.7, 0.3))
-    if kind == "uniform":
-        return TS.uniform_pair(1 + mp.mpf(10) ** rng.uniform(-1, 0.5))
-    return TS.exponential_pair(mp.mpf(rng.uniform(0.3, 0.8)))
-
-
-def _desc(pair, **kw):
-    d = {"pair": pair.label}
-    if isinstance(pair, TS.DPair):
-        d["P"] = "(" + ", ".join(mp.nstr(x, 4) for x in pair.P) + ")"
-        d["Q"] = "(" + ", ".join(mp.nstr(x, 4) for x in pair.Q) + ")"
-    else:
-        d.update({k: v for k, v in pair.params.items()})
-    d.update(kw)
-    return d
-
-
-def _np_quantities(pair, lam):
-    """(tau_lambda, beta(tau_lambda)) of (113)-(114) computed as the type I error of the test
-    rejecting H0 on {dP/dQ <= lam} and the trade-off curve (brute force / threshold tests) there."""
-    if isinstance(pair, TS.DPair):
-        t = pair.P_of(lambda r: r <= lam)
-        return t, pair.tradeoff(t)
-    x = pair.crossing(lam)
-    if x is None:
-        t = mp.mpf(0) if pair.log_ratio(mp.mpf(0)) > mp.log(lam) else mp.mpf(1)
-    else:
-        t = 1 - pair.Fp(x) if pair.decreasing else pair.Fp(x)
-    return t, pair.tradeoff(t)
 
 
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of sec5_apph.toml
@@ -154,25 +102,21 @@ def _support_gap(m: TS.Mechanism, e, dl):
     return [-m.constraint_sup(lambda t, b: ln(t) - b) for ln in _lines(e, dl)]
 
 
-def _r2_lines_check():
+def _r2_lines_check(rng):
     """Both lines with delta_eps the sup over neighbours (the reading under which Remark 2 holds: the
     printed min is claim sec5.remark2_min), on mechanisms with two neighbouring pairs of different
     kinds and sizes, where min and sup differ: the lines can fail here."""
-    def draw(rng):
-        p1 = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
-        p2 = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
-        m = TS.Mechanism([p1, p1.swapped(), p2, p2.swapped()], f"{p1.label} and {p2.label}")
-        e = mp.mpf(rng.uniform(0, 2))
-        lam = mp.e ** e
-        dl_sup = m.E(lam)
-        dl_min = min(pr.E(lam) for pr in m.pairs)
-        g1, g2 = _support_gap(m, e, dl_sup)
-        # a supporting line lies below C_M and touches it: the gap's minimum is 0
-        return (_desc(p1, varepsilon=e, second_pair=p2.label, delta_sup=dl_sup, delta_min=dl_min,
-                      gap1=g1, gap2=g2), abs(g1) + abs(g2), mp.mpf(0))
-    return _draws(draw, "==", 8, 22, "mp_sup over tau of line - beta_M on mechanisms with two neighbouring "
-                  "pairs (each with its swap; min over the pairs differs from sup), delta_eps = sup over d ~ d' "
-                  "of E_{e^eps}", 8)
+    p1 = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
+    p2 = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
+    m = TS.Mechanism([p1, p1.swapped(), p2, p2.swapped()], f"{p1.label} and {p2.label}")
+    e = mp.mpf(rng.uniform(0, 2))
+    lam = mp.e ** e
+    dl_sup = m.E(lam)
+    dl_min = min(pr.E(lam) for pr in m.pairs)
+    g1, g2 = _support_gap(m, e, dl_sup)
+    # a supporting line lies below C_M and touches it: the gap's minimum is 0
+    return (_desc(p1, varepsilon=e, second_pair=p2.label, delta_sup=dl_sup, delta_min=dl_min,
+                  gap1=g1, gap2=g2), abs(g1) + abs(g2), mp.mpf(0))
 
 
 def _r2_slope_check():
@@ -188,32 +132,17 @@ def _r2_slope_check():
                         "e^eps' (a supporting line of C_M from below is non-increasing)")
 
 
-def _r2_min_check():
+def _r2_min_check(rng):
     """Mechanisms with several neighbouring pairs: the Gaussian mechanism with output shifts of
     different sizes (sensitivity attained by one pair only)."""
-    def draw(rng):
-        m1 = mp.mpf(rng.uniform(0.2, 0.8))
-        m2 = m1 + mp.mpf(rng.uniform(0.3, 1.5))
-        prs = [TS.gaussian_pair(m1), TS.gaussian_pair(m2)]
-        m = TS.Mechanism([prs[0], prs[0].swapped(), prs[1], prs[1].swapped()], "Gaussian, two shifts", True)
-        e = mp.mpf(rng.uniform(0, 1.5))
-        dl = min(pr.E(mp.e ** e) for pr in prs)      # the printed min over d ~ d' (symmetric pairs)
-        g1, _ = _support_gap(m, e, dl)
-        return {"shifts": f"{mp.nstr(m1, 4)}, {mp.nstr(m2, 4)}", "varepsilon": e, "delta_eps(min)": dl}, g1, mp.mpf(0)
-    return _draws(draw, ">=", 2, 23, "min over tau of beta_M - line with delta_eps = min over the pairs "
-                  "(quadrature of E_{e^eps}); beta_M = min over the pairs' trade-offs", 10,
-                  fail_note=("with min over d ~ d' the line cuts into C_M; sup_{d ~ d'} E_{e^eps} is needed "
-                             "(sec5.remark2_lines holds with it)"))
-
-
-def _intersection_boundary(m: TS.Mechanism, t, eps_set):
-    """Lower boundary of the intersection of C(eps, delta_eps) at tau = t (exact for piecewise
-    linear regions when eps_set holds the slopes of their edges)."""
-    best = mp.mpf(0)
-    for e in eps_set:
-        dl = m.E(mp.e ** e)
-        best = max(best, 1 - dl - mp.e ** e * t, mp.e ** -e * (1 - dl - t))
-    return best
+    m1 = mp.mpf(rng.uniform(0.2, 0.8))
+    m2 = m1 + mp.mpf(rng.uniform(0.3, 1.5))
+    prs = [TS.gaussian_pair(m1), TS.gaussian_pair(m2)]
+    m = TS.Mechanism([prs[0], prs[0].swapped(), prs[1], prs[1].swapped()], "Gaussian, two shifts", True)
+    e = mp.mpf(rng.uniform(0, 1.5))
+    dl = min(pr.E(mp.e ** e) for pr in prs)      # the printed min over d ~ d' (symmetric pairs)
+    g1, _ = _support_gap(m, e, dl)
+    return {"shifts": f"{mp.nstr(m1, 4)}, {mp.nstr(m2, 4)}", "varepsilon": e, "delta_eps(min)": dl}, g1, mp.mpf(0)
 
 
 def _r2_int_check(rng):
@@ -236,9 +165,6 @@ def _r2_int_check(rng):
             worst = (gap, t)
     return _desc(pr, tau=worst[1]), worst[0], mp.mpf(0)
 
-# ----------------------------------------------------------------------------- (40)
-
-
 # ----------------------------------------------------------------------------- (41)
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 
@@ -256,33 +182,18 @@ def _g_half_check():
     return v
 
 
-def _g_sigma_check():
+def _g_sigma_check(rng):
     """Remark 2 corrected: the Gaussian mechanism's trade-off is G_{1/sigma} (Fig. 6's caption)."""
-    def draw(rng):
-        s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
-        t = _u(rng)
-        return {"sigma": s, "tau": t}, TS.symmetric(TS.gaussian_pair(1, s)).tradeoff(t), _G(t, 1 / s)
-    return _draws(draw, "==", 10, 413, "threshold tests on N(0,s^2) vs N(1,s^2) vs G_{1/sigma} of (41)", 12)
+    s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
+    t = _u(rng)
+    return {"sigma": s, "tau": t}, TS.symmetric(TS.gaussian_pair(1, s)).tradeoff(t), _G(t, 1 / s)
 
 
 # ============================================================================= Proposition 1
 
 
-def _slope_integral(pr, g):
-    """int_0^1 g(|beta'(tau)|) dtau over the trade-off curve: exact sum over the brute-force hull's
-    segments (discrete) or quadrature in tau with the threshold tests' slope (continuous)."""
-    if isinstance(pr, TS.DPair):
-        vs = pr.vertices()
-        tot = []
-        for (t1, b1), (t2, b2) in zip(vs[:-1], vs[1:]):
-            if t2 > t1:
-                tot.append((t2 - t1) * g((b1 - b2) / (t2 - t1)))
-        return mp.fsum(tot)
-    return mp.quad(lambda t: g(-pr.slope(t)), pr.tau_breaks(F_KINKS))
-
-
 def _prop1_printed(pr, al):
-    return mp.log(1 - pr.tradeoff(0) + _slope_integral(pr, lambda s: s ** (1 - al))) / (al - 1)
+    return mp.log(1 - pr.tradeoff(0) + slope_integral(pr, lambda s: s ** (1 - al), F_KINKS)) / (al - 1)
 
 
 def _prop1_pairs(rng):
@@ -310,13 +221,6 @@ def _d_check():
     return v
 
 
-# ============================================================================= (50)-(53)
-
-
-EQ51_LATEX = (r"C_{\mathcal{M}^{(T)}} = \left\{ (\tau, \beta) \in (0, 1)^2 : G_{\sqrt{2\rho T}}(\tau) \le \beta "
-              r"\le 1 - \tau \right\}.")
-
-
 # ============================================================================= noisy SGD (54)-(55)
 _rhoq = sp.lambdify([q, sigma], rho_q.expr, "mpmath")
 _amax = sp.lambdify([q, sigma], a_range.expr, "mpmath")
@@ -332,44 +236,26 @@ def _rhoq_check(rng):
     return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
 
 
-def _eq54_check():
+def _eq54_check(rng):
     """T = 1: the exact one-step trade-off of the subsampled Gaussian (threshold tests on the
     mixture pair) against region (54) at every admissible order."""
-    def draw(rng):
-        s = mp.mpf(rng.uniform(0.42, 0.8))      # the range of Fig. 8's claim (sigma <= 0.7)
-        qq = rng.choice([mp.mpf(256) / 60000, mp.mpf(256) / 60000, mp.mpf(10) ** rng.uniform(-3, -1.3)])
-        if not qq < 1 / (16 * s):
-            return None
-        amax = int(mp.floor(_amax(qq, s)))
-        if amax < 2:
-            return None
-        m = TS.symmetric(TS.subsampled_gaussian_pair(qq, s))
-        worst = None
-        for al in range(2, min(amax, 4) + 1):
-            v = m.constraint_sup(lambda t, b: _dA(1 - t, b, al) if 0 < b < 1 - t else mp.mpf(0))
-            slack = al * _rhoq(qq, s) - v
-            if worst is None or slack < worst[0]:
-                worst = (slack, al)
-        return {"sigma": s, "q": qq, "T": 1, "alpha": worst[1]}, worst[0], mp.mpf(0)
-    return _draws(draw, ">=", 3, 541, "T = 1: sup over tau of d_alpha(1-tau||beta(tau)) on the exact one-step "
-                  "trade-off (threshold tests on the subsampled-Gaussian pair, both orders) vs alpha rho_q", 10,
-                  fail_note=("the exact curve leaves region (54) where alpha rho_q underestimates the true RDP "
-                             "(sec5.rho_q); see the report's noisy-SGD comparison for T > 1"))
+    s = mp.mpf(rng.uniform(0.42, 0.8))      # the range of Fig. 8's claim (sigma <= 0.7)
+    qq = rng.choice([mp.mpf(256) / 60000, mp.mpf(256) / 60000, mp.mpf(10) ** rng.uniform(-3, -1.3)])
+    if not qq < 1 / (16 * s):
+        return None
+    amax = int(mp.floor(_amax(qq, s)))
+    if amax < 2:
+        return None
+    m = TS.symmetric(TS.subsampled_gaussian_pair(qq, s))
+    worst = None
+    for al in range(2, min(amax, 4) + 1):
+        v = m.constraint_sup(lambda t, b: _dA(1 - t, b, al) if 0 < b < 1 - t else mp.mpf(0))
+        slack = al * _rhoq(qq, s) - v
+        if worst is None or slack < worst[0]:
+            worst = (slack, al)
+    return {"sigma": s, "q": qq, "T": 1, "alpha": worst[1]}, worst[0], mp.mpf(0)
 
 _mu55 = sp.lambdify([q, sigma, T], mu55.expr, "mpmath")
-
-
-def _sgd_loss_moments(qq, s):
-    """(E_P L, Var_P L) of the one-step privacy loss L = log(dP/dQ), P = (1-q)N(0,s^2) + qN(1,s^2),
-    Q = N(0,s^2), by quadrature of the definitions (40 digits)."""
-    with mp.workdps(40):
-        phi = lambda x, m: mp.npdf(x, m, s)                                   # noqa: E731
-        p_ = lambda x: (1 - qq) * phi(x, 0) + qq * phi(x, 1)                # noqa: E731
-        L_ = lambda x: mp.log1p(qq * mp.expm1((2 * x - 1) / (2 * s ** 2)))   # noqa: E731
-        cut = [-mp.inf, -10 * s, 0, mp.mpf(1) / 2, 1, 1 + 10 * s, mp.inf]
-        m1 = mp.quad(lambda x: p_(x) * L_(x), cut)
-        m2 = mp.quad(lambda x: p_(x) * L_(x) ** 2, cut)
-        return m1, m2 - m1 ** 2
 
 
 def _eq55_check():
@@ -410,9 +296,6 @@ F_FAMILY = (
 )
 
 
-F_KINKS = (mp.mpf(2), mp.mpf(1), mp.mpf(1) / 2)   # ratios (and slopes) where TV and E_2 have kinks
-
-
 def _f_pick(rng):
     return F_FAMILY[rng.randrange(len(F_FAMILY))]
 
@@ -422,7 +305,7 @@ def _appH_pairs(rng):
 
 
 def _rhs112(pr, f):
-    return _slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0))
+    return slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0), F_KINKS)
 
 
 def _eq112_check(rng, corrected=False):
@@ -451,22 +334,6 @@ def _eq115_check(rng):
     tl = lambda l: _np_quantities(pr, l)[0]  # noqa: E731
     bl = lambda l: _np_quantities(pr, l)[1]  # noqa: E731
     return _desc(pr, lam=lam), mp.diff(tl, lam), -lam * mp.diff(bl, lam)
-
-E_LATEX = (r"\mathsf{E}_{\lambda}(P\|Q) = \sup_{A \subset \mathbb{X}} P(A) - \lambda Q(A) = \bar{\tau}_{\lambda} - "
-           r"\lambda \beta(\tau_{\lambda}).")
-
-
-def _P_ratio_gt(pr, t):
-    """P(dP/dQ > t)."""
-    if isinstance(pr, TS.DPair):
-        return pr.P_of(lambda r: r > t)
-    return 1 - _np_quantities(pr, t)[0]
-
-
-def _P_ratio_le(pr, t):
-    if isinstance(pr, TS.DPair):
-        return pr.P_of(lambda r: r <= t)
-    return _np_quantities(pr, t)[0]
 
 
 def _rhs_116_119(pr, lam, which):
@@ -509,20 +376,11 @@ def _identity_chain_check(which, seed, n=10):
                   "trade-off; the right-hand side by exact sums or quadrature as printed", 8)
 
 
-def _stieltjes_121(pr, f):
-    """int_0^oo f(t)/t d tau_t: over the law of dP/dQ under P (its atoms for discrete pairs,
-    the change of variables t = p(x)/q(x) for continuous ones)."""
-    if isinstance(pr, TS.DPair):
-        return mp.fsum(p * f(p / q) * q / p for p, q in zip(pr.P, pr.Q) if p > 0 and q > 0)
-    return pr.quad(lambda x: (pr.p(x) * f(pr.p(x) / pr.q(x)) * pr.q(x) / pr.p(x)) if pr.p(x) > 0 and pr.q(x) > 0
-                   else mp.mpf(0), pr.ratio_points(F_KINKS))
-
-
 def _eq121_check(rng, corrected=False):
     """(121) as printed, or (``corrected``) with f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)) added."""
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
-    rhs = _stieltjes_121(pr, f) + (f0 * (1 - pr.tradeoff(0)) if corrected else 0)
+    rhs = stieltjes(pr, f, F_KINKS) + (f0 * (1 - pr.tradeoff(0)) if corrected else 0)
     return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), rhs
 
 
@@ -533,7 +391,7 @@ def _eq121_corrected(rng):
 def _eq123_check(rng):
     pr = _appH_pairs(rng)
     name, f, f0 = _f_pick(rng)
-    return _desc(pr, f=name), _stieltjes_121(pr, f), _rhs112(pr, f)
+    return _desc(pr, f=name), stieltjes(pr, f, F_KINKS), _rhs112(pr, f)
 
 
 def _chi_check(renyi: bool, corrected: bool = False):
@@ -544,7 +402,7 @@ def _chi_check(renyi: bool, corrected: bool = False):
         al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
         if isinstance(pr, TS.CPair) and pr.label == "exponential" and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05"):
             return None
-        integral = _slope_integral(pr, lambda s: s ** (1 - al))
+        integral = slope_integral(pr, lambda s: s ** (1 - al), F_KINKS)
         b0 = 1 if corrected else pr.tradeoff(0)
         if renyi:
             return _desc(pr, alpha=al), pr.renyi(al), mp.log(1 - b0 + integral) / (al - 1)
@@ -556,7 +414,5 @@ def _chi_check(renyi: bool, corrected: bool = False):
                                          "chi^alpha = (int_0^1 |beta'|^{1-alpha} dtau - 1)/(alpha-1)")
                              + "; the printed form is right only when beta(0) = 1 (Q << P)"))
 
-
-# custom: chi^alpha from the curve's slopes and beta(0) (a failing claim needing its note)
 
 P.load(__file__)  # the claims declared in sec5_apph.toml (after the checks they name)

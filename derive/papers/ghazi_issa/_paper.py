@@ -31,19 +31,12 @@ DELTA0 = Param(delta, sp.Interval.Ropen(0, 1), ("loguniform", 1e-8, 0.5))
 ALPHA01 = Param(alpha, sp.Interval(0, 1), ("uniform", 0, 1))
 ETA = Param(eta, sp.Interval(0, 1), ("uniform", 0, 1))
 MU0 = Param(mu, sp.Interval.open(0, sp.oo), ("loguniform", 1e-2, 8))
-BETA = Param(beta, sp.Interval.open(0, 1), ("uniform", 0, 1))
-C0 = Param(c0, sp.Interval.open(2, sp.oo), ("above", 2, 1e-2, 1e2))
 C_ = Param(c, sp.Interval.open(0, sp.Rational(1, 2)), ("uniform", 0, 0.5))
-MM = Param(M, sp.Interval(2, sp.oo), ("integer", 2, 12))
 
 SYMS = {"eta": eta, "c_{0}": c0, "c_0": c0, "beta": beta, "Delta": Dl, "M": M, "mu": mu}
 
 
 from ...functions import Phi  # noqa: E402,F401  (the one definition of the normal CDF)
-
-
-DUMP_PERCENT = ("the dump splits this LaTeX with a '%' line continuation inside a brace; the parser "
-                "reads the same string with the '% ' removed (dump_parse)")
 
 
 def erf_rewrite(expr):

@@ -14,8 +14,9 @@ from ...core import Verdict
 from ...symbols import alpha, delta, eps
 from ...verify import check_draws
 from ...symbols import Param
-from . import _truth as TR
+from ... import truths as T, truths_pmf as TR
 from ._paper import ALPHA01, DELTA0, EPSP, ETA, P, SYMS
+from ...evidence import exact_verdict, finite_sums as _finite_sums
 
 II, III, APPF = "Sec. II", "Sec. III", "App. F"
 k_, j_, l_, a_ = sp.symbols("k j ell a", integer=True, nonnegative=True)
@@ -29,21 +30,6 @@ t_ = sp.Symbol("t", nonnegative=True)
 kc, jc = sp.Symbol("k", positive=True), sp.Symbol("j", nonnegative=True)
 KC4 = Param(kc, sp.Interval(1, sp.oo), ("integer", 1, 4))
 JC = Param(jc, sp.Interval(0, sp.oo), ("integer", 0, 5))
-
-
-def exact_verdict(cases, method: str) -> Verdict:
-    """Verdict of exact (rational) comparisons: cases = [(desc, truth, printed)]."""
-    bad = [(d, t, p) for d, t, p in cases if t != p]
-    if not cases:
-        return Verdict("inconclusive", method, note="no case")
-    if not bad:
-        return Verdict("holds_numerically", method + " (exact rational arithmetic, error 0)",
-                       points=len(cases), worst_error=0.0, precision=None)
-    d, t, p = bad[0]
-    return Verdict("fails", method + " (exact rational arithmetic)", points=len(cases),
-                   worst_error=float(abs(t - p)),
-                   counterexample={"params": d, "true": str(t), "printed": str(p),
-                                   "failing_cases": f"{len(bad)} of {len(cases)}"})
 
 
 # ----------------------------------------------------------------------------- dominating mechanisms
@@ -60,17 +46,6 @@ def dominating_pair(r, a, d=0):
     return Discrete(*P0, *P1)
 
 
-def _finite_sums(expr):
-    """Every Sum with integer limits written out term by term (nested sums too): what ``doit``
-    gives, without its symbolic summation attempts."""
-    if not isinstance(expr, sp.Basic) or not expr.has(sp.Sum):
-        return expr
-    if isinstance(expr, sp.Sum):
-        (v, lo, hi), = expr.limits
-        return sp.Add(*[_finite_sums(expr.function.subs(v, i)) for i in range(int(lo), int(hi) + 1)])
-    return expr.func(*[_finite_sums(a) for a in expr.args])
-
-
 def unrolled(expr, kmax: int):
     """A printed sum over k, j (``k_``, ``j_``) as a Piecewise in the searched ``kc``, ``jc``:
     written out at each integer 1 <= k <= kmax, 0 <= j <= k; undefined elsewhere."""
@@ -81,7 +56,7 @@ def unrolled(expr, kmax: int):
 
 def _rand_pair(rng, n=None):
     n = n or rng.randint(2, 6)
-    return TR.random_pmf(rng, n), TR.random_pmf(rng, n)
+    return T.random_pmf(rng, n), T.random_pmf(rng, n)
 
 
 # ----------------------------------------------------------------------------- Sec. II
@@ -90,13 +65,13 @@ def _rand_pair(rng, n=None):
 def _draw_footnote(rng):
     Pd, Qd = _rand_pair(rng)
     ts = [mp.mpf(i) / 400 for i in range(401)]
-    inf_s = min(t + TR.tradeoff(Pd, Qd, t) for t in ts)   # the inf sits at a vertex; grid is an upper bound
+    inf_s = min(t + T.tradeoff_np(Pd, Qd, t) for t in ts)   # the inf sits at a vertex; grid is an upper bound
     # exact: the inf of the convex piecewise-linear s + f(s) is attained at a vertex P0(A)
     cum, verts = mp.mpf(0), [mp.mpf(1)]
     order = sorted(range(len(Pd)), key=lambda i: -(Qd[i] / Pd[i]))
     for i in order:
         cum += Pd[i]
-        verts.append(cum + TR.tradeoff(Pd, Qd, cum))
+        verts.append(cum + T.tradeoff_np(Pd, Qd, cum))
     return {"k": len(Pd)}, min(min(verts), inf_s), 1 - TR.tv(Pd, Qd)
 
 
@@ -167,25 +142,21 @@ P.generic("thm2.eq5", "(5)", "bound",
           truth=HockeyStick(Composed(_DOM, kc), sp.exp(jc * eps)))
 
 
-def _thm2_region_exact_check():
+def _thm2_region_exact_check(rng):
     """The region is exactly the intersection of the (j eps, delta'_j) regions: the Neyman-Pearson
     curve of the composed dominating mechanism equals the max over j of both lines."""
-    def draw(rng):
-        k = rng.randint(1, 4)
-        e = mp.mpf(rng.uniform(0.2, 1.5))
-        a = mp.mpf(rng.random())
-        d = mp.mpf(0) if rng.random() < 0.5 else mp.mpf(10) ** rng.uniform(-3, -1)
-        P0, P1 = dominating(mp.e ** e, a, d)
-        p0, p1 = TR.kfold(P0, k), TR.kfold(P1, k)
-        t = mp.mpf(rng.random())
-        lines = [mp.mpf(0)]
-        for j in range(k + 1):
-            dj = TR.hockey(p0, p1, mp.e ** (j * e))
-            lines += [1 - dj - mp.e ** (j * e) * t, mp.e ** (-j * e) * (1 - dj - t)]
-        return {"k": k, "varepsilon": e, "alpha": a, "delta": d, "t": t}, TR.tradeoff(p0, p1, t), max(lines)
-    return check_draws(draw, "==", n=25, tol_digits=25,
-                       method="Neyman-Pearson curve of the composed mechanism vs max over j of the "
-                              "(j eps, delta'_j) lines, random t")
+    k = rng.randint(1, 4)
+    e = mp.mpf(rng.uniform(0.2, 1.5))
+    a = mp.mpf(rng.random())
+    d = mp.mpf(0) if rng.random() < 0.5 else mp.mpf(10) ** rng.uniform(-3, -1)
+    P0, P1 = dominating(mp.e ** e, a, d)
+    p0, p1 = T.kfold(P0, k), T.kfold(P1, k)
+    t = mp.mpf(rng.random())
+    lines = [mp.mpf(0)]
+    for j in range(k + 1):
+        dj = T.hockey(p0, p1, mp.e ** (j * e))
+        lines += [1 - dj - mp.e ** (j * e) * t, mp.e ** (-j * e) * (1 - dj - t)]
+    return {"k": k, "varepsilon": e, "alpha": a, "delta": d, "t": t}, T.tradeoff_np(p0, p1, t), max(lines)
 
 
 # ----------------------------------------------------------------------------- (6)
@@ -214,9 +185,9 @@ def _eq6_check():
     for k in (1, 2, 3, 4, 5):
         for r in (Fr(2), Fr(5, 2)):
             P0, P1 = dominating(r, Fr(0), Fr(0))
-            p0, p1 = TR.kfold(P0, k), TR.kfold(P1, k)
+            p0, p1 = T.kfold(P0, k), T.kfold(P1, k)
             for j in range(k % 2, k + 1, 2):
-                truth = TR.hockey(p0, p1, r ** j)
+                truth = T.hockey(p0, p1, r ** j)
                 cases.append(({"k": k, "j": j, "e^eps": str(r), "vs": "brute force"}, truth, eq6_value(k, j, r)))
                 cases.append(({"k": k, "j": j, "e^eps": str(r), "vs": "(5) at alpha=0"},
                               eq5_value(k, j, r, Fr(0)), eq6_value(k, j, r)))

@@ -9,7 +9,8 @@ import mpmath as mp
 import sympy as sp
 
 from ...core import Verdict
-from . import _truth as TR
+from ... import truths as T, truths_pmf as TR
+from ...truths_pmf import composed_curve_mp
 from ._paper import EPSP, ETA, P, eta, n
 from ...symbols import Param
 from ._paper import DELTA0
@@ -26,7 +27,7 @@ def _random_mechanism(rng, X, m, nout=3):
     table = {}
     import itertools
     for D in itertools.combinations_with_replacement(X, m):
-        table[D] = TR.random_pmf(rng, nout)
+        table[D] = T.random_pmf(rng, nout)
     return lambda D: table[tuple(sorted(D))]
 
 
@@ -51,23 +52,6 @@ p_ = sp.Symbol("p", positive=True)
 # eps_n = mu/sqrt(n) (Dong et al.'s Thm. 3.6 CLT parameter mu), eta_n = eps_n/c0:
 # Theorem 3's mu' = sqrt(2 lim sum eps eta)
 NN = Param(n, sp.Interval(1, sp.oo), ("integer", 1, 1000))
-
-
-def composed_curve_mp(k, e, n_, ts):
-    """The k-fold composition of f_{eps,0,eta} at the points ts (mpmath, O(k^2)):
-    privacy-loss distribution by trinomial sums, then the (j eps, delta_j) lines."""
-    e, n_ = mp.mpf(e), mp.mpf(n_)
-    a = 1 - n_ * (mp.e ** e + 1) / (mp.e ** e - 1)
-    G = [mp.exp(TR.log_G_mp(k, e, a, d, dps=30)) for d in range(k + 1)]
-    deltas = [mp.fsum(mp.e ** (d * e) * G[d] * (1 - mp.e ** ((j - d) * e)) for d in range(j + 1, k + 1))
-              for j in range(k + 1)]
-    out = []
-    for t in ts:
-        best = mp.mpf(0)
-        for j, dj in enumerate(deltas):
-            best = max(best, 1 - dj - mp.e ** (j * e) * t, mp.e ** (-j * e) * (1 - dj - t))
-        out.append(best)
-    return out
 
 
 def _thm3_check():

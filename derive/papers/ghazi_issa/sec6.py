@@ -9,7 +9,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...verify import check_draws
-from . import _truth as TR
+from ... import truths_pmf as TR
 from ._paper import EPSP, MU0, P, SYMS, erf_rewrite
 
 # the truths of derive.truths, used inside claim expressions
@@ -23,9 +23,6 @@ F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of s
 
 
 # ----------------------------------------------------------------------------- Gaussian
-
-
-EQ51_LATEX = (r"\delta(0)=\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-\Phi\bigl{(}-\frac{% \mu}{2}\bigr{)}=2\Phi\bigl{(}\frac{\mu}{2}\bigr{)}-1.")
 
 
 # ----------------------------------------------------------------------------- staircase

@@ -4,9 +4,9 @@ with local differential privacy - f-divergences (20)-(23), the LDP/TV bounds
 erasure), Theorem 4, the KL contraction Theorem 5 and (34)-(36), the chi^2-TV
 bound Theorem 6 and (41), Theorem 7 with Lemma 3.
 
-Channels are drawn at random and their (eps, eta) read off exactly (max log
+Channels are drawn at random (``derive.truths_pmf``) and their (eps, eta) read off exactly (max log
 ratio of rows, max row TV); contraction coefficients are optimised over input
-distributions (``_truth.eta_kl_binary``, ``_truth.eta_chi2``).
+distributions (``derive.truths_pmf.eta_kl_binary``, ``eta_chi2``).
 """
 from __future__ import annotations
 
@@ -16,29 +16,13 @@ import sympy as sp
 from ...core import Verdict
 from ...symbols import eps
 from ...verify import check_draws, mp_sup
-from . import _truth as TR
+from ... import truths as T, truths_pmf as TR
 from ._paper import P
+from ...truths_pmf import ldp_eps, ldp_eta, push, random_channel as rand_channel
 
 VII, APPL, APPM = "Sec. VII", "App. L", "App. M"
 F_DIVS = {"KL": lambda t: t * mp.log(t), "chi2": lambda t: (t - 1) ** 2,
           "TV": lambda t: max(0, t - 1), "Hellinger": lambda t: (mp.sqrt(t) - 1) ** 2}
-
-
-def rand_channel(rng, nx, ny):
-    return [TR.random_pmf(rng, ny) for _ in range(nx)]
-
-
-def ldp_eps(Q):
-    """The smallest eps with Q eps-LDP: max over outputs and input pairs of log ratios."""
-    return max(mp.log(Q[x][y] / Q[x2][y]) for x in range(len(Q)) for x2 in range(len(Q)) for y in range(len(Q[0])))
-
-
-def ldp_eta(Q):
-    return max(TR.tv(Q[x], Q[x2]) for x in range(len(Q)) for x2 in range(len(Q)))
-
-
-def push(P_, Q):
-    return [mp.fsum(P_[x] * Q[x][y] for x in range(len(Q))) for y in range(len(Q[0]))]
 
 
 def dominating_channel(e, n_):
@@ -49,7 +33,7 @@ def dominating_channel(e, n_):
 
 
 def _eq22_check(rng):
-    P0, P1 = TR.random_pmf(rng, 3), TR.random_pmf(rng, 3)
+    P0, P1 = T.random_pmf(rng, 3), T.random_pmf(rng, 3)
     Q = rand_channel(rng, 3, 4)
     f = F_DIVS[rng.choice(list(F_DIVS))]
     return {}, TR.f_div(push(P0, Q), push(P1, Q), f), TR.f_div(P0, P1, f)
@@ -82,7 +66,7 @@ def _prop2_check(rng):
     nx = rng.randint(2, 4)
     Q = rand_channel(rng, nx, rng.randint(2, 4))
     e, n_ = ldp_eps(Q), ldp_eta(Q)
-    P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+    P0, P1 = T.random_pmf(rng, nx), T.random_pmf(rng, nx)
     tvp = TR.tv(P0, P1)
     over = TR.tv(push(P0, Q), push(P1, Q)) - n_ * tvp
     Qs = dominating_channel(e, n_)
@@ -179,7 +163,7 @@ def _eq40_check():
         nx = rng.randint(2, 3)
         Q = rand_channel(rng, nx, rng.randint(2, 4))
         e, n_ = ldp_eps(Q), ldp_eta(Q)
-        P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+        P0, P1 = T.random_pmf(rng, nx), T.random_pmf(rng, nx)
         lhs = TR.chi2(push(P0, Q), push(P1, Q))
         rhs = 4 * n_ * (mp.e ** e - 1) * (mp.e ** -e + 1) * TR.tv(P0, P1) ** 2
         ratios.append(lhs / rhs)
@@ -196,7 +180,7 @@ def _lemma3_appm_check(rng):
     e = ldp_eps(Q)
     a = mp.mpf(rng.random())
     W = [[(1 - a) * v for v in row] + [a] for row in Q]            # erasure after Q
-    P0, P1 = TR.random_pmf(rng, nx), TR.random_pmf(rng, nx)
+    P0, P1 = T.random_pmf(rng, nx), T.random_pmf(rng, nx)
     f = F_DIVS[rng.choice(["KL", "chi2", "Hellinger"])]
     scale = abs(TR.f_div(push(P0, W), push(P1, W), f) - (1 - a) * TR.f_div(push(P0, Q), push(P1, Q), f))
     over_tv = ldp_eta(W) - (1 - a) * (mp.e ** e - 1) / (mp.e ** e + 1)

@@ -24,7 +24,6 @@ Y, S = Param(y_, sp.Interval(-1, 1), ("uniform", -1, 1)), Param(s_, sp.Interval(
 A_, B_, C3, C4, C5, C6 = (Param(v, _R, ("uniform", -3, 3)) for v in (a_, b_, c3, c4, c5, c6))
 U = Param(u, _R, ("uniform", -3, 3))
 W = Param(w, sp.Interval.open(0, 1), ("uniform", 0, 1))
-S1 = Param(sp.Symbol("s1", positive=True), sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
 C1 = Param(sp.Symbol("c1", positive=True), sp.Interval.open(0, sp.oo), ("loguniform", 0.1, 10))
 
 

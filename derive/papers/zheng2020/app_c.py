@@ -9,19 +9,15 @@ from ...core import Verdict
 from ...symbols import MU, P as PP, alpha, mu, p
 from ...verify import symbolic_zero
 from ._paper import ALPHA01, H, P, erf_form, h, x
-from ...functions import Phi as PhiF, PhiInv
 
 
 # G_mu and Id as printed, expanded by their definitions (Def. 2.2; Id(alpha) = 1 - alpha)
 _GMU, _ID = sp.Symbol("G_{mu}"), sp.Symbol("Id")
-_GID = {_GMU: PhiF(PhiInv(1 - alpha) - mu), _ID: 1 - alpha,
-        sp.Function("G_mu")(alpha): PhiF(PhiInv(1 - alpha) - mu), sp.Function("Id")(alpha): 1 - alpha}
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_c.toml
 lr = F["lemmaC1.lr"]
 
 
 LR_L = r"p\mathrm{e}^{-\frac{1}{2}(x-\mu)^{2}+\frac{1}{2}x^{2}}+1-p"
-LR_R = r"p\mathrm{e}^{\mu x-\frac{1}{2}\mu^{2}}+1-p"
 
 
 def _lr_check():

@@ -14,7 +14,6 @@ from ._paper import P
 
 _XY = {"x": sp.Symbol("x", real=True), "y": sp.Symbol("y", real=True)}
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of app_d.toml
-E_LATEX = r"E=\{x:q(x)-\mathrm{e}^{\varepsilon}p(x)\geqslant 0\}"
 
 
 def _conj_delta(P_, Q_, e):

@@ -7,12 +7,11 @@ Named formulas for the numeric side: ``zheng2020.eq3_5`` (exact two-sided form, 
 abstract F_n, F~_n), ``zheng2020.eq3_7`` (F~_EW in h, sigma_n, kappatilde_3, kappatilde_4),
 ``zheng2020.eq3_8`` (F_EW in h, sigma_n, kappa_3, kappa_4), ``zheng2020.eq3_9``
 (Cornish-Fisher quantile in z, sigma_n, kappa_3, kappa_4).  The truths come from
-``edgeworth_truth`` (the expansion of the characteristic function, App. A, computed by
-SymPy) and from the exactly solvable pair ``_truth.ExpPair``.
+the exactly solvable pairs ``_truth.ExpPair`` and ``_truth.SymExpPair``.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import partial
 
 import mpmath as mp
 import sympy as sp
@@ -25,34 +24,10 @@ from ._paper import (
     erf_form, ALPHA01, NN, H, K3, K4, KT3, KT4, SIGMA_N, SYMS, Z, P, Phi, h, k3, k4, kt3, kt4, n, phi,
     sigma_n, z)
 from ...symbols import Param
+from ...evidence import fitted_order
 
-S3, S31, S32, S33 = "Sec. 3", "Sec. 3.1", "Sec. 3.2", "Sec. 3.3"
+S3, S31 = "Sec. 3", "Sec. 3.1"
 u = sp.Symbol("u")          # stands for (it)
-_eps = sp.Symbol("epsilon_bookkeeping")
-
-
-# ----------------------------------------------------------------------------- independent truths
-def edgeworth_truth(c3, c4, s, var=h):
-    """Degree-2 Edgeworth CDF derived here: expand exp(s^-3 c3 u^3/6 + s^-4 c4 u^4/24) (u = it)
-    to second order in the n^{-1/2} bookkeeping (r = 3 is O(eps), r = 4 is O(eps^2)), and map each
-    u^k e^{-t^2/2} to (-D)^k Phi (its Fourier-Stieltjes inverse).  No Hermite polynomial is typed.
-    The expansion is derived once in stand-in symbols and then evaluated at (c3, c4, s, var)."""
-    C3, C4, S, V = _EW_SYMBOLS
-    return _edgeworth_generic().xreplace({C3: c3, C4: c4, S: s, V: var})
-
-
-_EW_SYMBOLS = sp.symbols("c3_ew c4_ew s_ew v_ew")
-
-
-@lru_cache(maxsize=1)
-def _edgeworth_generic():
-    c3, c4, s, var = _EW_SYMBOLS
-    expo = _eps * c3 * u ** 3 / (6 * s ** 3) + _eps ** 2 * c4 * u ** 4 / (24 * s ** 4)
-    poly = sp.expand(sp.series(sp.exp(expo), _eps, 0, 3).removeO().subs(_eps, 1))
-    out = sp.Integer(0)
-    for (k,), c in sp.Poly(poly, u).terms():
-        out += c * (-1) ** k * sp.diff(Phi(var), var, k)
-    return out
 
 
 # ----------------------------------------------------------------------------- (3.1)-(3.3)
@@ -165,7 +140,6 @@ EQ37_1 = r"\displaystyle\widetilde{F}_{\mathtt{EW}}(h)=\Phi(h)-\overbrace{\sigma
 T1 = sigma_n ** -3 * sp.Rational(1, 6) * kt3 * (h ** 2 - 1) * phi(h)
 T2 = (sigma_n ** -4 / 24 * kt4 * (h ** 3 - 3 * h) + sigma_n ** -6 / 72 * kt3 ** 2 * (h ** 5 - 10 * h ** 3 + 15 * h)) * phi(h)
 EQ37 = Phi(h) - T1 - T2
-EW_PARAMS_Q = (H, SIGMA_N, KT3, KT4)
 
 
 # i.i.d. scaling sigma_n = sqrt(n) s_1, kappatilde_r = n c_r: sqrt(n) T_1 and n T_2 tend to their
@@ -183,11 +157,9 @@ P.generic("eq3_7.orders", "(3.7)", "limit", "T_1 is of order n^{-1/2} and T_2 of
 
 
 # ----------------------------------------------------------------------------- (3.8)
-EQ38_1 = r"\displaystyle\Phi(h)-\sigma_{n}^{-3}\cdot\frac{1}{6}\bm{\kappa}_{3}(h^{2}-1)\phi(h)"
 EQ38 = (Phi(h) - sigma_n ** -3 * sp.Rational(1, 6) * k3 * (h ** 2 - 1) * phi(h)
         - sigma_n ** -4 * sp.Rational(1, 24) * k4 * (h ** 3 - 3 * h) * phi(h)
         - sigma_n ** -6 * sp.Rational(1, 72) * k3 ** 2 * (h ** 5 - 10 * h ** 3 + 15 * h) * phi(h))
-EW_PARAMS_P = (H, SIGMA_N, K3, K4)
 
 
 # ----------------------------------------------------------------------------- error orders (exact pair)
@@ -212,67 +184,28 @@ def _pair_ew(pair, sd_under, cum_under):
     return lambda x: _FEW(x, s, cs[3], cs[4])
 
 
-def _order_verdict(errs, ns, expected, what, over="h in [-3,3]", pair="Exp(1)^n vs Exp(2)^n"):
-    slopes = [mp.log(errs[i] / errs[i + 1]) / mp.log(mp.mpf(ns[i + 1]) / ns[i]) for i in range(len(ns) - 1)]
-    last = slopes[-1]
-    table = {str(n_): mp.nstr(e, 5) for n_, e in zip(ns, errs)}
-    meth = f"exact {pair} pair; sup over {over} of |{what}|, n = {ns}; order from the last doubling"
-    if abs(last - expected) < 0.2:
-        return Verdict("holds_numerically", meth, points=len(ns), worst_error=float(errs[-1]), precision=20,
-                       note=f"fitted order n^-{mp.nstr(last, 3)}; errors {table}")
-    return Verdict("fails", meth, points=len(ns), worst_error=float(errs[-1]), precision=20,
-                   counterexample={"errors": table, "fitted exponent": mp.nstr(-last, 3),
-                                   "stated exponent": mp.nstr(-expected, 3)})
-
-
 NS = (50, 100, 200, 400)
+_order_verdict = partial(fitted_order, over="h in [-3,3]", pair="Exp(1)^n vs Exp(2)^n")
 
 
 def _err_order_check(kind):
-    def run():
-        errs = []
-        with mp.workdps(20):
-            for nn in NS:
-                pair = TR.ExpPair(nn, 2)
-                if kind == "F_EW":            # (3.8) with the P-standard deviation
-                    approx, exact = _pair_ew(pair, "P", "P"), pair.F
-                elif kind == "F_EW_printed":  # (3.8) with sigma_n as defined: Q-standard deviation
-                    approx, exact = _pair_ew(pair, "Q", "P"), pair.F
-                elif kind == "Ft_EW":         # (3.7): Q-cumulants, Q-standard deviation
-                    cs, s = pair.cumulant_sums("Q"), mp.sqrt(pair.cumulant_sums("Q")[2])
-                    approx, exact = (lambda x, cs=cs, s=s: _FEW(x, s, cs[3], cs[4])), pair.Ft
-                elif kind == "CLT":
-                    approx, exact = mp.ncdf, pair.F
-                errs.append(_sup_err(exact, approx))
-        expected = {"F_EW": 1.5, "F_EW_printed": 1.5, "Ft_EW": 1.5, "CLT": 0.5}[kind]
-        return _order_verdict(errs, NS, expected, {"CLT": "F_n - Phi"}.get(kind, "F - F_EW"))
-    return run
+    errs = []
+    with mp.workdps(20):
+        for nn in NS:
+            pair = TR.ExpPair(nn, 2)
+            if kind == "F_EW":            # (3.8) with the P-standard deviation
+                approx, exact = _pair_ew(pair, "P", "P"), pair.F
+            elif kind == "F_EW_printed":  # (3.8) with sigma_n as defined: Q-standard deviation
+                approx, exact = _pair_ew(pair, "Q", "P"), pair.F
+            elif kind == "Ft_EW":         # (3.7): Q-cumulants, Q-standard deviation
+                cs, s = pair.cumulant_sums("Q"), mp.sqrt(pair.cumulant_sums("Q")[2])
+                approx, exact = (lambda x, cs=cs, s=s: _FEW(x, s, cs[3], cs[4])), pair.Ft
+            elif kind == "CLT":
+                approx, exact = mp.ncdf, pair.F
+            errs.append(_sup_err(exact, approx))
+    expected = {"F_EW": 1.5, "F_EW_printed": 1.5, "Ft_EW": 1.5, "CLT": 0.5}[kind]
+    return _order_verdict(errs, NS, expected, {"CLT": "F_n - Phi"}.get(kind, "F - F_EW"))
 
-
-EO_F = r"F_{n}(h)-F_{\mathtt{EW}}(h)=O(n^{-\frac{3}{2}})"
-EO_FT = r"\widetilde{F}_{n}(h)-\widetilde{F}_{\mathtt{EW}}(h)=O(n^{-\frac{3}{2}})"
-# custom: an error order fitted along n on the exact composed Exp pair, sup over h
-P.claim("eq3_8.sigma", "(3.8)", "asymptotic",
-        "(3.8) with sigma_n as defined in Sec. 3.1 (sigma_n^2 = sum of the variances of L_i under Q_i) "
-        "approximates F_n to O(n^{-3/2}) (asymmetric exact pair)",
-        latex=EQ38_1, section=S31, formulas=("eq3_8",), check=_err_order_check("F_EW_printed"),
-        note="(3.8) needs sigma_n^2 = sum Var_P(L_i); with the Q-variances the error is O(n^{-1/2}) when "
-             "Var_P != Var_Q (the noisy-SGD mixture is such a case)",
-        why_custom='an error order fitted along n on the exact composed Exp pair, sup over h')
-# custom: an error order fitted along n on the exact composed Exp pair
-P.claim("sec3_2.F_EW", "Sec. 3.2", "asymptotic",
-        "F_n(h) - F_EW(h) = O(n^{-3/2}) (with sigma_n from the P-variances)",
-        latex=EO_F, section=S32, formulas=("eq3_8",), check=_err_order_check("F_EW"),
-        why_custom='an error order fitted along n on the exact composed Exp pair')
-# custom: an error order fitted along n on the exact composed Exp pair
-P.claim("sec3_2.Ft_EW", "Sec. 3.2", "asymptotic", "F~_n(h) - F~_EW(h) = O(n^{-3/2})",
-        latex=EO_FT, section=S32, formulas=("eq3_7",), check=_err_order_check("Ft_EW"),
-        why_custom='an error order fitted along n on the exact composed Exp pair')
-# custom: an error order fitted along n on the exact composed Exp pair
-P.claim("sec3_2.CLT", "Sec. 3.2", "asymptotic",
-        "the CLT (degree-0 Edgeworth) approximation error is O(n^{-1/2})",
-        latex=r"O(n^{-\frac{1}{2}})", section=S32, check=_err_order_check("CLT"),
-        why_custom='an error order fitted along n on the exact composed Exp pair')
 
 # ----------------------------------------------------------------------------- Method (i), (3.9)
 

@@ -1,30 +1,26 @@
-"""Independent truths for Ghazi & Issa, computed from definitions.
+"""Truths of pmf pairs, channels, small mechanisms and densities, computed from definitions in mpmath.
 
-Nothing here uses the paper's results: hockey-stick divergences and total
-variations are sums of positive parts (or quadratures of densities), k-fold
-compositions are enumerated sequence by sequence (exact rationals where the
-inputs are rational), trade-off curves come from Neyman-Pearson on explicit
-distributions, subsampling is simulated on databases, and contraction
-coefficients are optimised over input distributions.
+The list-of-probabilities companions of ``derive.truths`` (whose ``DPair`` and ``hockey`` they
+use): total variation, the two-sided (eps, delta) profile, KL, chi^2 and f-divergences of pmf
+pairs; brute force over neighbouring data sets of a mechanism on a small universe (with and
+without subsampling); the k-fold dominating mechanism of a pure-DP mechanism with TV eta,
+enumerated by binomial groups; Laplace, Gaussian and staircase densities with quadratures of
+their divergences; the Renyi divergence of two Gaussians by quadrature; contraction
+coefficients optimised over input distributions.  Nothing here is taken from any paper's results.
 """
 from __future__ import annotations
 
 import itertools
+import random
 from fractions import Fraction
 
 import mpmath as mp
 
-from ...verify import mp_sup
-
-WORK_DPS = 30
-
-
-# ----------------------------------------------------------------------------- divergences
-# hockey-stick sums, k-fold products and random pmfs are the shared library's (derive.truths)
-from ... import truths as _truths  # noqa: E402
-from ...truths import hockey, kfold, random_pmf  # noqa: E402,F401
+from .truths import DPair, hockey, random_pmf
+from .verify import mp_sup
 
 
+# ----------------------------------------------------------------------------- pmf pairs
 def tv(P, Q):
     """Total variation sup_A P(A) - Q(A) = E_1(P||Q)."""
     return hockey(P, Q, 1)
@@ -36,14 +32,8 @@ def dp_delta(P, Q, e):
     return max(hockey(P, Q, g), hockey(Q, P, g))
 
 
-# the Neyman-Pearson trade-off of a pmf pair (the paper's beta_I, beta_II of Definition 2) is the
-# shared library's (derive.truths.tradeoff_np)
-from ...truths import tradeoff_np as tradeoff  # noqa: E402,F401
-
-
 def kl(P, Q):
-    return _truths.DPair(list(P), list(Q)).kl()
-
+    return DPair(list(P), list(Q)).kl()
 
 def chi2(P, Q):
     return mp.fsum((p - q) ** 2 / q for p, q in zip(P, Q))
@@ -53,14 +43,29 @@ def f_div(P, Q, f):
     """D_f(P||Q) = sum Q f(P/Q) (full supports)."""
     return mp.fsum(q * f(p / q) for p, q in zip(P, Q))
 
+def random_pair(rng: random.Random, k: int):
+    """Two random distributions with full support on k points."""
+    def one():
+        w = [mp.mpf(rng.random()) ** 3 + mp.mpf(10) ** -6 for _ in range(k)]
+        s = mp.fsum(w)
+        return [x / s for x in w]
+    return one(), one()
 
-# ----------------------------------------------------------------------------- composition
-def composed_hockey(P0, P1, k, g):
-    """max_A P0~(A) - g P1~(A) for the k-fold product of (P0, P1), by enumeration."""
-    return hockey(kfold(P0, k), kfold(P1, k), g)
+
+def gaussian_renyi_quad(a, sigma, shift=1):
+    """D_alpha(N(shift, s^2) || N(0, s^2)) by quadrature of definition (1)."""
+    a, s, m = mp.mpf(a), mp.mpf(sigma), mp.mpf(shift)
+
+    def integrand(x):
+        lp = -((x - m) ** 2) / (2 * s ** 2)
+        lq = -(x ** 2) / (2 * s ** 2)
+        return mp.exp(a * lp + (1 - a) * lq) / (s * mp.sqrt(2 * mp.pi))
+    centre = a * m
+    val = mp.quad(integrand, [-mp.inf, centre - 10 * s, centre, centre + 10 * s, mp.inf])
+    return mp.log(val) / (a - 1)
 
 
-# ----------------------------------------------------------------------------- Theorem 2 (mpmath)
+# ----------------------------------------------------------------------------- the k-fold dominating mechanism
 def delta_j_binomial(k, e, a, j, dps=50):
     """delta_j of the k-fold pure dominating mechanism from its definition
     sup_A P0~(A) - e^{j eps} P1~(A), grouped by the number m of non-erased
@@ -102,6 +107,23 @@ def log_G_mp(k, e, a, d, dps=40):
             t *= mp.mpf(r * (r - 1)) * q * q * mp.e ** e / (mp.mpf(s + d + 1) * (s + 1) * a * a)
             tot += t
         return mp.log(tot)
+
+
+def composed_curve_mp(k, e, n_, ts):
+    """The k-fold composition of f_{eps,0,eta} (pure eps-DP with TV eta) at the points ts (mpmath, O(k^2)):
+    privacy-loss distribution by trinomial sums, then the (j eps, delta_j) lines."""
+    e, n_ = mp.mpf(e), mp.mpf(n_)
+    a = 1 - n_ * (mp.e ** e + 1) / (mp.e ** e - 1)
+    G = [mp.exp(log_G_mp(k, e, a, d, dps=30)) for d in range(k + 1)]
+    deltas = [mp.fsum(mp.e ** (d * e) * G[d] * (1 - mp.e ** ((j - d) * e)) for d in range(j + 1, k + 1))
+              for j in range(k + 1)]
+    out = []
+    for t in ts:
+        best = mp.mpf(0)
+        for j, dj in enumerate(deltas):
+            best = max(best, 1 - dj - mp.e ** (j * e) * t, mp.e ** (-j * e) * (1 - dj - t))
+        out.append(best)
+    return out
 
 
 # ----------------------------------------------------------------------------- subsampling
@@ -165,7 +187,7 @@ def gauss_pdf(s, mu=0):
 
 
 def staircase_pdf(e, g, D=1):
-    """The staircase density f_gamma of Geng et al. as defined in Sec. VI-C."""
+    """The staircase density f_gamma of Geng et al. (width D, eps-DP)."""
     e, g, D = mp.mpf(e), mp.mpf(g), mp.mpf(D)
     a = (1 - mp.e ** -e) / (2 * D * (g + mp.e ** -e * (1 - g)))
 
@@ -189,11 +211,6 @@ def piecewise_const_integral(fn, breaks):
     """Exact integral of a function constant between consecutive break points:
     sum (b - a) fn((a + b)/2) (the staircase densities)."""
     return mp.fsum((b - a) * fn((a + b) / 2) for a, b in zip(breaks[:-1], breaks[1:]))
-
-
-def hockey_quad(p, q, g, breaks):
-    with mp.workdps(WORK_DPS):
-        return mp.quad(lambda x: max(p(x) - g * q(x), 0), breaks)
 
 
 # ----------------------------------------------------------------------------- contraction
@@ -234,3 +251,24 @@ def eta_chi2(K, grid=24):
         sv = sorted(mp.svd_r(Mx, compute_uv=False), reverse=True)
         best = max(best, sv[1] ** 2)
     return best
+
+
+# ----------------------------------------------------------------------------- channels
+def random_channel(rng, nx, ny):
+    """A channel with nx inputs and ny outputs: rows of random pmfs (full support)."""
+    return [random_pmf(rng, ny) for _ in range(nx)]
+
+
+def ldp_eps(Q):
+    """The smallest eps with Q eps-LDP: max over outputs and input pairs of log ratios."""
+    return max(mp.log(Q[x][y] / Q[x2][y]) for x in range(len(Q)) for x2 in range(len(Q)) for y in range(len(Q[0])))
+
+
+def ldp_eta(Q):
+    """The largest TV between two rows of Q."""
+    return max(tv(Q[x], Q[x2]) for x in range(len(Q)) for x2 in range(len(Q)))
+
+
+def push(P_, Q):
+    """The output distribution of channel Q on input distribution P_."""
+    return [mp.fsum(P_[x] * Q[x][y] for x in range(len(Q))) for y in range(len(Q[0]))]
