@@ -613,8 +613,9 @@ class ClaimFile:
 
     # ------------------------------------------------------------------ [symbols]
     def _read_symbols(self):
-        raw = self.data.get("symbols")
-        if not isinstance(raw, dict) or not raw:
+        raw = self.data.get("symbols", {} if self.data.get("pairs") else None)
+        # a file whose claims are about pairs alone (Pinsker: TV <= sqrt(KL/2)) needs no symbol
+        if not isinstance(raw, dict) or (not raw and not self.data.get("pairs")):
             raise self._err(self.lines.find(r"^\s*\[symbols\]"), "[symbols]",
                             "missing: declare every symbol the formulas use with its domain, e.g. alpha = \"(1, oo)\"")
         self.symbols: dict[str, SymbolSpec] = {}

@@ -325,3 +325,33 @@ def test_a_limit_value_at_an_integer_point_is_settled_exactly():
                             F["Tradeoff"](F["Composed"](F["Gaussian"](mu_), T_), a_),
                             {"T": "1.0", "a": "0.25", "mu": "0.5"}, equal=True)
     assert cert.status == "violated" and cert.record["lhs_ball"] == "0"
+
+
+def test_float_rounding_noise_at_the_corners_does_not_hide_a_violation(tmp_path):
+    """1 - e^{-D_{3/2}/2} <= TV is false (a relative 0.8 at random pmfs), but at every P = Q corner of
+    the box floats give 1 - e^{-1e-16/2} = 1.1e-16 against TV = 0, a relative violation of 1 that
+    mpmath refutes: the search goes on down the float list (the correct form, with D_{1/2}, holds)."""
+    v = _claim_file(tmp_path, """
+[paper]
+key = "c19"
+title = "issue 19 cases"
+citation = "test"
+[pairs]
+P = { kind = "pmf", points = 3 }
+[quantities]
+D = "Renyi(P, 3/2)"
+H = "Renyi(P, 1/2)"
+T = "TV(P)"
+[[claim]]
+id = "wrong"
+where = "Sec. 1"
+kind = "inequality"
+latex = '1 - e^{-D/2} \\le T'
+[[claim]]
+id = "right"
+where = "Sec. 1"
+kind = "inequality"
+latex = '1 - e^{-H/2} \\le T'
+""")
+    assert v["wrong"].status == "fails"
+    assert v["right"].status != "fails"
