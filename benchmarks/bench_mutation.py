@@ -217,6 +217,23 @@ def claim_mutants(c, rng):
     return out
 
 
+#: the two sides an oracle compares
+SIDES = {"inequality": ("lhs", "rhs"), "bound": ("bound", "truth")}
+
+
+def _conventional(b, kw):
+    """The printed bound read with the truth's convention (eps >= 0, delta <= 1: truths.CONVENTIONS),
+    as the checker reads it: a negative upper bound on an eps that is 0 there says eps >= 0."""
+    conv = truths.convention_of(sp.sympify(kw["truth"])) if kw["side"] in ("upper", "equal") else None
+    if conv is not None:
+        lo, hi, _ = conv
+        if lo is not None and b < lo:
+            b = mp.mpf(lo)
+        if kw["side"] == "equal" and hi is not None and b > hi:
+            b = mp.mpf(hi)
+    return b
+
+
 def claim_oracle_violated(kind, dom, kw, n: int = 300) -> bool:
     """Random points of the search ranges (no search): is the mutated claim violated?"""
     fn = {"identity": lambda: checkers.mp_function(kw["lhs"] - kw["rhs"], dom),
@@ -234,28 +251,15 @@ def claim_oracle_violated(kind, dom, kw, n: int = 300) -> bool:
                 d, r = f(pt), rel(pt)
                 if d is not None and r is not None and abs(d) > mp.mpf(10) ** -20 * r:
                     return True
-            elif kind == "inequality":
-                a = checkers.mp_function(kw["lhs"], dom)(pt)
-                b = checkers.mp_function(kw["rhs"], dom)(pt)
+            elif kind in ("inequality", "bound"):
+                a, b = (checkers.mp_function(kw[k], dom)(pt) for k in SIDES[kind])
                 if a is None or b is None:
                     continue
-                ok = {"<=": a <= b, "<": a < b, ">=": a >= b, ">": a > b}[kw["op"]]
-                if not ok:
-                    return True
-            elif kind == "bound":
-                b = checkers.mp_function(kw["bound"], dom)(pt)
-                t = checkers.mp_function(kw["truth"], dom)(pt)
-                if b is None or t is None:
+                if kind == "inequality":
+                    if not {"<=": a <= b, "<": a < b, ">=": a >= b, ">": a > b}[kw["op"]]:
+                        return True
                     continue
-                # the truth's convention (eps >= 0, delta <= 1): a negative upper bound on an
-                # eps that is 0 there says eps >= 0, as the definition does (truths.CONVENTIONS)
-                conv = truths.convention_of(sp.sympify(kw["truth"])) if kw["side"] in ("upper", "equal") else None
-                if conv is not None:
-                    lo, hi, _ = conv
-                    if lo is not None and b < lo:
-                        b = mp.mpf(lo)
-                    if kw["side"] == "equal" and hi is not None and b > hi:
-                        b = mp.mpf(hi)
+                b, t = _conventional(a, kw), b
                 m = max(abs(b), abs(t), mp.mpf(10) ** -30)
                 if {"upper": t - b, "lower": b - t, "equal": abs(b - t)}[kw["side"]] > mp.mpf(10) ** -12 * m:
                     return True

@@ -254,13 +254,16 @@ def _frel(a, b):
 
 def _confirm(fn, pt):
     """``fn`` at ``CONFIRM_DPS`` and four times as many digits: the latter when the two agree
-    to 1e-3 (or both say "no violation"), else None (the point is numerically unstable)."""
+    to 1e-3 (or both say "no violation"), 0 when both vanish to their precision, else None (the
+    point is numerically unstable)."""
     with mp.workdps(CONFIRM_DPS):
         a = fn(pt)
     with mp.workdps(4 * CONFIRM_DPS):
         b = fn(pt)
     if a is None or b is None:
         return None
+    if abs(a) <= mp.mpf(10) ** (5 - CONFIRM_DPS) and abs(b) <= mp.mpf(10) ** (5 - 4 * CONFIRM_DPS):
+        return mp.mpf(0)        # zero to the working precision at both: an equality (its sign is noise)
     if (a > 0) != (b > 0) or (b > 0 and abs(a - b) > mp.mpf(10) ** -3 * abs(b)):
         return None
     return b

@@ -38,6 +38,11 @@ def _real_arg(arg, prec):
         return +v._to_mpmath(prec + 40)
 
 
+#: the exact values of Phi (and so of its inverse): Phi(0) = 1/2, Phi(+-oo) = 1, 0
+_PHI_AT = {sp.S.Zero: sp.S.Half, sp.S.Infinity: sp.S.One, sp.S.NegativeInfinity: sp.S.Zero}
+_PHI_INV_AT = {v: k for k, v in _PHI_AT.items()}
+
+
 class Phi(sp.Function):
     """The standard normal CDF Phi(x)."""
 
@@ -45,12 +50,8 @@ class Phi(sp.Function):
 
     @classmethod
     def eval(cls, x):
-        if x is sp.S.Zero:
-            return sp.S.Half
-        if x is sp.S.Infinity:
-            return sp.S.One
-        if x is sp.S.NegativeInfinity:
-            return sp.S.Zero
+        if x in _PHI_AT:
+            return _PHI_AT[x]
         if isinstance(x, PhiInv):
             return x.args[0]
 
@@ -95,12 +96,8 @@ class PhiInv(sp.Function):
 
     @classmethod
     def eval(cls, u):
-        if u == sp.S.Half:
-            return sp.S.Zero
-        if u is sp.S.Zero:
-            return sp.S.NegativeInfinity
-        if u is sp.S.One:
-            return sp.S.Infinity
+        if u in _PHI_INV_AT:
+            return _PHI_INV_AT[u]
         if isinstance(u, Phi):
             return u.args[0]
 

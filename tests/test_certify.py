@@ -206,10 +206,14 @@ def test_generated_erratum_of_a_claim_file_record():
     assert errata.generated_entry(rec2)["severity"] == "typo"
 
 
-def _claim_file(tmp_path, text):
+def _claim_file(tmp_path, tables: str, inequalities: dict):
+    """Check a claim file as a user writes it: ``tables`` ([symbols], [pairs], [quantities]) and one
+    inequality claim per id -> LaTeX; the verdicts by id."""
     from derive.claimfile import ClaimFile
+    claims = "".join(f'[[claim]]\nid = "{cid}"\nwhere = "Sec. 1"\nkind = "inequality"\nlatex = \'{tex}\'\n'
+                     for cid, tex in inequalities.items())
     f = tmp_path / "c19.toml"
-    f.write_text(text)
+    f.write_text(f'[paper]\nkey = "c19"\ntitle = "issue 19 cases"\ncitation = "test"\n{tables}\n{claims}')
     return {c.id.split(".", 1)[1]: c.check() for c in ClaimFile(str(f)).claims}
 
 
@@ -231,27 +235,13 @@ def test_strict_inequality_fails_where_a_finite_hockey_stick_attains_equality(tm
     assert form2 is not None and len(sp.Add.make_args(sp.expand(form2))) < len(sp.Add.make_args(sp.expand(form)))
     assert abs(enclose(form2, pt2).mid() - enclose(H, pt2).mid()) < 1e-25
     v = _claim_file(tmp_path, """
-[paper]
-key = "c19"
-title = "issue 19 cases"
-citation = "test"
 [symbols]
 lambda = { domain = "(0, oo)", search = [0.01, 20] }
 [pairs]
 P = { kind = "pmf", points = 3 }
 [quantities]
 E = "HockeyStick(P, lambda)"
-[[claim]]
-id = "weak"
-where = "Sec. 1"
-kind = "inequality"
-latex = 'E \\ge 1 - \\lambda'
-[[claim]]
-id = "strict"
-where = "Sec. 1"
-kind = "inequality"
-latex = 'E > 1 - \\lambda'
-""")
+""", {"weak": r"E \ge 1 - \lambda", "strict": r"E > 1 - \lambda"})
     assert v["weak"].status in ("proved", "holds_numerically")
     assert v["strict"].status == "fails"
     assert "simplifies to 0" in v["strict"].certificate["method"]
@@ -262,24 +252,10 @@ def test_zero_to_a_positive_power_is_enclosed(tmp_path):
     k, dv = sp.symbols("k d", positive=True)
     assert enclose((1 - k) ** dv, {"k": 1, "d": "0.25"}) == 0
     v = _claim_file(tmp_path, """
-[paper]
-key = "c19"
-title = "issue 19 cases"
-citation = "test"
 [symbols]
 d = { domain = "[0, 1)", search = [0, 0.3] }
 k = { domain = "[1, oo)", integer = true, search = [1, 30] }
-[[claim]]
-id = "right"
-where = "Sec. 1"
-kind = "inequality"
-latex = '1 - (1 - d)^{k} \\le k d'
-[[claim]]
-id = "swapped"
-where = "Sec. 1"
-kind = "inequality"
-latex = '1 - (1 - k)^{d} \\le k d'
-""")
+""", {"right": r"1 - (1 - d)^{k} \le k d", "swapped": r"1 - (1 - k)^{d} \le k d"})
     assert v["right"].status != "fails"
     assert v["swapped"].status == "fails"
     assert mp.mpf(v["swapped"].counterexample["params"]["k"]) == 1
@@ -332,26 +308,12 @@ def test_float_rounding_noise_at_the_corners_does_not_hide_a_violation(tmp_path)
     the box floats give 1 - e^{-1e-16/2} = 1.1e-16 against TV = 0, a relative violation of 1 that
     mpmath refutes: the search goes on down the float list (the correct form, with D_{1/2}, holds)."""
     v = _claim_file(tmp_path, """
-[paper]
-key = "c19"
-title = "issue 19 cases"
-citation = "test"
 [pairs]
 P = { kind = "pmf", points = 3 }
 [quantities]
 D = "Renyi(P, 3/2)"
 H = "Renyi(P, 1/2)"
 T = "TV(P)"
-[[claim]]
-id = "wrong"
-where = "Sec. 1"
-kind = "inequality"
-latex = '1 - e^{-D/2} \\le T'
-[[claim]]
-id = "right"
-where = "Sec. 1"
-kind = "inequality"
-latex = '1 - e^{-H/2} \\le T'
-""")
+""", {"wrong": r"1 - e^{-D/2} \le T", "right": r"1 - e^{-H/2} \le T"})
     assert v["wrong"].status == "fails"
     assert v["right"].status != "fails"
