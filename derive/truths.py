@@ -724,11 +724,15 @@ def gamma_bruteforce(a, e, d):
         a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
         lam = mp.e ** e
 
+        b = 1 - a
+
         def inner(p):
             qmax = (p - d) / lam  # feasible q: (0, qmax]
             if qmax <= 0:
                 return mp.inf
-            f = lambda q: p ** a * q ** (1 - a) + (1 - p) ** a * (1 - q) ** (1 - a)
+            # the same objective with p^a, (1-p)^a computed once per p (identical values)
+            pa, pb = p ** a, (1 - p) ** a
+            f = lambda q: pa * q ** b + pb * (1 - q) ** b
             # include the end point of the feasible set explicitly
             _, v = mp_minimize(f, 0, qmax, grid=60, iters=80)
             return min(v, f(qmax))
