@@ -1245,12 +1245,19 @@ def _staircase_atoms(e, g, D):
     pieces = [(c1 - c0, (c0 + c1) / 2 < g * D, D - (c0 + c1) / 2 < g * D)
               for c0, c1 in zip(cuts[:-1], cuts[1:]) if c1 > c0]
     atoms: dict = {}
+    masses: dict = {}             # width * r^j, once per (piece, j): each occurs for k and for -k-1
+
+    def mass(i: int, width, j: int):
+        m = masses.get((i, j))
+        if m is None:
+            m = masses[(i, j)] = width * powers[j]
+        return m
     for k in range(-n, n + 1):
-        for width, fp, fn in pieces:
+        for i, (width, fp, fn) in enumerate(pieces):
             jp, jq = level(k, fp, fn), level(k - 1, fp, fn)          # Q's density at x is P's at x - D
             if jp > n + 3 or jq > n + 3:
                 continue                  # beyond the truncation: mass below 10^-(dps+5)
-            _add(atoms, jp, jq, width * powers[jp], width * powers[jq])
+            _add(atoms, jp, jq, mass(i, width, jp), mass(i, width, jq))
     classes = sorted(atoms)
     return (tuple(a * mp.fsum(atoms[c][0]) for c in classes), tuple(a * mp.fsum(atoms[c][1]) for c in classes))
 
