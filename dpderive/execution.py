@@ -399,7 +399,7 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
         print(f"[{desc}] {hits} of {len(todo)} verdicts from the cache ({store.dir})", file=sys.stderr)
     todo = [c for c in todo if c._verdict is None]
     local = [c for c in todo if claim_source(c) is None or (workers == 1 and not scheduler)]
-    remote = [c for c in todo if c not in local]
+    remote = longest_first([c for c in todo if c not in local])
     by_id = {c.id: c for c in todo}
 
     def keep(r: TaskResult) -> None:
@@ -420,6 +420,33 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
         run_tasks(_check_here, local, progress=progress, desc=desc, names=[c.id for c in local],
                   on_result=keep)
     return {"claims": len(claims), "cached": hits, "checked": len(todo)}
+
+
+COSTS_FILE = Path(__file__).with_name("claim_costs.json")
+
+
+@lru_cache(maxsize=1)
+def claim_costs() -> dict:
+    """The committed cost estimate of each built-in claim (CPU seconds of one cold check,
+    ``dpderive/claim_costs.json``, written by ``benchmarks/claim_costs.py``); {} when absent."""
+    import json
+    try:
+        return {str(k): float(v) for k, v in json.loads(COSTS_FILE.read_text())["seconds"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def longest_first(claims: Sequence) -> list:
+    """``claims`` in the order the workers should take them: the longest (by the committed
+    estimate) first, so that no long claim starts last and holds the run while the other
+    workers idle; a claim without an estimate counts as the median one.  Ties keep their
+    order.  Only the order of the work changes: results are filed by claim id."""
+    costs = claim_costs()
+    if not costs:
+        return list(claims)
+    known = sorted(costs.values())
+    default = known[len(known) // 2]
+    return sorted(claims, key=lambda c: -costs.get(c.id, default))
 
 
 def _check_here(claim):
