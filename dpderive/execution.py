@@ -122,11 +122,15 @@ def _check_workers(workers) -> int:
 
 def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str | None = None,
               progress: bool = True, desc: str = "tasks", names: Sequence[str] | None = None,
-              on_result: Callable[[TaskResult], None] | None = None) -> list[TaskResult]:
+              on_result: Callable[[TaskResult], None] | None = None,
+              parent_works: bool = False) -> list[TaskResult]:
     """Run ``fn(task)`` for every task; return the TaskResults in the order of ``tasks``.
 
     ``on_result`` is called in this process as each result arrives (in completion
     order when the work is parallel): the sweep writes its resume cache there.
+    ``parent_works`` (local workers only): this process is one of the ``workers``, taking tasks from
+    the same queue as ``workers - 1`` loky processes (it has already paid the start-up a fresh worker
+    would pay; ``fn`` must then be safe to run here too).
     """
     tasks = list(tasks)
     _check_workers(workers)
@@ -151,6 +155,8 @@ def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str
         elif workers == 1:
             for i, t in enumerate(tasks):
                 got(i, _call(fn, t))
+        elif parent_works and len(tasks) > 1:
+            _run_joblib_and_parent(fn, tasks, workers, got)
         else:
             _run_joblib(fn, tasks, workers, got)
     finally:
@@ -167,8 +173,82 @@ def _run_joblib(fn, tasks, workers, got) -> None:
         got(i, out)
 
 
+def _run_joblib_and_parent(fn, tasks, workers, got) -> None:
+    """``workers - 1`` loky processes and this process's main thread take the tasks from one queue,
+    in their order.  One helper thread per loky process submits a task, waits for it and queues what
+    comes back as the bytes the worker pickled: unpickling a result builds SymPy/mpmath numbers,
+    which may set mpmath's process-wide precision for a moment, and must not run beside a task here.
+    So ``got`` and the unpickling run in the main thread only (between its own tasks and at the end).
+    The loky processes get the environment joblib gives ``workers`` processes (thread limits)."""
+    import queue
+    import threading
+
+    from joblib.externals.loky import get_reusable_executor
+    try:
+        from joblib._parallel_backends import LokyBackend
+        env = LokyBackend()._prepare_worker_env(n_jobs=workers)
+    except Exception:  # noqa: BLE001 - a joblib without it: loky's default environment
+        env = None
+    executor = get_reusable_executor(max_workers=workers - 1, env=env)
+    lock = threading.Lock()
+    order = iter(range(len(tasks)))
+
+    def take():
+        with lock:
+            return next(order, None)
+
+    back: queue.Queue = queue.Queue()
+
+    def pump():
+        try:
+            while (i := take()) is not None:
+                back.put(executor.submit(_indexed_pickled, fn, i, tasks[i]).result())
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            back.put(exc)
+        finally:
+            back.put(None)
+
+    helpers = [threading.Thread(target=pump, name=f"dpderive-loky-{k}", daemon=True)
+               for k in range(workers - 1)]
+    for h in helpers:
+        h.start()
+    running = len(helpers)
+
+    def deliver(item) -> None:
+        nonlocal running
+        if item is None:
+            running -= 1
+        elif isinstance(item, BaseException):
+            raise item
+        else:
+            i, payload = item
+            got(i, pickle.loads(payload))
+
+    while (i := take()) is not None:
+        got(i, _call(fn, tasks[i]))
+        while True:                                   # what the workers finished meanwhile
+            try:
+                deliver(back.get_nowait())
+            except queue.Empty:
+                break
+    while running:
+        deliver(back.get())
+    for h in helpers:
+        h.join()
+
+
 def _indexed(fn, i, task):
     return i, _call(fn, task)
+
+
+def _indexed_pickled(fn, i, task):
+    """``_indexed`` with the outcome pickled here, in the worker: it travels and waits as bytes."""
+    ok, value, err, sec = _call(fn, task)
+    try:
+        payload = pickle.dumps((ok, value, err, sec), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # a value that does not pickle: reported like a failed task
+        payload = pickle.dumps((False, None, f"{type(exc).__name__}: {exc}", sec))
+    return i, payload
 
 
 def _connect(scheduler: str):
@@ -413,9 +493,11 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
             c._verdict = Verdict("inconclusive", "error", note=f"task failed: {r.error}")
 
     if remote:
+        # this process has loaded every claim already: it checks claims too, beside workers - 1
+        # loky processes (one start-up fewer); the same function as a worker's, so the same verdicts
         run_tasks(check_claim, [(claim_source(c), c.id) for c in remote], workers=workers,
                   scheduler=scheduler, progress=progress, desc=desc, names=[c.id for c in remote],
-                  on_result=keep)
+                  on_result=keep, parent_works=not scheduler)
     if local:
         run_tasks(_check_here, local, progress=progress, desc=desc, names=[c.id for c in local],
                   on_result=keep)
