@@ -652,8 +652,12 @@ def sign_nonnegative(expr, dom: Domain) -> bool:
             s = sp.Symbol(v.name + "_shift", positive=True)
             subs[v.symbol] = sp.nsimplify(v.lo) + s
     e = sp.sympify(expr).xreplace(subs) if subs else sp.sympify(expr)
-    for form in (e, sp.factor(e) if sp.count_ops(e) < 200 else e,
-                 sp.simplify(e) if sp.count_ops(e) < 120 else e):
+
+    def forms():                  # lazily: factor/simplify only when the forms before did not show it
+        yield e
+        yield sp.factor(e) if sp.count_ops(e) < 200 else e
+        yield sp.simplify(e) if sp.count_ops(e) < 120 else e
+    for form in forms():
         try:
             if form.is_nonnegative:
                 return True

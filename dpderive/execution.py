@@ -183,13 +183,7 @@ def _run_joblib_and_parent(fn, tasks, workers, got) -> None:
     import queue
     import threading
 
-    from joblib.externals.loky import get_reusable_executor
-    try:
-        from joblib._parallel_backends import LokyBackend
-        env = LokyBackend()._prepare_worker_env(n_jobs=workers)
-    except Exception:  # noqa: BLE001 - a joblib without it: loky's default environment
-        env = None
-    executor = get_reusable_executor(max_workers=workers - 1, env=env)
+    executor = _loky_executor(workers)
     lock = threading.Lock()
     order = iter(range(len(tasks)))
 
@@ -235,6 +229,59 @@ def _run_joblib_and_parent(fn, tasks, workers, got) -> None:
         deliver(back.get())
     for h in helpers:
         h.join()
+
+
+def _loky_executor(workers: int):
+    """The ``workers - 1`` loky processes that work beside this one (``parent_works``), with the
+    environment joblib gives ``workers`` processes (thread limits); the same executor at every call
+    with the same ``workers`` (loky reuses it)."""
+    from joblib.externals.loky import get_reusable_executor
+    try:
+        from joblib._parallel_backends import LokyBackend
+        env = LokyBackend()._prepare_worker_env(n_jobs=workers)
+    except Exception:  # noqa: BLE001 - a joblib without it: loky's default environment
+        env = None
+    return get_reusable_executor(max_workers=workers - 1, env=env)
+
+
+_PREWARMED: list = []
+
+
+def prewarm(papers: Sequence[str], workers: int, scheduler: str | None = None) -> None:
+    """Start the loky processes of a parallel check now and have each import ``papers`` (paper keys)
+    while this process loads its own registry: a worker's start-up then runs beside this process's
+    instead of after it.  Nothing when the check is serial or on a dask cluster; never raises (the
+    check starts its workers itself as before).  ``check_claims`` stops them when no claim needs
+    checking."""
+    if workers < 2 or scheduler or not papers:
+        return
+    try:
+        ex = _loky_executor(workers)
+        for _ in range(workers - 1):
+            ex.submit(_load_papers, tuple(papers))
+        _PREWARMED.append(ex)
+    except Exception:  # noqa: BLE001 - an optimisation only
+        pass
+
+
+def cold_cache(cache: bool = True) -> bool:
+    """No verdict can come from the cache (``cache`` off, or no verdict cached at all): then a check
+    surely has claims to check and ``prewarm`` pays; otherwise it may have none."""
+    return not cache or next(iter(cache_dir("verdicts").glob("*/*.pkl")), None) is None
+
+
+def _load_papers(keys) -> None:
+    from derive import registry
+    for k in keys:
+        registry.load_paper(k)
+
+
+def _stop_prewarmed() -> None:
+    while _PREWARMED:
+        try:
+            _PREWARMED.pop().shutdown(wait=False, kill_workers=True)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def _indexed(fn, i, task):
@@ -492,6 +539,8 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
         else:  # the task itself failed (not the check): say so in the verdict, never cache it
             c._verdict = Verdict("inconclusive", "error", note=f"task failed: {r.error}")
 
+    if not remote:
+        _stop_prewarmed()             # every verdict from the cache: the started workers are not needed
     if remote:
         # this process has loaded every claim already: it checks claims too, beside workers - 1
         # loky processes (one start-up fewer); the same function as a worker's, so the same verdicts
