@@ -703,16 +703,20 @@ def gamma_exact(a, e, d):
     the search runs over log p, so an infimum approached as p -> 0+ is found too."""
     with mp.workdps(WORK_DPS):
         a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
+        lam, b = mp.e ** e, 1 - a
+
+        def h(p):   # h1(p, a, d, e), the same operations, with e^eps and 1 - alpha computed once
+            return p ** a * (p - d) ** b + (1 - p) ** a * (lam - p + d) ** b
         if 0 < a * d < 1:
-            _, m = mp_minimize(lambda t: h1(d + mp.exp(t), a, d, e), mp.log((a - 1) * d),
+            _, m = mp_minimize(lambda t: h(d + mp.exp(t)), mp.log((a - 1) * d),
                                mp.log(1 - d), grid=64, iters=130)
         elif d == 0:
             # the infimum may sit at p -> 0+, where the objective tends to e^{-(alpha-1) eps}: search
             # log p down to where p is negligible beside that
-            _, m = mp_minimize(lambda t: h1(mp.exp(t), a, d, e), -((a - 1) * e + 100), 0, grid=128,
+            _, m = mp_minimize(lambda t: h(mp.exp(t)), -((a - 1) * e + 100), 0, grid=128,
                                iters=130)
         else:
-            _, m = mp_minimize(lambda p: h1(p, a, d, e), d, 1, grid=64, iters=130)
+            _, m = mp_minimize(h, d, 1, grid=64, iters=130)
         return e + mp.log(m) / (a - 1)
 
 
