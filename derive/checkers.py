@@ -24,7 +24,7 @@ import sympy as sp
 from . import truths
 from .core import Verdict
 from .printing import sstr
-from .search import Var, pull_in, shrink, worst_point
+from .search import LazyProduct, Var, pull_in, shrink, worst_point
 from .verify import _real, symbolic_zero
 
 SEARCH_DPS = 30
@@ -333,16 +333,14 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
     magnitude 1 (None when none violates), the extent of the violation among the grid points
     evaluated (``extent_of``), and up to three other violating grid points, worst first (further
     candidates where the first point's balls blow up)."""
-    import itertools
     import random as _random
     grid = (-0.6, -0.3, 0.0, 0.3, 0.6)
-    combos = list(itertools.product(grid, repeat=len(dom.vars)))
-    if len(combos) > n:
-        combos = _random.Random(5).sample(combos, n)
+    # lazily (LazyProduct: the same tuples and samples; 7^8 tuples took seconds to list)
+    combos = LazyProduct(grid, len(dom.vars))
+    combos = _random.Random(5).sample(combos, n) if len(combos) > n else list(combos)
     # a second ring nearer the box's edges, looked at only when the middle has no violating point
-    outer = [c for c in itertools.product(grid + (-0.9, 0.9), repeat=len(dom.vars)) if max(map(abs, c), default=0) > 0.8]
-    if len(outer) > n:
-        outer = _random.Random(6).sample(outer, n)
+    outer = LazyProduct(grid + (-0.9, 0.9), len(dom.vars), outer=len(grid))   # max |c| > 0.8
+    outer = _random.Random(6).sample(outer, n) if len(outer) > n else list(outer)
     found, evaluated = [], 0
     for c in combos + [None] + outer:
         if c is None:
@@ -685,8 +683,12 @@ def sign_nonnegative(expr, dom: Domain) -> bool:
             s = sp.Symbol(v.name + "_shift", positive=True)
             subs[v.symbol] = sp.nsimplify(v.lo) + s
     e = sp.sympify(expr).xreplace(subs) if subs else sp.sympify(expr)
-    for form in (e, sp.factor(e) if sp.count_ops(e) < 200 else e,
-                 sp.simplify(e) if sp.count_ops(e) < 120 else e):
+
+    def forms():                  # lazily: factor/simplify only when the forms before did not show it
+        yield e
+        yield sp.factor(e) if sp.count_ops(e) < 200 else e
+        yield sp.simplify(e) if sp.count_ops(e) < 120 else e
+    for form in forms():
         try:
             if form.is_nonnegative:
                 return True

@@ -21,7 +21,9 @@ import itertools
 import math
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Sequence
+from collections.abc import Sequence as _SequenceABC
 
 import mpmath as mp
 import sympy as sp
@@ -47,7 +49,27 @@ class Var:
     search: tuple | None = None
 
     # ------------------------------------------------------------------ domain
+    @cached_property
+    def _float_ends(self):
+        """(lo, hi) as Python floats when each end is absent or exactly a float (then comparing a
+        float point with them decides exactly as comparing with the mpmath ends); else None."""
+        out = []
+        for x in (self.lo, self.hi):
+            if x is None:
+                out.append(None)
+                continue
+            try:
+                f = float(x)
+            except (TypeError, ValueError, OverflowError):
+                return None
+            if not (math.isfinite(f) and mp.mpf(f) == x):
+                return None
+            out.append(f)
+        return tuple(out)
+
     def contains(self, v) -> bool:
+        if type(v) is float and self._float_ends is not None:
+            return self._contains_float(v)    # the float screen's points: the same answer, in floats
         if v is None or not mp.isfinite(v):
             return False
         if self.integer and v != mp.floor(v):
@@ -55,6 +77,18 @@ class Var:
         if self.lo is not None and (v < self.lo or (self.lo_open and v == self.lo)):
             return False
         if self.hi is not None and (v > self.hi or (self.hi_open and v == self.hi)):
+            return False
+        return True
+
+    def _contains_float(self, v: float) -> bool:
+        lo, hi = self._float_ends
+        if not math.isfinite(v):
+            return False
+        if self.integer and v != math.floor(v):
+            return False
+        if lo is not None and (v < lo or (self.lo_open and v == lo)):
+            return False
+        if hi is not None and (v > hi or (self.hi_open and v == hi)):
             return False
         return True
 
@@ -132,6 +166,44 @@ class Var:
         if self.search is None and self.lo is not None and self.hi is not None:
             return [-2.0, -1.0, 0.0, 1.0, 2.0]
         return [-1.0, 0.0, 1.0]
+
+
+class LazyProduct(_SequenceABC):
+    """``itertools.product(values, repeat=d)`` as a sequence, in the same order, without building it;
+    with ``outer=k``, only the tuples with at least one coordinate among ``values[k:]``.  Indexing
+    costs O(d len(values)), so ``random.sample`` (which only takes its ``len`` and indexes it when the
+    population is large) draws from 7^9 tuples the sample it would draw from the list."""
+
+    def __init__(self, values, d: int, outer: int | None = None):
+        self.values, self.d, self.outer = tuple(values), int(d), outer
+        self._inner = len(self.values) if outer is None else outer
+
+    def _count(self, r: int, has_outer: bool) -> int:
+        m = len(self.values)
+        return m ** r if self.outer is None or has_outer else m ** r - self._inner ** r
+
+    def __len__(self) -> int:
+        return self._count(self.d, False)
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(len(self)))]
+        n = len(self)
+        j = j + n if j < 0 else j
+        if not 0 <= j < n:
+            raise IndexError(j)
+        out, has = [], False
+        for pos in range(self.d):
+            r = self.d - pos - 1
+            for k, x in enumerate(self.values):
+                h = has or (self.outer is not None and k >= self.outer)
+                c = self._count(r, h)
+                if j < c:
+                    out.append(x)
+                    has = h
+                    break
+                j -= c
+        return tuple(out)
 
 
 @dataclass

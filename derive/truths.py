@@ -703,16 +703,20 @@ def gamma_exact(a, e, d):
     the search runs over log p, so an infimum approached as p -> 0+ is found too."""
     with mp.workdps(WORK_DPS):
         a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
+        lam, b = mp.e ** e, 1 - a
+
+        def h(p):   # h1(p, a, d, e), the same operations, with e^eps and 1 - alpha computed once
+            return p ** a * (p - d) ** b + (1 - p) ** a * (lam - p + d) ** b
         if 0 < a * d < 1:
-            _, m = mp_minimize(lambda t: h1(d + mp.exp(t), a, d, e), mp.log((a - 1) * d),
+            _, m = mp_minimize(lambda t: h(d + mp.exp(t)), mp.log((a - 1) * d),
                                mp.log(1 - d), grid=64, iters=130)
         elif d == 0:
             # the infimum may sit at p -> 0+, where the objective tends to e^{-(alpha-1) eps}: search
             # log p down to where p is negligible beside that
-            _, m = mp_minimize(lambda t: h1(mp.exp(t), a, d, e), -((a - 1) * e + 100), 0, grid=128,
+            _, m = mp_minimize(lambda t: h(mp.exp(t)), -((a - 1) * e + 100), 0, grid=128,
                                iters=130)
         else:
-            _, m = mp_minimize(lambda p: h1(p, a, d, e), d, 1, grid=64, iters=130)
+            _, m = mp_minimize(h, d, 1, grid=64, iters=130)
         return e + mp.log(m) / (a - 1)
 
 
@@ -724,11 +728,15 @@ def gamma_bruteforce(a, e, d):
         a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
         lam = mp.e ** e
 
+        b = 1 - a
+
         def inner(p):
             qmax = (p - d) / lam  # feasible q: (0, qmax]
             if qmax <= 0:
                 return mp.inf
-            f = lambda q: p ** a * q ** (1 - a) + (1 - p) ** a * (1 - q) ** (1 - a)
+            # the same objective with p^a, (1-p)^a computed once per p (identical values)
+            pa, pb = p ** a, (1 - p) ** a
+            f = lambda q: pa * q ** b + pb * (1 - q) ** b
             # include the end point of the feasible set explicitly
             _, v = mp_minimize(f, 0, qmax, grid=60, iters=80)
             return min(v, f(qmax))
@@ -1241,12 +1249,19 @@ def _staircase_atoms(e, g, D):
     pieces = [(c1 - c0, (c0 + c1) / 2 < g * D, D - (c0 + c1) / 2 < g * D)
               for c0, c1 in zip(cuts[:-1], cuts[1:]) if c1 > c0]
     atoms: dict = {}
+    masses: dict = {}             # width * r^j, once per (piece, j): each occurs for k and for -k-1
+
+    def mass(i: int, width, j: int):
+        m = masses.get((i, j))
+        if m is None:
+            m = masses[(i, j)] = width * powers[j]
+        return m
     for k in range(-n, n + 1):
-        for width, fp, fn in pieces:
+        for i, (width, fp, fn) in enumerate(pieces):
             jp, jq = level(k, fp, fn), level(k - 1, fp, fn)          # Q's density at x is P's at x - D
             if jp > n + 3 or jq > n + 3:
                 continue                  # beyond the truncation: mass below 10^-(dps+5)
-            _add(atoms, jp, jq, width * powers[jp], width * powers[jq])
+            _add(atoms, jp, jq, mass(i, width, jp), mass(i, width, jq))
     classes = sorted(atoms)
     return (tuple(a * mp.fsum(atoms[c][0]) for c in classes), tuple(a * mp.fsum(atoms[c][1]) for c in classes))
 

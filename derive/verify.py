@@ -13,10 +13,12 @@ from typing import Callable, Iterable, Sequence
 import mpmath as mp
 import sympy as sp
 
-from . import budget
+from . import budget, symcache
 from .core import Verdict
 from .symbols import Param
 from .truths_float import grid_golden
+
+symcache.install()     # Integral.doit memoised in this process (the same values, once each)
 
 DPS = 50          # working precision for numeric checks (decimal digits)
 TOL_DIGITS = 30   # an identity "holds" when the relative error is below 10**-TOL_DIGITS
@@ -219,6 +221,22 @@ def check_relation(lhs, op: str, rhs, params: Sequence[Param], *, conditions=(),
 
 
 # ----------------------------------------------------------------------------- 1-D optimisation
+_LOGIT_GRIDS: dict = {}
+
+
+def _logit_grid(grid: int, span: int, prec: int):
+    """``mp_minimize``'s grid in logit coordinates at the working precision ``prec`` and the
+    denominators 1 + e^-u of its points (the same numbers at every call with these arguments:
+    computed once; the values are those the call would compute)."""
+    key = (grid, span, prec)
+    out = _LOGIT_GRIDS.get(key)
+    if out is None:
+        sp_ = mp.mpf(span)
+        us = tuple(-sp_ + 2 * sp_ * k / (grid - 1) for k in range(grid))
+        out = _LOGIT_GRIDS[key] = (us, {u: 1 + mp.exp(-u) for u in us})
+    return out
+
+
 def mp_minimize(fn: Callable, lo, hi, *, grid: int = 240, iters: int = 220):
     """Minimise a unimodal ``fn`` on the open interval (lo, hi) in mpmath.
 
@@ -226,9 +244,12 @@ def mp_minimize(fn: Callable, lo, hi, *, grid: int = 240, iters: int = 220):
     1e-40 of an end are resolved; a grid scan brackets the minimum, then golden
     section refines it.  Returns (x*, fn(x*))."""
     lo, hi = mp.mpf(lo), mp.mpf(hi)
+    span = mp.mpf(min(90, 2 * mp.mp.dps))  # stay where x_of(u) is distinct from the ends
+    us, dens = _logit_grid(grid, int(span), mp.mp.prec)
 
     def x_of(u):
-        return lo + (hi - lo) / (1 + mp.exp(-u))
+        den = dens.get(u)        # 1 + e^-u on the grid, computed once per (grid, precision)
+        return lo + (hi - lo) / (den if den is not None else 1 + mp.exp(-u))
 
     def g(u):
         try:
@@ -237,9 +258,7 @@ def mp_minimize(fn: Callable, lo, hi, *, grid: int = 240, iters: int = 220):
             v = None
         return v if v is not None else mp.inf
 
-    span = mp.mpf(min(90, 2 * mp.mp.dps))  # stay where x_of(u) is distinct from the ends
-    us = [-span + 2 * span * k / (grid - 1) for k in range(grid)]
-    a, b, _ = grid_golden(g, us, iters, (mp.sqrt(5) - 1) / 2)
+    a, b, _ = grid_golden(g, list(us), iters, (mp.sqrt(5) - 1) / 2)
     u = (a + b) / 2
     return x_of(u), g(u)
 

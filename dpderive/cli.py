@@ -234,7 +234,11 @@ def _cmd_check(args) -> int:
                       f"({DiskCache('verdicts').dir})", file=sys.stderr)
     if recs is None:
         from derive import registry
+
+        from .execution import cold_cache, prewarm
         from .report import check_all
+        if not args.files and cold_cache(not args.no_cache):  # workers import the papers meanwhile
+            prewarm([args.paper] if args.paper else list(registry.source_keys()), workers, args.scheduler)
         keys = _load_files(args.files)
         if not args.files or (args.paper and args.paper not in registry.PAPERS):
             registry.load_all()

@@ -122,11 +122,15 @@ def _check_workers(workers) -> int:
 
 def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str | None = None,
               progress: bool = True, desc: str = "tasks", names: Sequence[str] | None = None,
-              on_result: Callable[[TaskResult], None] | None = None) -> list[TaskResult]:
+              on_result: Callable[[TaskResult], None] | None = None,
+              parent_works: bool = False) -> list[TaskResult]:
     """Run ``fn(task)`` for every task; return the TaskResults in the order of ``tasks``.
 
     ``on_result`` is called in this process as each result arrives (in completion
     order when the work is parallel): the sweep writes its resume cache there.
+    ``parent_works`` (local workers only): this process is one of the ``workers``, taking tasks from
+    the same queue as ``workers - 1`` loky processes (it has already paid the start-up a fresh worker
+    would pay; ``fn`` must then be safe to run here too).
     """
     tasks = list(tasks)
     _check_workers(workers)
@@ -151,6 +155,8 @@ def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str
         elif workers == 1:
             for i, t in enumerate(tasks):
                 got(i, _call(fn, t))
+        elif parent_works and len(tasks) > 1:
+            _run_joblib_and_parent(fn, tasks, workers, got)
         else:
             _run_joblib(fn, tasks, workers, got)
     finally:
@@ -167,8 +173,129 @@ def _run_joblib(fn, tasks, workers, got) -> None:
         got(i, out)
 
 
+def _run_joblib_and_parent(fn, tasks, workers, got) -> None:
+    """``workers - 1`` loky processes and this process's main thread take the tasks from one queue,
+    in their order.  One helper thread per loky process submits a task, waits for it and queues what
+    comes back as the bytes the worker pickled: unpickling a result builds SymPy/mpmath numbers,
+    which may set mpmath's process-wide precision for a moment, and must not run beside a task here.
+    So ``got`` and the unpickling run in the main thread only (between its own tasks and at the end).
+    The loky processes get the environment joblib gives ``workers`` processes (thread limits)."""
+    import queue
+    import threading
+
+    executor = _loky_executor(workers)
+    lock = threading.Lock()
+    order = iter(range(len(tasks)))
+
+    def take():
+        with lock:
+            return next(order, None)
+
+    back: queue.Queue = queue.Queue()
+
+    def pump():
+        try:
+            while (i := take()) is not None:
+                back.put(executor.submit(_indexed_pickled, fn, i, tasks[i]).result())
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            back.put(exc)
+        finally:
+            back.put(None)
+
+    helpers = [threading.Thread(target=pump, name=f"dpderive-loky-{k}", daemon=True)
+               for k in range(workers - 1)]
+    for h in helpers:
+        h.start()
+    running = len(helpers)
+
+    def deliver(item) -> None:
+        nonlocal running
+        if item is None:
+            running -= 1
+        elif isinstance(item, BaseException):
+            raise item
+        else:
+            i, payload = item
+            got(i, pickle.loads(payload))
+
+    while (i := take()) is not None:
+        got(i, _call(fn, tasks[i]))
+        while True:                                   # what the workers finished meanwhile
+            try:
+                deliver(back.get_nowait())
+            except queue.Empty:
+                break
+    while running:
+        deliver(back.get())
+    for h in helpers:
+        h.join()
+
+
+def _loky_executor(workers: int):
+    """The ``workers - 1`` loky processes that work beside this one (``parent_works``), with the
+    environment joblib gives ``workers`` processes (thread limits); the same executor at every call
+    with the same ``workers`` (loky reuses it)."""
+    from joblib.externals.loky import get_reusable_executor
+    try:
+        from joblib._parallel_backends import LokyBackend
+        env = LokyBackend()._prepare_worker_env(n_jobs=workers)
+    except Exception:  # noqa: BLE001 - a joblib without it: loky's default environment
+        env = None
+    return get_reusable_executor(max_workers=workers - 1, env=env)
+
+
+_PREWARMED: list = []
+
+
+def prewarm(papers: Sequence[str], workers: int, scheduler: str | None = None) -> None:
+    """Start the loky processes of a parallel check now and have each import ``papers`` (paper keys)
+    while this process loads its own registry: a worker's start-up then runs beside this process's
+    instead of after it.  Nothing when the check is serial or on a dask cluster; never raises (the
+    check starts its workers itself as before).  ``check_claims`` stops them when no claim needs
+    checking."""
+    if workers < 2 or scheduler or not papers:
+        return
+    try:
+        ex = _loky_executor(workers)
+        for _ in range(workers - 1):
+            ex.submit(_load_papers, tuple(papers))
+        _PREWARMED.append(ex)
+    except Exception:  # noqa: BLE001 - an optimisation only
+        pass
+
+
+def cold_cache(cache: bool = True) -> bool:
+    """No verdict can come from the cache (``cache`` off, or no verdict cached at all): then a check
+    surely has claims to check and ``prewarm`` pays; otherwise it may have none."""
+    return not cache or next(iter(cache_dir("verdicts").glob("*/*.pkl")), None) is None
+
+
+def _load_papers(keys) -> None:
+    from derive import registry
+    for k in keys:
+        registry.load_paper(k)
+
+
+def _stop_prewarmed() -> None:
+    while _PREWARMED:
+        try:
+            _PREWARMED.pop().shutdown(wait=False, kill_workers=True)
+        except Exception:  # noqa: BLE001
+            pass
+
+
 def _indexed(fn, i, task):
     return i, _call(fn, task)
+
+
+def _indexed_pickled(fn, i, task):
+    """``_indexed`` with the outcome pickled here, in the worker: it travels and waits as bytes."""
+    ok, value, err, sec = _call(fn, task)
+    try:
+        payload = pickle.dumps((ok, value, err, sec), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # a value that does not pickle: reported like a failed task
+        payload = pickle.dumps((False, None, f"{type(exc).__name__}: {exc}", sec))
+    return i, payload
 
 
 def _connect(scheduler: str):
@@ -400,7 +527,7 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
         print(f"[{desc}] {hits} of {len(todo)} verdicts from the cache ({store.dir})", file=sys.stderr)
     todo = [c for c in todo if c._verdict is None]
     local = [c for c in todo if claim_source(c) is None or (workers == 1 and not scheduler)]
-    remote = [c for c in todo if c not in local]
+    remote = longest_first([c for c in todo if c not in local])
     by_id = {c.id: c for c in todo}
 
     def keep(r: TaskResult) -> None:
@@ -413,14 +540,45 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
         else:  # the task itself failed (not the check): say so in the verdict, never cache it
             c._verdict = Verdict("inconclusive", "error", note=f"task failed: {r.error}")
 
+    if not remote:
+        _stop_prewarmed()             # every verdict from the cache: the started workers are not needed
     if remote:
+        # this process has loaded every claim already: it checks claims too, beside workers - 1
+        # loky processes (one start-up fewer); the same function as a worker's, so the same verdicts
         run_tasks(check_claim, [(claim_source(c), c.id) for c in remote], workers=workers,
                   scheduler=scheduler, progress=progress, desc=desc, names=[c.id for c in remote],
-                  on_result=keep)
+                  on_result=keep, parent_works=not scheduler)
     if local:
         run_tasks(_check_here, local, progress=progress, desc=desc, names=[c.id for c in local],
                   on_result=keep)
     return {"claims": len(claims), "cached": hits, "checked": len(todo)}
+
+
+COSTS_FILE = Path(__file__).with_name("claim_costs.json")
+
+
+@lru_cache(maxsize=1)
+def claim_costs() -> dict:
+    """The committed cost estimate of each built-in claim (CPU seconds of one cold check,
+    ``dpderive/claim_costs.json``, written by ``benchmarks/claim_costs.py``); {} when absent."""
+    import json
+    try:
+        return {str(k): float(v) for k, v in json.loads(COSTS_FILE.read_text())["seconds"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def longest_first(claims: Sequence) -> list:
+    """``claims`` in the order the workers should take them: the longest (by the committed
+    estimate) first, so that no long claim starts last and holds the run while the other
+    workers idle; a claim without an estimate counts as the median one.  Ties keep their
+    order.  Only the order of the work changes: results are filed by claim id."""
+    costs = claim_costs()
+    if not costs:
+        return list(claims)
+    known = sorted(costs.values())
+    default = known[len(known) // 2]
+    return sorted(claims, key=lambda c: -costs.get(c.id, default))
 
 
 def _check_here(claim):

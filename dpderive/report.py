@@ -249,6 +249,9 @@ def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pd
     log = log or (lambda m: print(m, file=sys.stderr))
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
+    from .execution import cold_cache, prewarm
+    if cold_cache(cache):              # the workers import the papers while this process does
+        prewarm([k for k in (papers or registry.source_keys()) if k in registry.source_keys()], workers, scheduler)
     registry.load_all()
     env = environment()
     keys = papers or list(registry.PAPERS)

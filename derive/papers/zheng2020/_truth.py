@@ -131,9 +131,15 @@ class SymExpPair:
         return mp.quad(lambda s: cdf2(s + d) * dens(s), pts)
 
     def F(self, h):
-        """F_n(h) = P_P((T_n - E_P T_n)/sd <= h)."""
-        m = self.moments()
-        return self._G((m["E_P"] + mp.mpf(h) * mp.sqrt(m["V_P"])) / (self.lam - 1))
+        """F_n(h) = P_P((T_n - E_P T_n)/sd <= h); each value is computed once per working precision
+        (``Ft(h)`` is ``1 - F(-h)``: a check reading both at +-h does one quadrature per point)."""
+        h = mp.mpf(h)
+        memo = self.__dict__.setdefault("_F_memo", {})
+        key = (h, mp.mp.prec)
+        if key not in memo:
+            m = self.moments()
+            memo[key] = self._G((m["E_P"] + h * mp.sqrt(m["V_P"])) / (self.lam - 1))
+        return memo[key]
 
     def Ft(self, h):
         """F~_n(h) = P_Q((T_n - E_Q T_n)/sd <= h) = 1 - F_n(-h)."""
