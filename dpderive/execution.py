@@ -234,14 +234,15 @@ def _run_joblib_and_parent(fn, tasks, workers, got) -> None:
 def _loky_executor(workers: int):
     """The ``workers - 1`` loky processes that work beside this one (``parent_works``), with the
     environment joblib gives ``workers`` processes (thread limits); the same executor at every call
-    with the same ``workers`` (loky reuses it)."""
-    from joblib.externals.loky import get_reusable_executor
+    with the same ``workers`` (loky reuses it).  Taken through joblib's factory, so that the executor
+    joblib's own ``Parallel`` later reuses in this process carries joblib's temporary-folder manager."""
+    from joblib.executor import get_memmapping_executor
     try:
         from joblib._parallel_backends import LokyBackend
         env = LokyBackend()._prepare_worker_env(n_jobs=workers)
     except Exception:  # noqa: BLE001 - a joblib without it: loky's default environment
         env = None
-    return get_reusable_executor(max_workers=workers - 1, env=env)
+    return get_memmapping_executor(workers - 1, env=env)
 
 
 _PREWARMED: list = []
