@@ -220,8 +220,8 @@ def float_function(expr, dom: Domain):
                 v = fn(*[pt[n] for n in names])
             v = complex(v)
         except (ZeroDivisionError, ValueError, OverflowError, TypeError, ArithmeticError,
-                truths_float.NoFloatPath, AttributeError, NameError):
-            return None
+                truths_float.NoFloatPath, AttributeError, NameError, RuntimeError):
+            return None         # (RuntimeError: a float root that did not converge; mpmath decides there)
         if abs(v.imag) > 1e-12 * max(1.0, abs(v.real)) or not _m.isfinite(v.real):
             return None
         return v.real

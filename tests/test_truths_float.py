@@ -58,3 +58,22 @@ def test_no_float_path_is_said():
     x = sp.Symbol("x")
     assert tf.has_float_path(sp.Function("Renyi")(sp.Function("Gaussian")(x), x))
     assert not tf.has_float_path(sp.Function("Renyi")(sp.Function("SubsampledGaussian")(x, x), x))
+
+
+def test_a_float_root_that_does_not_converge_leaves_the_point_to_mpmath(monkeypatch):
+    """brentq's RuntimeError ("failed to converge") at a float point is "floats cannot tell" (None),
+    not an error out of the checker: the point goes to mpmath, and a claim still gets its verdict."""
+    from derive.checkers import Domain, check_bound, float_function
+    from derive.search import Var
+    a, g, d = sp.symbols("alpha gamma delta", positive=True)
+    truth = sp.Function("OptimalRdpEps")(a, g, d)
+    dom = Domain([Var("alpha", a, lo=1, search=(1.5, 50)), Var("gamma", g, lo=0, search=(0.01, 2)),
+                  Var("delta", d, lo=0, hi=1, search=(1e-8, 0.1))])
+
+    def no_convergence(*args, **kw):
+        raise RuntimeError("Failed to converge after 200 iterations.")
+    monkeypatch.setattr(tf, "_root", no_convergence)
+    f = float_function(truth, dom)
+    assert f is not None and f({"alpha": 4.0, "gamma": 0.5, "delta": 1e-5}) is None
+    bound = g + sp.log(1 / d) / (a - 1)           # the classical conversion: an upper bound
+    assert check_bound(bound, "upper", truth, dom).status in ("holds_numerically", "proved")
