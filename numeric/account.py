@@ -308,27 +308,33 @@ def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True
             notes.append(f"mu = {_gaussian_mu(events):g} > {MU_MAX:g}: the true {name} is "
                          + ("beyond the largest double (above mu^2/4)" if name == "epsilon"
                             else "1 to double precision"))
-    def run(r, at_r=at):
-        capped = at_r != at
-        try:
-            lo, hi, res = ROUTES[r].bounds(events, name, at_r, neighbouring, conversion)
+    def run(r):
+        # delta beyond EPS_CAP: a route that fails there is asked for delta(EPS_CAP) >= delta(at),
+        # a sound upper bound.  (A loop, not a recursive closure: a closure that names itself is
+        # a reference cycle that kept every route's result, PLD arrays of ~100 MB, alive until
+        # the cyclic collector ran.)
+        for at_r in ((at, EPS_CAP) if name == "delta" and at > EPS_CAP else (at,)):
+            capped = at_r != at
+            try:
+                lo, hi, res = ROUTES[r].bounds(events, name, at_r, neighbouring, conversion)
+            except EV.RouteError as exc:
+                errors[r] = exc
+                return
+            except UserInputError:
+                raise
+            except (*NUMERIC_FAILURES, ValueError) as exc:   # DomainError: on a value it computed
+                if type(exc) is ValueError and not _resource_limit(exc):
+                    raise
+                failed[r] = exc
+                continue
+            failed.pop(r, None)
             hi = hi if math.isfinite(hi) else math.inf           # NaN: no bound
             got[r] = (0.0 if capped or lo is None or not lo >= 0 else lo,
                       min(hi, 1.0) if name == "delta" else hi, res)
             if capped:
                 notes.append(f"route {r}: delta at epsilon = {at:g} bounded by its certified delta "
                              f"at epsilon = {EPS_CAP:g} (delta does not increase with epsilon)")
-        except EV.RouteError as exc:
-            errors[r] = exc
-        except UserInputError:
-            raise
-        except (*NUMERIC_FAILURES, ValueError) as exc:   # DomainError: on a value it computed
-            if type(exc) is ValueError and not _resource_limit(exc):
-                raise
-            if name == "delta" and at > EPS_CAP and not capped:
-                run(r, EPS_CAP)        # delta(EPS_CAP) >= delta(at): a sound upper bound
-            else:
-                failed[r] = exc
+            return
 
     for r in routes:
         if r == "rdp" and method == "best" and skip_rdp and "pld" in got:

@@ -393,7 +393,7 @@ def _delta_from(comp: Composed, eps: np.ndarray, upper: bool) -> np.ndarray:
     j = losses.searchsorted(eps)                           # first loss > eps
     inside = j < losses.size
     jj = np.minimum(j, losses.size - 1)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):   # inf * 0 only where not inside
         val = np.where(inside, A[jj] - np.exp(eps - losses[jj]) * B[jj], 0.0)
     val = np.maximum(val, 0.0)
     extra = comp.inf_mass

@@ -211,3 +211,30 @@ def test_pld_few_steps_tiny_delta_is_finite():
     # above the exact value; PLD's upper end 3.6% above): best reports it, route "pure"
     assert r.extras["route"] in ("pld", "pure")
     assert r.extras["epsilon_lower"] <= exact <= r.value <= 1.1 * exact
+
+
+@pytest.mark.parametrize("name, at", [("epsilon", 1e-5), ("delta", 1.0), ("delta", 1e300)])
+def test_route_results_are_freed_on_return(monkeypatch, name, at):
+    """A query's PLD arrays (~100 MB at T = 1e7) are freed when it returns, without the cyclic
+    collector: a self-referencing closure in account._certified once kept every route's result
+    alive until gc ran (maxrss 900 MB against 250 MB over 8 queries, and 30% slower)."""
+    import gc
+    import weakref
+    refs = []
+    bounds = account.ROUTES["pld"].bounds
+
+    def spy(*a, **k):
+        lo, hi, res = bounds(*a, **k)
+        refs.append(weakref.ref(res))
+        return lo, hi, res
+
+    monkeypatch.setattr(account.ROUTES["pld"], "bounds", spy)
+    ev = [EV.Event(EV.Gaussian(1.0), EV.Poisson(1e-2), 1000)]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        getattr(account, name)(ev, at, "best")
+        assert refs and all(r() is None for r in refs)
+    finally:
+        if enabled:
+            gc.enable()
