@@ -155,6 +155,8 @@ class PLDResult:
         e = abs(model.edge)
         if e > h2:
             h2 = e / math.ceil(e / h2 * (1 - 1e-12))       # the edge on the lattice
+        if self._blocked_window_too_wide(model, h2):
+            return False
         pmf = discretise(model, h2, False)
         win = _window(pmf, self.steps, self.tail)
         if max(win[1] - win[0] + 1, pmf.w.size) > _PC.MAX_WINDOW_BINS:
@@ -162,6 +164,17 @@ class PLDResult:
         self.h_used[key] = h2
         self._parts[key] = compose(pmf, self.steps, self.tail, window=win)
         return True
+
+    def _blocked_window_too_wide(self, model: LossModel, h: float) -> bool:
+        """True when the n-fold window of ``model`` on the lattice h cannot fit MAX_WINDOW_BINS,
+        told before discretising (at small q and large n that discretisation is most of a
+        query's time, spent for nothing): a one-step pmf longer than CHERNOFF_BLOCKS is merged
+        into blocks of r bins placed at their ends for the Chernoff window (``_window``), which
+        moves each end of the n-fold window outwards by about n (r - 1) / 2 bins.  Told only
+        with a factor 2 to spare (a wrong guess would only skip a tighter lower bound)."""
+        lmin, lmax = model.l_range()
+        r = math.ceil((lmax - lmin) / h / _PC.CHERNOFF_BLOCKS)
+        return r > 1 and self.steps * (r - 1) / 2 > _PC.MAX_WINDOW_BINS
 
     def _refine_lower(self, direction: str) -> bool:
         """Replace the optimistic part of ``direction`` by ``_refine_optimistic``'s (once; any

@@ -324,3 +324,24 @@ def test_lattice_view_matches_the_losses_array():
         assert np.array_equal(lat.searchsorted(v), np.searchsorted(arr, v, side="right"))
         i = rng.integers(0, n - s, 20)
         assert np.array_equal(lat[i], arr[i])
+
+
+def test_refinement_that_cannot_fit_is_told_before_discretising(monkeypatch):
+    """At q = 1e-6, T = 1e7 the second halving of the optimistic lattice gives a one-step pmf longer
+    than CHERNOFF_BLOCKS, whose blocked Chernoff window (~2.4e7 bins) cannot fit MAX_WINDOW_BINS:
+    the query skips it before discretising (0.2 s and 155 MB), and its bracket is the one the
+    attempt gives (the attempt is made and refused when the early test is switched off)."""
+    from numeric import pld_result as PR
+    told, tried = [], []
+    early = PR.PLDResult._blocked_window_too_wide
+    monkeypatch.setattr(PR.PLDResult, "_blocked_window_too_wide",
+                        lambda self, m, h: told.append(early(self, m, h)) or told[-1])
+    a = pld.subsampled_gaussian(1.0, 1e-6, 10**7).epsilon(1e-5)
+    assert True in told
+    again = PR.PLDResult._refine_again
+    monkeypatch.setattr(PR.PLDResult, "_blocked_window_too_wide", lambda self, m, h: False)
+    monkeypatch.setattr(PR.PLDResult, "_refine_again",
+                        lambda self, d, g: tried.append(again(self, d, g)) or tried[-1])
+    b = pld.subsampled_gaussian(1.0, 1e-6, 10**7).epsilon(1e-5)
+    assert tried and not any(tried)
+    assert (a[0], a[1]) == (b[0], b[1])
