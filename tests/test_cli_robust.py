@@ -183,3 +183,20 @@ def test_sweep_builds_queries_without_cli_main():
 def test_json_infinity_is_the_string_inf_and_reads_back():
     rec = answer(["epsilon", "--sigma", "1e-300", "--steps", "10", "--delta", "1e-5"])
     assert math.isinf(float(rec["epsilon"]))
+
+
+@pytest.mark.parametrize("method", ["clt", "edgeworth"])
+@pytest.mark.parametrize("query", [["delta", "--epsilon", "1e300"], ["delta", "--epsilon", "1"],
+                                   ["epsilon", "--delta", "1e-5"]])
+def test_approximation_whose_loss_variance_underflows_is_refused_in_one_line(method, query):
+    """Found by a fuzz run (seed 2027, --subprocess): at q = 1e-300 the loss cumulants underflow to
+    0, and the approximations raised kappa_2 = 0 (exit 70) or answered NaN.  Now one line naming
+    the sampling rate, exit 2; the certified routes answer the same call."""
+    argv = [query[0], "--sigma", "4", "--sampling-rate", "1e-300", "--steps", "10", *query[1:]]
+    if method == "clt" and query[-1] == "1e-5":
+        rec = answer(argv + ["--method", method])        # mu = 0 to double precision: eps = 0
+        assert rec["epsilon"] == 0.0 and rec["guarantee"] is False
+    else:
+        user_error(argv + ["--method", method], "underflows", "sampling rate 1e-300", method)
+    rec = answer(argv)
+    assert rec["guarantee"] is True and math.isfinite(rec[query[0]])
