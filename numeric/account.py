@@ -308,7 +308,7 @@ def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True
     # included, is >= the truth >= PLD's lower end, so rdp could lower the answer by at most
     # (upper - lower) <= SKIP_RDP_GAP * upper
     routes = ("pld", "rdp") if method == "best" else (method,)
-    pure = _pure(events)
+    pure = _pure(events) if name == "delta" or method == "best" else math.inf   # used only there
     if name == "delta" and math.isfinite(pure) and at >= pure:
         # every event has bounded loss and eps is beyond their sum: delta = 0 exactly
         got["pure"] = (0.0, 0.0, None)

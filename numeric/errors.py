@@ -17,8 +17,6 @@ objects (``user_input()``), a ``DomainError`` is the user's and becomes a ``User
 """
 from __future__ import annotations
 
-import contextlib
-
 from derive.errors import DomainError
 
 from .solvers import ConvergenceError
@@ -34,16 +32,18 @@ class SearchLimitError(UserInputError):
     """A calibration target not met within the searched range (names the limit)."""
 
 
-@contextlib.contextmanager
-def user_input():
+class user_input:
     """Within this block the values are the user's own: a ``DomainError`` raised while turning
     them into objects (``Gaussian(sigma)``, ``Event(count)``, the neighbouring relation's
-    check) is re-raised as ``UserInputError`` with the same name, value and allowed range."""
-    try:
-        yield
-    except UserInputError:
-        raise
-    except DomainError as exc:
-        if hasattr(exc, "name") and hasattr(exc, "allowed"):
+    check) is re-raised as ``UserInputError`` with the same name, value and allowed range.
+    (A class, not a generator-based context manager: every query enters it, and
+    ``contextlib``'s machinery was 4% of a 60 us RDP query.)"""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, typ, exc, tb):
+        if isinstance(exc, DomainError) and not isinstance(exc, UserInputError) \
+                and hasattr(exc, "name") and hasattr(exc, "allowed"):
             raise UserInputError(exc.name, exc.value, exc.allowed) from None
-        raise
+        return False

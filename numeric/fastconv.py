@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from ._kernels_generated import eps_large_delta_scalar, eps_lemma1_small_delta_scalar
-from .kernels import expit as _expit
+from .kernels import expit_scalar as _expit
 from .solvers import round_up as _round_up
 
 __all__ = ["eps_exact_scalar", "eps_solve", "gamma_exact_scalar", "lemma1_eq25_scalar"]

@@ -204,17 +204,23 @@ def logsumexp(x, axis=None):
     return np.squeeze(out, axis=axis) if axis is not None else out.reshape(())
 
 
+def expit_scalar(x: float) -> float:
+    """``expit`` of one float with ``math``: numeric.fastconv's per-query path calls it some 30
+    times per order, where the type test of ``expit`` alone costs 6% of an RDP query."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
 def expit(x):
     """The logistic function 1/(1 + e^{-x}), with full relative accuracy at both ends
     (``e^{-|x|}`` never overflows).  NumPy only: the accountant's start-up does not import
     ``scipy.special`` for it (tied to ``scipy.special.expit`` in tests/test_numeric_kernels.py).
-    The one expit of numeric/: a float is answered with ``math`` as a float (numeric.fastconv's
-    per-query path), anything else as a float array."""
+    The one expit of numeric/: a float is answered by ``expit_scalar`` as a float, anything
+    else as a float array."""
     if isinstance(x, float):
-        if x >= 0:
-            return 1.0 / (1.0 + math.exp(-x))
-        z = math.exp(x)
-        return z / (1.0 + z)
+        return expit_scalar(x)
     x = np.asarray(x, dtype=float)
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))

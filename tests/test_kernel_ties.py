@@ -234,6 +234,7 @@ NOT_A_FORMULA = {
     "kernels.log1mexp": "stable arithmetic primitive (no paper formula)",
     "kernels.log_expm1": "stable arithmetic primitive (no paper formula)",
     "kernels.expit": "special function (tied to scipy.special.expit, tests/test_numeric_kernels.py)",
+    "kernels.expit_scalar": "special function (the float path of kernels.expit, tied with it to scipy.special.expit)",
     "kernels.log_binom_int": "special function (tied to mpmath, tests/test_numeric_kernels.py)",
     "kernels.log_ndtr_scalar": "special function (tied to mpmath, tests/test_numeric_kernels.py)",
     "kernels.logaddexp_scalar": "stable arithmetic primitive (no paper formula)",

@@ -124,6 +124,11 @@ def test_expit_matches_mpmath_and_scipy_at_both_ends():
     assert np.all(np.abs(got[normal] - truth[normal]) <= 4e-16 * truth[normal])
     assert np.array_equal(got[~normal] == 0, truth[~normal] == 0)
     assert np.allclose(got[normal], expit(x[normal]), rtol=4e-16, atol=0)
+    # the float path (numeric.fastconv's, math.exp) is as accurate
+    scal = np.array([K.expit_scalar(float(v)) for v in x])
+    assert np.all(np.abs(scal[normal] - truth[normal]) <= 4e-16 * truth[normal])
+    assert np.array_equal(scal[~normal] == 0, truth[~normal] == 0)
+    assert all(K.expit(float(v)) == K.expit_scalar(float(v)) for v in x[::97])
 
 
 def test_log_binom_int_matches_mpmath():
