@@ -35,7 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DELTA = 1e-5
-MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(64 << 20), "MALLOC_TRIM_THRESHOLD_": str(128 << 20)}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _alloc import MALLOC  # noqa: E402  (glibc's thresholds for the children: _alloc.py)
 
 ROUTES = [  # bench_routes.CASES: name, sigma, q, T
     ("a gaussian s=20 T=1e3", 20.0, 1.0, 1000),

@@ -26,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 warnings.filterwarnings("ignore")
 
+import _alloc  # noqa: E402
 from numeric import account  # noqa: E402
 from numeric import events as EV  # noqa: E402
 
@@ -112,6 +113,7 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
+    alloc = _alloc.fix()                                       # see benchmarks/_alloc.py
     ours("rdp", 2.0, 0.01, 10)()                              # warm: kernels, imports
     ours("pld", 2.0, 0.01, 10)()
     rows = []
@@ -157,7 +159,7 @@ def main(argv=None):
         cal["dp_pld"] = {"sigma": s, "seconds": time.perf_counter() - t0}
     except Exception as exc:
         cal.setdefault("dp_rdp", {"error": str(exc)[:80]})
-    out = {"delta": DELTA, "rows": rows, "calibration_c_eps1": cal}
+    out = {"delta": DELTA, "rows": rows, "calibration_c_eps1": cal, **alloc}
     if args.out:
         Path(args.out).write_text(json.dumps(out, indent=1))
     cols = ("ours_rdp", "ours_pld", "ours_pld_up", "ours_best", "dp_rdp", "dp_pld", "prv")

@@ -1,0 +1,32 @@
+"""glibc's malloc thresholds fixed for a benchmark process (``fix()``), so that timings measure
+work rather than page faults.
+
+glibc moves its mmap threshold with the sizes a process has freed and trims the heap when its
+top is free.  How many fresh multi-MB arrays a query then page-faults into, at one fault per
+4 KB page, depends on what ran before it in that process: the same query measures up to 30%
+apart between processes (and up to 4x in a process that ran the peers' accountants first).
+With the thresholds fixed, blocks below 64 MB come from the heap and stay there.  Every
+column of a benchmark, ours and the peers', runs under the same setting.  ``MALLOC`` is the same
+setting as environment variables for a child process (``bench_ab.py``).
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+
+MMAP_THRESHOLD = 64 << 20
+TRIM_THRESHOLD = 128 << 20
+MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD), "MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD)}
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3        # mallopt parameters (malloc.h)
+
+
+def fix() -> dict:
+    """Fix the thresholds in this process (glibc only); returns the record for a results file."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        ok = bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and \
+            bool(libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    except (OSError, AttributeError):
+        ok = False
+    return {"malloc_thresholds_fixed": ok, "mmap_threshold": MMAP_THRESHOLD,
+            "trim_threshold": TRIM_THRESHOLD}
