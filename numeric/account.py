@@ -331,6 +331,7 @@ def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True
                 lo, hi, res = ROUTES[r].bounds(events, name, at_r, neighbouring, conversion)
             except EV.RouteError as exc:
                 errors[r] = exc
+                failed.pop(r, None)
                 return
             except UserInputError:
                 raise
