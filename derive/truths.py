@@ -277,6 +277,8 @@ class CPair:
     Sq: Callable | None = None
     lp: Callable | None = None      # log densities, when known in closed form (one exp per tilted node)
     lq: Callable | None = None
+    loglinear: bool = False         # lp and lq are linear in x between consecutive kinks and on both
+                                    # tails (Laplace): the tilted integral is a finite sum (exact)
 
     def tilted(self, al):
         """x -> p(x)^al q(x)^(1-al), the integrand of the Renyi divergence: exp(al log p + (1-al) log q)
@@ -285,6 +287,36 @@ class CPair:
             lp, lq = self.lp, self.lq
             return lambda x: mp.exp(al * lp(x) + (1 - al) * lq(x))
         return lambda x: self.p(x) ** al * self.q(x) ** (1 - al)
+
+    def tilted_integral(self, al):
+        """int p^al q^(1-al) over the line for a ``loglinear`` pair: on each piece between kinks
+        the exponent al lp + (1-al) lq is c x + d (read off at two points of the piece), whose
+        integral is (e^{c v + d} - e^{c u + d}) / c (e^d (v - u) when c = 0); a tail whose exponent
+        does not decrease outwards makes the integral +oo."""
+        f = lambda x: al * self.lp(x) + (1 - al) * self.lq(x)
+        ks = sorted(set(mp.mpf(k) for k in self.kinks))
+        ends = [-mp.inf] + ks + [mp.inf]
+        total = mp.mpf(0)
+        for u, v in zip(ends[:-1], ends[1:]):
+            if mp.isinf(u) and mp.isinf(v):
+                a, b_ = mp.mpf(-1), mp.mpf(1)
+            elif mp.isinf(u):
+                a, b_ = v - 1, v
+            elif mp.isinf(v):
+                a, b_ = u, u + 1
+            else:
+                a, b_ = u, v
+            c = (f(b_) - f(a)) / (b_ - a)
+            d = f(a) - c * a
+            if mp.isinf(u) and not c > 0 or mp.isinf(v) and not c < 0:
+                return mp.inf
+            if c == 0:
+                total += mp.exp(d) * (v - u)
+            else:
+                hi = mp.mpf(0) if mp.isinf(v) else mp.exp(c * v + d)
+                lo = mp.mpf(0) if mp.isinf(u) else mp.exp(c * u + d)
+                total += (hi - lo) / c
+        return total
 
     def sp_(self, x):
         return self.Sp(x) if self.Sp is not None else 1 - self.Fp(x)
@@ -295,7 +327,8 @@ class CPair:
     def swapped(self) -> "CPair":
         return CPair(self.label + " (swapped)", self.q, self.p, self.Fq, self.Fp, self.Fq_inv, self.Fp_inv,
                      self.lo, self.hi, lambda lam: self.cross(1 / lam), self.breaks, self.kinks,
-                     not self.decreasing, _swap_shift(self.params), self.Sq, self.Sp, self.lq, self.lp)
+                     not self.decreasing, _swap_shift(self.params), self.Sq, self.Sp, self.lq, self.lp,
+                     self.loglinear)
 
     def _edges(self, extra=()):
         pts = sorted(set([x for x in list(self.breaks) + list(extra)
@@ -461,7 +494,8 @@ def laplace_pair(m, b=1):
                  lambda u: _lap_inv(u, 0, b), lambda u: _lap_inv(u, m, b), -mp.inf, mp.inf, cross,
                  [mp.mpf(0), m, -30 * b, m + 30 * b], [mp.mpf(0), m], True, {"m": m, "b": b},
                  lambda x: _lap_sf(x, 0, b), lambda x: _lap_sf(x, m, b),
-                 lambda x: -abs(x) / b - mp.log(2 * b), lambda x: -abs(x - m) / b - mp.log(2 * b))
+                 lambda x: -abs(x) / b - mp.log(2 * b), lambda x: -abs(x - m) / b - mp.log(2 * b),
+                 loglinear=True)
 
 
 def exponential_pair(r):
@@ -1069,6 +1103,8 @@ def _renyi_checked(pr, a):
     a = mp.mpf(a)
     if isinstance(pr, DPair):
         return pr.renyi(a)
+    if pr.loglinear and pr.lp is not None and pr.lq is not None:
+        return mp.log(pr.tilted_integral(a)) / (a - 1)
     v = pr.quad_checked(pr.tilted(a), pr._tilted_breaks(a))
     return mp.log(v) / (a - 1)
 
