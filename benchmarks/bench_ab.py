@@ -30,13 +30,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DELTA = 1e-5
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _alloc import MALLOC  # noqa: E402  (glibc's thresholds for the children: _alloc.py)
+from _harness import MALLOC, median_time  # noqa: E402  (glibc's thresholds for the children; no numeric import)
 
 ROUTES = [  # bench_routes.CASES: name, sigma, q, T
     ("a gaussian s=20 T=1e3", 20.0, 1.0, 1000),
@@ -94,22 +93,6 @@ def _cases():
     return out
 
 
-def _time(fn, repeats=5, batch_seconds=0.02):
-    """bench_routes.median_time's rule (batches under ``batch_seconds``), written here because a
-    child must not import bench_routes: its import puts HEAD's ``numeric`` on the path."""
-    t0 = time.perf_counter()
-    value = fn()
-    once = time.perf_counter() - t0
-    batch = max(1, int(batch_seconds / max(once, 1e-7)))
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(batch):
-            fn()
-        ts.append((time.perf_counter() - t0) / batch)
-    return statistics.median(ts), value
-
-
 def _child(tree: str) -> None:
     sys.path.insert(0, tree)
     os.chdir(tree)
@@ -119,7 +102,7 @@ def _child(tree: str) -> None:
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
     rec = {}
     for name, fn in _cases().items():
-        t, v = _time(fn)
+        t, v = median_time(fn, 5)
         rec[name] = [t, repr(v)]
     print(json.dumps(rec))
 

@@ -45,7 +45,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 warnings.filterwarnings("ignore")
 
-import _alloc  # noqa: E402
+import _harness  # noqa: E402
 from numeric import pld  # noqa: E402
 
 DELTA = 1e-5
@@ -349,7 +349,7 @@ def fixed_batches(have):
 
 
 if __name__ == "__main__":
-    ALLOC = _alloc.fix()                                       # see benchmarks/_alloc.py
+    ALLOC = _harness.fix()                                       # see benchmarks/_harness.py
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         _child(sys.argv[2:])
     else:

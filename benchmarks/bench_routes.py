@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 import warnings
@@ -26,7 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 warnings.filterwarnings("ignore")
 
-import _alloc  # noqa: E402
+import _harness  # noqa: E402
+from _harness import median_time  # noqa: E402
 from numeric import account  # noqa: E402
 from numeric import events as EV  # noqa: E402
 
@@ -40,23 +40,6 @@ CASES = [  # name, sigma, q, T
     ("d  q=1e-5 s=1.1 T=1e6", 1.1, 1e-5, 1_000_000),
     ("e  q=1e-3 s=1 T=1e7", 1.0, 1e-3, 10_000_000),
 ]
-
-
-def median_time(fn, repeats, min_batch_seconds=0.02):
-    """Median over ``repeats`` of the per-call time; calls faster than ``min_batch_seconds``
-    are timed in batches (as timeit does), so that timer resolution and one-off pauses do
-    not dominate sub-millisecond queries.  The same rule applies to every column."""
-    t0 = time.perf_counter()
-    out = fn()
-    once = time.perf_counter() - t0
-    batch = max(1, int(min_batch_seconds / max(once, 1e-7)))
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(batch):
-            out = fn()
-        ts.append((time.perf_counter() - t0) / batch)
-    return statistics.median(ts), out
 
 
 def ours(method, sigma, q, T):
@@ -113,7 +96,7 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
-    alloc = _alloc.fix()                                       # see benchmarks/_alloc.py
+    alloc = _harness.fix()                                       # see benchmarks/_harness.py
     ours("rdp", 2.0, 0.01, 10)()                              # warm: kernels, imports
     ours("pld", 2.0, 0.01, 10)()
     rows = []

@@ -1,5 +1,5 @@
-"""glibc's malloc thresholds fixed for a benchmark process (``fix()``), so that timings measure
-work rather than page faults.
+"""What a timed benchmark process shares: glibc's malloc thresholds fixed (``fix()``), so that
+timings measure work rather than page faults, and the timing rule (``median_time``).
 
 glibc moves its mmap threshold with the sizes a process has freed and trims the heap when its
 top is free.  How many fresh multi-MB arrays a query then page-faults into, at one fault per
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import statistics
+import time
 
 MMAP_THRESHOLD = 64 << 20
 TRIM_THRESHOLD = 128 << 20
@@ -30,3 +32,20 @@ def fix() -> dict:
         ok = False
     return {"malloc_thresholds_fixed": ok, "mmap_threshold": MMAP_THRESHOLD,
             "trim_threshold": TRIM_THRESHOLD}
+
+
+def median_time(fn, repeats, min_batch_seconds=0.02):
+    """Median over ``repeats`` of the per-call time; calls faster than ``min_batch_seconds``
+    are timed in batches (as timeit does), so that timer resolution and one-off pauses do
+    not dominate sub-millisecond queries.  The same rule applies to every column."""
+    t0 = time.perf_counter()
+    out = fn()
+    once = time.perf_counter() - t0
+    batch = max(1, int(min_batch_seconds / max(once, 1e-7)))
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(batch):
+            out = fn()
+        ts.append((time.perf_counter() - t0) / batch)
+    return statistics.median(ts), out
