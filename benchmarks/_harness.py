@@ -21,6 +21,19 @@ TRIM_THRESHOLD = 128 << 20
 MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD), "MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD)}
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3        # mallopt parameters (malloc.h)
 
+#: bench_routes' cases (and bench_ab's): name, sigma, q, T
+ROUTE_CASES = [
+    ("a  gaussian s=20 T=1e3", 20.0, 1.0, 1000),
+    ("b  q=1e-3 s=4 T=1e3", 4.0, 1e-3, 1000),
+    ("b  q=1e-3 s=4 T=1e4", 4.0, 1e-3, 10_000),
+    ("b  q=1e-3 s=4 T=1e5", 4.0, 1e-3, 100_000),
+    ("c  q=256/6e4 s=1.1 T=14063", 1.1, 256 / 60000, 14063),
+    ("d  q=1e-5 s=1.1 T=1e6", 1.1, 1e-5, 1_000_000),
+    ("e  q=1e-3 s=1 T=1e7", 1.0, 1e-3, 10_000_000),
+]
+#: bench_pld's (i): q, sigma, T
+PLD_CASES = [(1e-3, 4.0, 1000), (1e-3, 4.0, 10_000), (1e-3, 4.0, 100_000), (256 / 60000, 1.1, 14063)]
+
 
 def fix() -> dict:
     """Fix the thresholds in this process (glibc only); returns the record for a results file."""

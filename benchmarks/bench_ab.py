@@ -35,19 +35,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DELTA = 1e-5
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import MALLOC, median_time  # noqa: E402  (glibc's thresholds for the children; no numeric import)
+from _harness import MALLOC, PLD_CASES, ROUTE_CASES, median_time  # noqa: E402  (glibc's thresholds for the children; no numeric import)
 
-ROUTES = [  # bench_routes.CASES: name, sigma, q, T
-    ("a gaussian s=20 T=1e3", 20.0, 1.0, 1000),
-    ("b q=1e-3 s=4 T=1e3", 4.0, 1e-3, 1000),
-    ("b q=1e-3 s=4 T=1e4", 4.0, 1e-3, 10_000),
-    ("b q=1e-3 s=4 T=1e5", 4.0, 1e-3, 100_000),
-    ("c q=256/6e4 s=1.1 T=14063", 1.1, 256 / 60000, 14063),
-    ("d q=1e-5 s=1.1 T=1e6", 1.1, 1e-5, 1_000_000),
-    ("e q=1e-3 s=1 T=1e7", 1.0, 1e-3, 10_000_000),
-]
-PLD_CASES = [  # bench_pld (i) and (iii): q, sigma, T
-    (1e-3, 4.0, 1000), (1e-3, 4.0, 10_000), (1e-3, 4.0, 100_000), (256 / 60000, 1.1, 14063),
+ROUTES = [(" ".join(n.split()), s, q, T) for n, s, q, T in ROUTE_CASES]
+PLD_CASES = list(PLD_CASES) + [  # and bench_pld (iii): q, sigma, T
     (1e-4, 1.0, 100_000), (1e-4, 1.0, 10_000_000), (1e-5, 1.0, 1_000_000), (1e-5, 1.0, 10_000_000),
     (1e-6, 1.0, 10_000_000),
 ]

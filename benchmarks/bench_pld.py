@@ -49,7 +49,7 @@ import _harness  # noqa: E402
 from numeric import pld  # noqa: E402
 
 DELTA = 1e-5
-CASES = [(1e-3, 4.0, 1000), (1e-3, 4.0, 10_000), (1e-3, 4.0, 100_000), (256 / 60000, 1.1, 14063)]
+CASES = _harness.PLD_CASES
 OUT = ROOT / "benchmarks" / "results_pld.json"
 
 

@@ -26,20 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 warnings.filterwarnings("ignore")
 
 import _harness  # noqa: E402
-from _harness import median_time  # noqa: E402
+from _harness import ROUTE_CASES, median_time  # noqa: E402
 from numeric import account  # noqa: E402
 from numeric import events as EV  # noqa: E402
 
 DELTA = 1e-5
-CASES = [  # name, sigma, q, T
-    ("a  gaussian s=20 T=1e3", 20.0, 1.0, 1000),
-    ("b  q=1e-3 s=4 T=1e3", 4.0, 1e-3, 1000),
-    ("b  q=1e-3 s=4 T=1e4", 4.0, 1e-3, 10_000),
-    ("b  q=1e-3 s=4 T=1e5", 4.0, 1e-3, 100_000),
-    ("c  q=256/6e4 s=1.1 T=14063", 1.1, 256 / 60000, 14063),
-    ("d  q=1e-5 s=1.1 T=1e6", 1.1, 1e-5, 1_000_000),
-    ("e  q=1e-3 s=1 T=1e7", 1.0, 1e-3, 10_000_000),
-]
+CASES = ROUTE_CASES
 
 
 def ours(method, sigma, q, T):
