@@ -182,18 +182,18 @@ def _approx(events, name, at, method):
         raise EV.RouteError(method, EV.describe(events), f"noise multiplier sigma/sensitivity = "
                             f"{s:.6g} outside [{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the "
                             "approximation's range)")
-    degenerate = EV.RouteError(
-        method, EV.describe(events), f"the privacy loss's variance underflows to 0 in double "
-        f"precision at sampling rate {e.rate:g} (the approximation is degenerate there; the "
-        "certified routes, --method best or pld, answer)")
     try:
         res = getattr(methods, name)(sigma, e.rate, e.count, at, sens, method)
+        degenerate = math.isnan(res.value)      # the CLT's mu = 0/0 where the cumulants underflow
     except DomainError as exc:
-        if exc.name == "kappa_2":
-            raise degenerate from None
-        raise
-    if math.isnan(res.value):          # the CLT's mu = 0/0 where the cumulants underflow
-        raise degenerate
+        if exc.name != "kappa_2":
+            raise
+        degenerate = True                       # Edgeworth: the loss variance is 0 in floats
+    if degenerate:
+        raise EV.RouteError(method, EV.describe(events), "the privacy loss's variance underflows "
+                            f"to 0 in double precision at sampling rate {e.rate:g} (the "
+                            "approximation is degenerate there; the certified routes, --method "
+                            "best or pld, answer)")
     return res
 
 

@@ -331,13 +331,20 @@ def test_refinement_that_cannot_fit_is_told_before_discretising(monkeypatch):
     than CHERNOFF_BLOCKS, whose blocked Chernoff window (~2.4e7 bins) cannot fit MAX_WINDOW_BINS:
     the query skips it before discretising (0.2 s and 155 MB), and its bracket is the one the
     attempt gives (the attempt is made and refused when the early test is switched off)."""
+    from numeric import pld_compose as PC
+    from numeric import pld_lattice as PL
     from numeric import pld_result as PR
     told, tried = [], []
     early = PR.PLDResult._blocked_window_too_wide
     monkeypatch.setattr(PR.PLDResult, "_blocked_window_too_wide",
-                        lambda self, m, h: told.append(early(self, m, h)) or told[-1])
+                        lambda self, m, h: told.append((early(self, m, h), self.steps, m, h)) or told[-1][0])
     a = pld.subsampled_gaussian(1.0, 1e-6, 10**7).epsilon(1e-5)
-    assert True in told
+    refused = [(n, m, h) for ok, n, m, h in told if ok]
+    assert refused
+    for n, m, h in refused:     # the prediction, against the window the attempt would have built
+        pmf = PL.discretise(m, h, False)
+        lo, hi, _ = PC._window(pmf, n, PL.TAIL_BOUND)
+        assert hi - lo + 1 > 2 * PL.MAX_WINDOW_BINS
     again = PR.PLDResult._refine_again
     monkeypatch.setattr(PR.PLDResult, "_blocked_window_too_wide", lambda self, m, h: False)
     monkeypatch.setattr(PR.PLDResult, "_refine_again",
