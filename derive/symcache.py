@@ -6,19 +6,14 @@ integral are two ``doit`` calls inside one ``simplify``, the truth and the print
 and neighbouring claims (``fs.Dj``, ``fs.mDj``, ``fs.rj``, ``eqA_5``) integrate the same integrands.
 ``doit`` of an integral is a function of the integral and the hints (SymPy expressions are immutable
 and compare structurally, symbols with their assumptions), so the memo returns exactly what the call
-would; only the repetition goes.  The memo is in force only inside ``active()`` (``Claim.check``
-enters it), so importing dpderive leaves SymPy as it is; the memo itself lives for the process, so
-later checks reuse earlier claims' integrals.  It is bounded (cleared when full) and keyed also by
-SymPy's global ``evaluate``/``distribute`` switches.
+would; only the repetition goes.  ``install()`` is idempotent; the memo is bounded (cleared when
+full) and keyed also by SymPy's global ``evaluate``/``distribute`` switches.
 """
 from __future__ import annotations
-
-import contextlib
 
 MAX_ENTRIES = 512
 _MEMO: dict = {}
 _ORIG = None
-_DEPTH = 0
 
 
 def _doit(self, **hints):
@@ -39,22 +34,12 @@ def _doit(self, **hints):
     return value
 
 
-@contextlib.contextmanager
-def active():
-    """``Integral.doit`` memoised inside the block (re-entrant; SymPy's own method restored on
-    leaving the outermost block, also when it raises)."""
-    global _ORIG, _DEPTH
+def install() -> None:
+    global _ORIG
     import sympy as sp
-    if _DEPTH == 0:
+    if _ORIG is None:
         _ORIG = sp.Integral.doit
         sp.Integral.doit = _doit
-    _DEPTH += 1
-    try:
-        yield
-    finally:
-        _DEPTH -= 1
-        if _DEPTH == 0:
-            sp.Integral.doit = _ORIG
 
 
 def clear() -> None:

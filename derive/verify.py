@@ -13,10 +13,12 @@ from typing import Callable, Iterable, Sequence
 import mpmath as mp
 import sympy as sp
 
-from . import budget
+from . import budget, symcache
 from .core import Verdict
 from .symbols import Param
 from .truths_float import grid_golden
+
+symcache.install()     # Integral.doit memoised in this process (the same values, once each)
 
 DPS = 50          # working precision for numeric checks (decimal digits)
 TOL_DIGITS = 30   # an identity "holds" when the relative error is below 10**-TOL_DIGITS
