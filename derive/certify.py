@@ -263,6 +263,8 @@ class _Enclosure:
         if len(limits) != 1:
             raise NotEnclosable("a sum over several indices")
         k, lo, hi = limits[0]
+        if hi is sp.oo or lo is -sp.oo:
+            return self._series(e)
         lo_b, hi_b = self(lo), self(hi)
         if not (lo_b.is_exact() and hi_b.is_exact() and lo_b.is_integer() and hi_b.is_integer()):
             raise NotEnclosable("a sum whose limits are not exact integers")
@@ -275,6 +277,22 @@ class _Enclosure:
             t = sub(body)
             out = out + t if isinstance(e, sp.Sum) else out * t
         return out
+
+    def _series(self, e):
+        """An infinite sum or product through SymPy's closed form (``doit``): a Piecewise (the
+        geometric series where |tau| < 1) has its condition decided on the ball; a series with no
+        closed form there has no enclosure (the mpmath confirmation stands)."""
+        busy = self.cache.setdefault("_series_in_progress", set())
+        if e in busy:
+            raise NotEnclosable(f"the series {sp.sstr(e)} has no closed form here")
+        busy.add(e)
+        try:
+            done = e.doit()
+            if done == e:
+                raise NotEnclosable(f"the series {sp.sstr(e)} has no closed form")
+            return self(done)
+        finally:
+            busy.discard(e)
 
     def _applied(self, e):
         name = type(e).__name__
@@ -543,6 +561,23 @@ def _q_kl(ev, pr):
     return out
 
 
+def _q_maxdiv(ev, pr):
+    pr = _as_pair(ev(pr))
+    if isinstance(pr, _Lap):
+        return abs(pr.t)
+    if isinstance(pr, _Pmf):
+        out = None
+        for p, q in zip(pr.P, pr.Q):
+            if p.is_exact() and p == 0:
+                continue
+            r = _log(p) - _log(q)
+            out = r if out is None else arb.max(out, r)
+        if out is None:
+            raise NotEnclosable("MaxDivergence of a pair with no mass")
+        return out
+    raise NotEnclosable("MaxDivergence of this pair")
+
+
 def _q_tv(ev, pr):
     pr = _as_pair(ev(pr))
     if isinstance(pr, _Gauss):
@@ -573,7 +608,7 @@ def _q_tradeoff(ev, pr, a):
 
 
 _QUANTITIES = {"HockeyStick": _q_hockey, "SupOverEvents": _q_hockey, "DeltaOfEps": _q_delta,
-               "EpsOfDelta": _q_eps, "Renyi": _q_renyi, "KL": _q_kl, "TV": _q_tv,
+               "EpsOfDelta": _q_eps, "Renyi": _q_renyi, "KL": _q_kl, "MaxDivergence": _q_maxdiv, "TV": _q_tv,
                "ChiAlpha": _q_chi, "Tradeoff": _q_tradeoff}
 
 

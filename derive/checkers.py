@@ -15,6 +15,7 @@ Kinds: ``identity``, ``inequality``, ``derivative``, ``monotone``, ``convex``,
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -51,6 +52,8 @@ class Domain:
     vars: list[Var]
     conditions: tuple = ()
     _cond_fns: list = field(default_factory=list, repr=False)
+    #: points the search tries first (name -> value: the extremal pairs of a [pairs] entry)
+    seeds: tuple = ()
 
     def __post_init__(self):
         syms = [v.symbol for v in self.vars]
@@ -87,12 +90,36 @@ def _sum_terms(v):
             a, b = float(a), float(b)
         except (TypeError, ValueError):
             continue
-        if a != int(a) or b != int(b) or b - a > 10 ** 5:
+        if not math.isfinite(a) or a != int(a):
             continue
         term = sp.lambdify(k, sm.function, modules=[truths.namespace(), "mpmath"])
-        total = mp.fsum(term(mp.mpf(j)) for j in range(int(a), int(b) + 1))
+        if b == math.inf:
+            total = _series_value(term, int(a))
+            if total is None:
+                raise ValueError("the series does not converge numerically at this point")
+        elif b != int(b) or b - a > 10 ** 5:
+            continue
+        else:
+            total = mp.fsum(term(mp.mpf(j)) for j in range(int(a), int(b) + 1))
         v = v.xreplace({sm: sp.Float(total, mp.mp.dps)})
     return v
+
+
+def _series_value(term, a: int):
+    """sum_{j >= a} term(j) in mpmath: ``mpmath.nsum`` (direct summation with Richardson / Shanks
+    extrapolation) at the working precision and again at 10 more digits; the value when both agree to
+    all but 5 digits (the method's error estimate), else None (the series is not settled here)."""
+    vals = []
+    for extra in (0, 10):
+        with mp.workdps(mp.mp.dps + extra):
+            try:
+                vals.append(mp.nsum(lambda j: term(j), [a, mp.inf]))
+            except (ZeroDivisionError, ValueError, OverflowError, TypeError, mp.libmp.NoConvergence):
+                return None
+    x, y = (_real(u) for u in vals)
+    if x is None or y is None or abs(x - y) > mp.mpf(10) ** -(mp.mp.dps - 5) * max(1, abs(y)):
+        return None
+    return y
 
 
 def _short_limits(lim) -> bool:
@@ -113,7 +140,9 @@ def mp_function(expr, dom: Domain) -> Callable[[dict], object]:
     expr = sp.sympify(expr)
     if expr.has(sp.Sum, sp.Product, sp.Integral):
         done = expr.doit()
-        if not done.has(sp.Sum, sp.Product, sp.Integral):
+        # a closed form, or one valid where its condition holds (SymPy's geometric series:
+        # Piecewise((closed form, |tau| < 1), (the Sum, True))), which the point then decides
+        if not done.has(sp.Sum, sp.Product, sp.Integral) or done.has(sp.Piecewise):
             expr = done
     syms = dom.symbols
 
@@ -181,7 +210,8 @@ def _search(violation, dom: Domain, *, budget: str = "normal", stop_at=None, see
     kw = {"normal": dict(n_random=48, starts=3, maxfev=60),
           "expensive": dict(n_random=16, starts=1, maxfev=24)}[budget]
     return worst_point(violation, dom.vars, where=dom.where, dps=dps, stop_at=stop_at,
-                       seed=seed, screen=screen, screen_points=screen_points, floor=floor, **kw)
+                       seed=seed, screen=screen, screen_points=screen_points, floor=floor,
+                       seeds=dom.seeds, **kw)
 
 
 #: truths whose float path solves for a root or an optimum (a few ms a point): fewer float points
@@ -584,9 +614,8 @@ def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) ->
         e = _confirm(relerr, pt)
         return e is not None and e > IDENTITY_RTOL
     pt, cert, extent = _certified_point(res.point, relerr, dom, bad, lhs, rhs, equal=True)
-    if cert is None:
-        return Verdict("holds_numerically", method, points=res.evaluations, worst_error=float(worst),
-                       precision=CONFIRM_DPS, note=_NO_ENCLOSED_VIOLATION)
+    if cert is None or "unconfirmed" in cert:
+        return _unconfirmed(cert, method, res, worst)
     with mp.workdps(CONFIRM_DPS):
         a, b = fl(pt), fr(pt)
     ce = {"params": _params(pt), "lhs": mp.nstr(a, 15), "rhs": mp.nstr(b, 15),
@@ -623,11 +652,14 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
     if nice is None:            # the worst point, moved towards the middle while it violates
         cands.append(shrink(pull_in(worst_pt, dom.vars, bad), dom.vars, bad))
     cands.append(shrink(worst_pt, dom.vars, bad))
+    undecided = None
     for pt in cands:
         cert = _certify(small, big, pt, strict=strict, equal=equal)
         if cert.status == "violated":
             return pt, cert.record, extent
         if cert.status == "undecided":
+            undecided = undecided or {"unconfirmed": cert.record.get("reason", "the balls blow up"),
+                                      "point": _params(pt)}
             continue            # balls blow up here (an ill-conditioned point): no verdict from it (mpmath at
             # two precisions can agree on a wrong value there: G_mu(G_mu(a)) at mu = 1e13 is 1 at any digits)
         if cert.status == "unavailable":
@@ -637,7 +669,21 @@ def _certified_point(worst_pt, viol, dom: Domain, bad, small, big, *, strict: bo
         how = _exact_equal(small, big, pt) if strict else None
         if how is not None:
             return pt, {"method": how, "point": _params(pt), "difference": "0 (equality is attained)"}, extent
-    return cands[-1], None, extent
+    # a violation mpmath sees at two precisions that no ball decides: not a failure, and not a pass
+    return cands[-1], undecided, extent
+
+
+def _unconfirmed(cert, method, res, worst) -> Verdict:
+    """The verdict where the search's violation has no certificate: ``holds_numerically`` when the
+    balls show no violation at every candidate (rounding in mpmath), else ``inconclusive`` (a
+    violation was seen that ball arithmetic could not decide: never a pass)."""
+    if cert is None:
+        return Verdict("holds_numerically", method, points=res.evaluations, worst_error=float(max(worst, 0)),
+                       precision=CONFIRM_DPS, note=_NO_ENCLOSED_VIOLATION)
+    return Verdict("inconclusive", method, points=res.evaluations, precision=CONFIRM_DPS,
+                   note=(f"the search found a violation (worst relative size {mp.nstr(worst, 3)}, at "
+                         f"{_fmt_point(cert['point'])}) that ball arithmetic could not decide "
+                         f"({cert['unconfirmed']}): neither a certified failure nor a pass"))
 
 
 def _exact_equal(small, big, pt) -> str | None:
@@ -737,9 +783,8 @@ def check_inequality(lhs, op: str, rhs, dom: Domain) -> Verdict:
         w = _confirm(viol, pt)
         return w is not None and w > tol
     pt, cert, extent = _certified_point(res.point, viol, dom, bad, small, big, strict=strict)
-    if cert is None:
-        return Verdict("holds_numerically", method, points=res.evaluations, worst_error=float(max(worst, 0)),
-                       precision=CONFIRM_DPS, note=_NO_ENCLOSED_VIOLATION)
+    if cert is None or "unconfirmed" in cert:
+        return _unconfirmed(cert, method, res, worst)
     with mp.workdps(CONFIRM_DPS):
         a, b = mp_function(lhs, dom)(pt), mp_function(rhs, dom)(pt)
     what = "equality is attained" if strict and abs(a - b) <= max(abs(a), abs(b)) * mp.mpf(10) ** -35 \
@@ -1007,9 +1052,8 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = Non
     def bad(p):
         return (_confirm(viol, p) or 0) > mp.mpf(10) ** -25
     pt, cert, extent = _certified_point(res.point, viol, dom, bad, sp.S.Zero, sign * d_s)
-    if cert is None:
-        return Verdict("holds_numerically", method, points=res.evaluations, worst_error=0.0,
-                       precision=CONFIRM_DPS, note=_NO_ENCLOSED_VIOLATION)
+    if cert is None or "unconfirmed" in cert:
+        return _unconfirmed(cert, method, res, mp.mpf(0) if cert is None else _confirm(viol, pt) or 0)
     with mp.workdps(CONFIRM_DPS):
         dv = fd(pt)
     ce = {"params": _params(pt), f"d^{order}f/d{x}^{order}": mp.nstr(dv, 15),
@@ -1514,11 +1558,13 @@ def describe_pairs(v: Verdict, pairs: dict) -> Verdict:
         return v
     params = dict(ce["params"])
     for name, expr in pairs.items():
-        coords = [str(c) for c in expr.args]
+        coords = sorted(str(c) for c in expr.free_symbols)
         if not all(c in params for c in coords):
             continue
         with mp.workdps(30):
-            pr = truths.pmf_pair(*[mp.mpf(params.pop(c)) for c in coords])
+            at = {c: mp.mpf(params.pop(c)) for c in coords}
+            pr = truths.pmf_pair(*[sp.lambdify(sorted(a.free_symbols, key=str), a, "mpmath")(
+                *[at[str(x)] for x in sorted(a.free_symbols, key=str)]) for a in expr.args])
         params[name] = ("([" + ", ".join(mp.nstr(x, 8) for x in pr.P) + "], ["
                         + ", ".join(mp.nstr(x, 8) for x in pr.Q) + "])")
     ce["params"] = params
@@ -1549,9 +1595,21 @@ def _draw_simplex(rng, dom: Domain, pairs: dict) -> dict:
     softmax logits are the logs of independent Exp(1) draws."""
     pt = _draw_uniform(rng, dom, pairs)
     for expr in pairs.values():
-        for c in expr.args:
-            if str(c) in pt:
-                pt[str(c)] = mp.log(mp.mpf(rng.expovariate(1.0)) + mp.mpf(10) ** -30)
+        if all(isinstance(c, sp.Symbol) for c in expr.args):       # coordinates: both pmfs' logits
+            for c in expr.args:
+                if str(c) in pt:
+                    pt[str(c)] = mp.log(mp.mpf(rng.expovariate(1.0)) + mp.mpf(10) ** -30)
+            continue
+        # coordinates u, d, s with Q's logits u + s d (a claim file's [pairs] entry)
+        k = len(expr.args) // 2
+        name = str(expr.args[0]).rsplit("_", 1)[0]
+        lu = [mp.log(mp.mpf(rng.expovariate(1.0)) + mp.mpf(10) ** -30) for _ in range(k)]
+        lv = [mp.log(mp.mpf(rng.expovariate(1.0)) + mp.mpf(10) ** -30) for _ in range(k)]
+        scale = max(max(abs(b - a) for a, b in zip(lu, lv)), mp.mpf(10) ** -4)
+        for i in range(k):
+            pt[f"{name}_u{i + 1}"] = lu[i]
+            pt[f"{name}_d{i + 1}"] = (lv[i] - lu[i]) / scale
+        pt[f"{name}_s"] = scale
     return pt
 
 

@@ -90,6 +90,88 @@ KIND_FIELDS = {
 }
 #: kinds whose claim may be one relation in ``latex`` instead of lhs, op, rhs
 RELATION_KINDS = ("identity", "inequality", "sampled", "exists")
+#: the search range of a pmf pair's scale s: Q's logits are P's plus s d with d in [-1, 1]^k, so the
+#: pairs searched run from nearly identical (max-divergence ~ 1e-4) to far apart (~ 16), log-evenly
+PAIR_SCALE = (1e-4, 8.0)
+#: the max-divergences of the randomized-response seeds, and the (eps, delta) of the canonical pair's
+PAIR_SEED_EPS = (1e-3, 1e-2, 0.1, 0.5, 1.0, 2.0, 4.0)
+PAIR_SEED_EPS_DELTA = ((0.1, 1e-3), (1.0, 1e-3), (1.0, 0.1), (0.1, 0.1))
+#: the logit of a point a seed pmf leaves (nearly) empty
+_EMPTY_LOGIT = -40.0
+
+
+def _user_name(name: str) -> str:
+    """A name as the user wrote it in LaTeX: a command for a Greek letter or ``ell`` (``\\ell``)."""
+    base = name.split("_")[0]
+    if base in _LATEX_LETTERS:
+        return "\\" + name
+    return name
+
+
+_LATEX_LETTERS = {"alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "iota",
+                  "kappa", "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "varphi",
+                  "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi",
+                  "Omega", "ell"}
+
+
+def pair_coordinates(name: str, k: int):
+    """The search coordinates of a pair of pmfs on k points: P's logits u (softmax), the direction d
+    of Q's logits from them and the scale s (Q's logits are u + s d)."""
+    u = [sp.Symbol(f"{name}_u{i}", real=True) for i in range(1, k + 1)]
+    d = [sp.Symbol(f"{name}_d{i}", real=True) for i in range(1, k + 1)]
+    return u, d, sp.Symbol(f"{name}_s", positive=True)
+
+
+def _pair_coverage(pairs: dict, dom) -> str:
+    """The method's words on which pairs the search covered (the max-divergence range of its scale)."""
+    names = [n for n in pairs if any(v.name == f"{n}_s" for v in dom.vars)]
+    if not names:
+        return ""
+    lo, hi = PAIR_SCALE
+    eps = ", ".join(f"{e:g}" for e in PAIR_SEED_EPS)
+    return (f"pairs {', '.join(names)} searched from nearly identical to far apart (max-divergence about "
+            f"{lo:g} to {2 * hi:g}, log-evenly), with randomized response at max-divergence {eps} and the "
+            f"canonical (eps, delta) pair as seeds")
+
+
+def _seed_point(name: str, P_logits, Q_logits) -> dict:
+    """The coordinates (u, d, s) of the pair with these logits."""
+    delta = [q - p for p, q in zip(P_logits, Q_logits)]
+    s = max(max(abs(x) for x in delta), PAIR_SCALE[0])
+    pt = {f"{name}_u{i}": p for i, p in enumerate(P_logits, 1)}
+    pt.update({f"{name}_d{i}": x / s for i, x in enumerate(delta, 1)})
+    pt[f"{name}_s"] = s
+    return pt
+
+
+def pair_seeds(name: str, k: int) -> list[dict]:
+    """The pairs the literature names as extremal, embedded on k points (the other points nearly
+    empty), as seeds of the search: randomized response at each max-divergence of PAIR_SEED_EPS (the
+    worst case of eps-DP: Kairouz, Oh and Viswanath 2015) and, on 3 points the (0, delta) pair, on 4
+    or more the canonical (eps, delta) pair (Kairouz et al. 2015; Murtagh and Vadhan 2016)."""
+    import math
+    pad = [_EMPTY_LOGIT] * (k - 2)
+    out = [_seed_point(name, [e / 2, -e / 2] + pad, [-e / 2, e / 2] + pad) for e in PAIR_SEED_EPS]
+    for e, dl in PAIR_SEED_EPS_DELTA:
+        lg = lambda x: math.log(x) if x > 0 else _EMPTY_LOGIT   # noqa: E731
+        if k >= 4:
+            hi, lo = (1 - dl) * math.exp(e) / (1 + math.exp(e)), (1 - dl) / (1 + math.exp(e))
+            P = [lg(dl), lg(hi), lg(lo), _EMPTY_LOGIT] + [_EMPTY_LOGIT] * (k - 4)
+            Q = [_EMPTY_LOGIT, lg(lo), lg(hi), lg(dl)] + [_EMPTY_LOGIT] * (k - 4)
+        elif k == 3:
+            P, Q = [lg(dl), lg(1 - dl), _EMPTY_LOGIT], [_EMPTY_LOGIT, lg(1 - dl), lg(dl)]
+        else:
+            continue
+        out.append(_seed_point(name, P, Q))
+    return out
+
+
+#: names the LaTeX reads as constants, so a symbol may not take them (the error says why)
+RESERVED_NAMES = {
+    "e": "'e' is Euler's number in the LaTeX (e^{x}, \\mathrm{e}); a symbol cannot take that name: "
+         "call it e_0, E or \\epsilon",
+    "pi": "'pi' is the constant pi in the LaTeX (\\pi); a symbol cannot take that name",
+}
 COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditions", "domain",
                  "latex", "seed")
 #: further fields of a built-in paper's claim file (``derive/papers/<key>/*.toml``, loaded by
@@ -622,6 +704,8 @@ class ClaimFile:
         pending: dict = {}
         for name, spec in raw.items():
             line = self.lines.find(rf"^\s*\"?{re.escape(name)}\"?\s*=")
+            if _canon(name) in RESERVED_NAMES and self.builtin is None:
+                raise self._err(line, f"symbol {name!r}", RESERVED_NAMES[_canon(name)])
             if isinstance(spec, str):
                 spec = {"domain": spec}
             if not isinstance(spec, dict) or "domain" not in spec:
@@ -836,6 +920,7 @@ class ClaimFile:
         searched through the softmax logits of its two pmfs (2 x points real variables)."""
         raw = self.data.get("pairs", {})
         self.pairs: dict[str, sp.Expr] = {}
+        self.pair_seeds: dict[str, list] = {}
         for name, spec in raw.items():
             line = self.lines.find(rf"^\s*\"?{re.escape(name)}\"?\s*=")
             item = f"pair {name!r}"
@@ -845,14 +930,25 @@ class ClaimFile:
             if isinstance(k, bool) or not isinstance(k, int) or not 2 <= k <= 8:
                 raise self._err(line, item, f"points={k!r} must be an integer in [2, 8]")
             cname = _canon(name)
-            coords = []
-            for side in ("u", "v"):
-                for i in range(1, k + 1):
-                    n = f"{cname}_{side}{i}"
-                    iv = sp.Interval(-sp.oo, sp.oo)
-                    self.symbols[n] = SymbolSpec(n, sp.Symbol(n, real=True), iv, False, (-4.0, 4.0))
-                    coords.append(self.symbols[n].symbol)
-            self.pairs[cname] = sp.Function("Pmf")(*coords)
+            if self.builtin is not None:
+                # a built-in paper's claims name the logits u, v of both pmfs in `over` and in their
+                # truths (an identical pair as Pmf(u, u)): their coordinates stay those logits
+                coords = []
+                for side in ("u", "v"):
+                    for i in range(1, k + 1):
+                        n = f"{cname}_{side}{i}"
+                        self.symbols[n] = SymbolSpec(n, sp.Symbol(n, real=True), sp.Interval(-sp.oo, sp.oo),
+                                                     False, (-4.0, 4.0))
+                        coords.append(self.symbols[n].symbol)
+                self.pairs[cname] = sp.Function("Pmf")(*coords)
+                continue
+            u, d, scale = pair_coordinates(cname, k)
+            for sym, iv, search in [*((x, sp.Interval(-sp.oo, sp.oo), (-4.0, 4.0)) for x in u),
+                                    *((x, sp.Interval(-sp.oo, sp.oo), (-1.0, 1.0)) for x in d),
+                                    (scale, sp.Interval.open(0, sp.oo), PAIR_SCALE)]:
+                self.symbols[sym.name] = SymbolSpec(sym.name, sym, iv, False, search)
+            self.pairs[cname] = sp.Function("Pmf")(*u, *(ui + scale * di for ui, di in zip(u, d)))
+            self.pair_seeds[cname] = pair_seeds(cname, k)
 
     def _read_quantities(self):
         """``chi = "ChiAlpha(P, alpha)"``: a name the LaTeX may use for a quantity of the truths."""
@@ -910,6 +1006,10 @@ class ClaimFile:
         the parser reads as one symbol (``_map`` gives it its name back)."""
         for name, cmd in self._multi_letter_names().items():
             text = _name_pattern(name).sub(lambda m, c=cmd: c + " ", text)
+        if "d" in getattr(self, "symbols", {}) and "\\int" not in text:
+            # a declared d is a letter, not the differential of SymPy's LaTeX grammar (which reads
+            # "d \\cdot f" as one symbol dcdot and "d f" as df): braced, it is the symbol
+            text = re.sub(r"(?<![\\a-zA-Z_{])d(?![a-zA-Z_}])", "{d}", text)
         return text
 
     def _map(self, expr, *, line, item, what, text):
@@ -933,17 +1033,24 @@ class ClaimFile:
                 return e.func(body, *limits)
             if isinstance(e, AppliedUndef):
                 name = _canon(type(e).__name__)
+                name = getattr(self, "_ml_back", {}).get(name, name)
                 args = [fix(a) for a in e.args]
                 if name in funcs:
                     return funcs[name](*args)
                 if name in self.symbols and len(args) == 1:  # x(y) is a product, as printed
                     return self.symbols[name].symbol * args[0]
-                raise self._err(line, item, f"unknown function {type(e).__name__!r} in {what} '{text}' "
+                if name in getattr(self, "quantities", {}) and len(args) == 1:   # E0 (e^{E0} - 1)
+                    return self.quantities[name] * args[0]
+                raise self._err(line, item, f"unknown function '{_user_name(name)}' in {what} '{text}' "
                                 f"(known: {', '.join(funcs)})")
             if isinstance(e, sp.Function) and type(e).__name__ in ("max", "min"):
                 return (sp.Max if type(e).__name__ == "max" else sp.Min)(*[fix(a) for a in e.args])
             if isinstance(e, sp.log) and len(e.args) == 2 and e.args[1] == sp.E:
                 return sp.log(fix(e.args[0]))
+            if isinstance(e, sp.Float):
+                # a decimal as written is an exact rational (1.5 = 3/2): e^{1.5} stays e^{3/2}, not a
+                # 15-digit float that the ball certificate would then take for the claim
+                return sp.Rational(str(e)) if e.is_finite else e
             if isinstance(e, sp.Symbol):
                 n = _canon(e.name)
                 n = getattr(self, "_ml_back", {}).get(n, n)
@@ -1074,17 +1181,24 @@ class ClaimFile:
             raise self._err(line, item, "missing 'where' (its location in the paper, e.g. \"(12)\" or \"Thm. 2\")")
         required, optional = KIND_FIELDS[kind]
         if "latex" in spec and kind in RELATION_KINDS:
-            rel = self.parse(spec["latex"], line=line, item=item, what="latex", relation=True)
-            lhs_t, rhs_t = _relation_sides(spec["latex"])
+            # the relation as written: both sides parsed apart (SymPy would evaluate x + 0 = x to True
+            # and x \\le x^2 + x to a relation of its own), the operator read from the text
+            if not isinstance(spec["latex"], str):
+                raise self._err(line, item, "latex must be a LaTeX string such as 'A \\le B'")
+            lhs_t, rhs_t, op_t = _relation_parts(spec["latex"])
+            if not rhs_t or op_t is None:
+                # no relation at the top level: the parser says why (a LaTeX error, or no relation)
+                self.parse(spec["latex"], line=line, item=item, what="latex", relation=True)
+                raise self._err(line, item, f"latex '{spec['latex']}' must be a relation (A = B, A \\le B, ...)")
             spec = dict(spec, lhs=lhs_t, rhs=rhs_t)
-            if kind in ("inequality", "exists") or (kind == "sampled" and not isinstance(rel, sp.Equality)):
-                if type(rel) not in _REL_TO_OP:
+            if kind in ("inequality", "exists") or (kind == "sampled" and op_t != "=="):
+                if op_t == "==":
                     raise self._err(line, item, f"{kind} claim's latex must be A \\le B, A < B, A \\ge B or A > B"
                                     + (" or A = B" if kind == "sampled" else ""))
-                spec["op"] = _REL_TO_OP[type(rel)]
+                spec["op"] = op_t
             elif kind == "sampled":
                 spec["op"] = "=="
-            elif not isinstance(rel, sp.Equality):
+            elif op_t != "==":
                 raise self._err(line, item, "an identity's latex must be A = B")
         allowed = set(COMMON_FIELDS) | set(required) | set(optional) | \
             (set(PAPER_FIELDS) if self.builtin is not None else set())
@@ -1095,7 +1209,9 @@ class ClaimFile:
         missing = [k for k in required if k not in spec]
         if missing:
             raise self._err(line, item, f"kind {kind!r} needs {', '.join(missing)}")
-        P = lambda k, rel=False: self.parse(spec[k], line=line, item=item, what=k, relation=rel)  # noqa: E731
+        side_line = self.lines.field(line, "latex") if "latex" in spec and kind in RELATION_KINDS else line
+        P = lambda k, rel=False: self.parse(spec[k], line=side_line if k in ("lhs", "rhs") else line,  # noqa: E731
+                                            item=item, what=k, relation=rel)
         kw: dict = {}
         if kind == "identity":
             kw = {"lhs": P("lhs"), "rhs": P("rhs")}
@@ -1192,8 +1308,12 @@ class ClaimFile:
         if kind == "sampled":
             kw["pairs"] = pairs
 
+        coverage = _pair_coverage(pairs, dom) if self.builtin is None else ""
+
         def check(kind=kind, dom=dom, kw=kw, pairs=pairs, units=units, factor=factor) -> Verdict:
             v = checkers.describe_pairs(checkers.check(kind, dom, **kw), pairs)
+            if coverage:
+                v = dataclass_replace(v, method=f"{v.method}; {coverage}")
             return _original_coordinates(v, units, kw.get("x"), factor) if units else v
         return Claim(id=f"{self.key}.{spec['id']}", paper=self.key,
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
@@ -1327,7 +1447,10 @@ class ClaimFile:
         if over is not None and not units:
             byname = {v.name: v for v in vars_}
             vars_ = [byname[n] for n in over]
-        return checkers.Domain(vars_, tuple(conds)), subs, units
+        in_vars = {v.name for v in vars_}
+        seeds = tuple(sd for name, sds in getattr(self, "pair_seeds", {}).items()
+                      if f"{name}_s" in in_vars for sd in sds)
+        return checkers.Domain(vars_, tuple(conds), seeds=seeds), subs, units
 
     # ------------------------------------------------------------------ registry
     def register(self) -> str:
@@ -1464,6 +1587,31 @@ def _point(v, err):
 
 def _looks_like_relation(text: str) -> bool:
     return bool(_relation_sides(re.sub(r"\\(left|right)[<>]", "", text))[1])
+
+
+_REL_TOKENS = {"\\le": "<=", "\\leq": "<=", "\\ge": ">=", "\\geq": ">=", "<=": "<=", ">=": ">=", "=": "==",
+               "<": "<", ">": ">"}
+
+
+def _relation_parts(text: str) -> tuple[str, str, str | None]:
+    """(lhs, rhs, op) of 'A rel B' (op one of <=, <, >=, >, ==; None when there is no relation)."""
+    lhs, rhs = _relation_sides(text)
+    if not rhs:
+        return lhs, "", None
+    token = None
+    rx = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|(?<![<>])=|<|>")
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0:
+            m = rx.match(text, i)
+            if m and not (ch == "\\" and text[i - 1:i] == "\\"):
+                token = m.group(0)
+                break
+    return lhs, rhs, _REL_TOKENS.get(token)
 
 
 def _relation_sides(text: str) -> tuple[str, str]:

@@ -30,6 +30,8 @@ import sympy as sp
 
 #: how far the search goes into unbounded domains, in decades (10**-U .. 10**U)
 DECADES = 6
+#: a bounded domain wider than 10^WIDE_DECADES (without a search range) is searched on log scales
+WIDE_DECADES = 4
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,10 @@ class Var:
                 v = mp.e ** (mp.log(a) + (mp.log(b) - mp.log(a)) * t)
             else:
                 v = a + (b - a) * t
+        elif self.lo is not None and self.hi is not None and self.wide:
+            a, b = mp.mpf(self.lo), mp.mpf(self.hi)
+            g = mp.e ** self._wide_exponent(abs(u), mp.log(b - a))
+            v = a + g if u <= 0 else b - g
         elif self.lo is not None and self.hi is not None:
             a, b = mp.mpf(self.lo), mp.mpf(self.hi)
             k = 6 * u if abs(u) <= 1 else mp.sign(u) * (6 + 34 * (abs(u) - 1))
@@ -142,6 +148,10 @@ class Var:
                 v = math.exp(math.log(a) + (math.log(b) - math.log(a)) * t)
             else:
                 v = a + (b - a) * t
+        elif self.lo is not None and self.hi is not None and self.wide:
+            a, b = float(self.lo), float(self.hi)
+            g = math.exp(self._wide_exponent(abs(u), math.log(b - a)))
+            v = a + g if u <= 0 else b - g
         elif self.lo is not None and self.hi is not None:
             a, b = float(self.lo), float(self.hi)
             k = 6 * u if abs(u) <= 1 else math.copysign(6 + 34 * (abs(u) - 1), u)
@@ -159,6 +169,41 @@ class Var:
             if self.hi is not None and v > self.hi:
                 v = float(math.floor(self.hi))
         return v
+
+    @cached_property
+    def wide(self) -> bool:
+        """A bounded domain without a search range spanning more than WIDE_DECADES decades: searched
+        on a log scale of the distance to each end (``_wide_exponent``), so that x in (0, 1e300) is
+        tried at 1e-12, 1, 1e150 and 1e300 - 1e288, not only near its middle."""
+        if self.search is not None or self.lo is None or self.hi is None or self.integer:
+            return False
+        try:
+            return float(mp.mpf(self.hi) - mp.mpf(self.lo)) > 10.0 ** WIDE_DECADES
+        except (TypeError, ValueError):
+            return False
+
+    @staticmethod
+    def _wide_exponent(r, log_width):
+        """log of the distance to the nearer end at |u| = r: from log(1e-12) at r = 1 (and on, down
+        to e^-40 below it at r = 2) to log(width / 2) at r = 0, linearly (a log scale that passes
+        through 1)."""
+        lo_exp = -12 * math.log(10)
+        if r <= 1:
+            return log_width - math.log(2) + (lo_exp - log_width + math.log(2)) * r
+        return lo_exp - 40 * (r - 1)
+
+    def coordinate(self, value) -> float:
+        """The coordinate ``u`` with ``value(u) == value`` (up to rounding), for a variable with a
+        search range (linear or log); the seeds of a search are given as values."""
+        if self.search is None:
+            raise ValueError(f"{self.name}: coordinates of seeds need a search range")
+        a, b = (float(x) for x in self.search)
+        x = float(value)
+        if a > 0 and b / a > 100:
+            t = (math.log(x) - math.log(a)) / (math.log(b) - math.log(a))
+        else:
+            t = (x - a) / (b - a)
+        return 2 * t - 1
 
     def special_coordinates(self) -> list[float]:
         """Coordinates of the ends and the middle (of the search range, or of a bounded
@@ -223,7 +268,7 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
                 where: Callable[[dict], bool] | None = None, n_random: int = 48,
                 starts: int = 3, maxfev: int = 60, seed: int = 2024, dps: int = 30,
                 stop_at=None, screen: Callable[[dict], float | None] | None = None,
-                screen_points: int = 2048, floor=None) -> SearchResult:
+                screen_points: int = 2048, floor=None, seeds: Sequence[dict] = ()) -> SearchResult:
     """Maximise ``violation`` over the domain (see the module docstring).
 
     ``where(point)`` encodes the claim's conditions (False: not in the domain).
@@ -236,10 +281,14 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
     (``screen_points`` of them: a fixed number, so that the verdict never depends on the machine's
     speed) in floats, runs Nelder-Mead in floats, and
     evaluates in mpmath only the worst few of them, the points floats could not evaluate, and a
-    short Nelder-Mead from the best (``_screened``)."""
+    short Nelder-Mead from the best (``_screened``).
+
+    ``seeds``: points (variable name -> value; the others at the middle of their range) tried
+    before the random ones, such as the extremal pairs the literature names."""
+    seed_us = seed_coordinates(vars_, seeds)
     if screen is not None:
         return _screened(violation, screen, vars_, where=where, starts=starts, maxfev=maxfev, seed=seed,
-                         dps=dps, stop_at=stop_at, n=screen_points, floor=floor)
+                         dps=dps, stop_at=stop_at, n=screen_points, floor=floor, seed_us=seed_us)
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
@@ -251,6 +300,10 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
     if len(combos) > 81:
         combos = rng.sample(combos, 81)
     starts_pool = []
+    for us in seed_us:
+        starts_pool.append((us, ev(us)))
+        if _done(best, stop_at):
+            return best
     for us in combos:
         # pull exact ends slightly inside (an open end is not a point of the domain)
         us = tuple(u * 0.999 if abs(u) == 1 else u for u in us)
@@ -301,7 +354,20 @@ SCREEN_USABLE = 4
 SCREEN_NOISE = 12
 
 
-def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, stop_at, n, floor=None):
+def seed_coordinates(vars_: Sequence[Var], seeds: Sequence[dict]) -> list[tuple]:
+    """The search coordinates of ``seeds`` (name -> value; a variable a seed does not name sits at
+    the middle of its range); a seed naming a variable without a search range is left out."""
+    out = []
+    for sd in seeds:
+        try:
+            out.append(tuple(v.coordinate(sd[v.name]) if v.name in sd else 0.0 for v in vars_))
+        except (ValueError, ZeroDivisionError, OverflowError):
+            continue
+    return out
+
+
+def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, stop_at, n, floor=None,
+              seed_us=()):
     rng = random.Random(seed)
     d = len(vars_)
     best = SearchResult(None, None, 0, 0)
@@ -343,6 +409,8 @@ def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, sto
         elif v != "out":
             scored.append((v, us))
 
+    for us in seed_us:
+        take(us)
     specials = [v.special_coordinates() for v in vars_]
     combos = list(itertools.product(*specials))
     if len(combos) > 243:

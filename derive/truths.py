@@ -965,6 +965,27 @@ def tv(pair):
     return pair.hockey(1)
 
 
+def max_divergence(pair):
+    """The max-divergence D_inf(P||Q) = sup_x log (dP/dQ)(x) = lim_{alpha -> oo} D_alpha(P||Q) (Renyi
+    1961; Dwork and Roth 2014, Def. 3.6 writes pure DP as a bound on it): the largest log-ratio of
+    masses of a finite pair (oo where Q misses a point P charges); |shift|/scale for a Laplace shift;
+    oo for a Gaussian shift (its log-ratio is unbounded)."""
+    if isinstance(pair, DPair):
+        out = None
+        for p, q in zip(pair.P, pair.Q):
+            if p > 0:
+                if q == 0:
+                    return mp.inf
+                r = mp.log(p / q)
+                out = r if out is None or r > out else out
+        return out
+    if pair.label == "Laplace":
+        return abs(pair.params["m"]) / pair.params["b"]
+    if pair.label == "Gaussian":
+        return mp.inf if pair.params["mu"] != 0 else mp.mpf(0)
+    raise ValueError(f"MaxDivergence of the {pair.label} pair has no computation here")
+
+
 def chi_alpha(pair, a):
     """chi^alpha(P||Q) = E_Q[((dP/dQ)^alpha - 1)/(alpha - 1)] = (e^{(alpha-1) D_alpha} - 1)/(alpha - 1)
     written from the integral of p^alpha q^(1-alpha)."""
@@ -1034,6 +1055,7 @@ QUANTITIES = {
                       "by brute force over all 2^k events"),
     "Renyi": (lambda pr, a: _renyi_checked(pr, a), "Renyi(pair, alpha): D_alpha(P||Q) = log(int p^alpha q^(1-alpha))/(alpha-1)"),
     "KL": (lambda pr: _kl_checked(pr), "KL(pair): int p log(p/q)"),
+    "MaxDivergence": (max_divergence, "MaxDivergence(pair): D_inf(P||Q) = sup log dP/dQ, the max-divergence"),
     "TV": (tv, "TV(pair): sup_A |P(A) - Q(A)|"),
     "ChiAlpha": (chi_alpha, "ChiAlpha(pair, alpha): E_Q[((dP/dQ)^alpha - 1)/(alpha - 1)]"),
     "DeltaOfEps": (delta_of_eps, "DeltaOfEps(pair, eps): max(E_{e^eps}(P||Q), E_{e^eps}(Q||P)), the privacy profile"),
@@ -1055,6 +1077,7 @@ CONVENTIONS = {
     "HockeyStick": (0, None, "E_gamma >= 0 (the empty event)"),
     "SupOverEvents": (0, None, "E_gamma >= 0 (the empty event)"),
     "TV": (0, 1, "TV in [0, 1]"),
+    "MaxDivergence": (0, None, "D_inf >= 0 (P and Q are probability measures)"),
     "Tradeoff": (0, 1, "T(P, Q)(a) in [0, 1]"),
 }
 
@@ -1066,6 +1089,7 @@ ACCURACY = {
     "SupOverEvents": (mp.mpf(10) ** -25, mp.mpf(10) ** -28),
     "Renyi": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
     "KL": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    "MaxDivergence": (mp.mpf(10) ** -25, mp.mpf(10) ** -28),
     "TV": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
     "ChiAlpha": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
     "DeltaOfEps": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),

@@ -302,6 +302,24 @@ def kl(pr):
     return s
 
 
+def max_divergence(pr):
+    pr = _pair(pr)
+    if isinstance(pr, Gauss):
+        if pr.mu == 0:
+            return 0.0
+        raise NoFloatPath("infinite max-divergence")
+    if isinstance(pr, Lap):
+        return pr.t
+    vals = []
+    for lp, lq in zip(pr.logP, pr.logQ):
+        if lp == LOG0:
+            continue
+        if lq == LOG0:
+            raise NoFloatPath("infinite max-divergence")
+        vals.append(lp - lq)
+    return max(vals)
+
+
 def tv(pr):
     pr = _pair(pr)
     if isinstance(pr, Gauss):
@@ -421,7 +439,7 @@ def _root(f, lo, hi, xtol):
 
 
 QUANTITIES = {"HockeyStick": hockey, "SupOverEvents": hockey, "DeltaOfEps": delta_of_eps,
-              "EpsOfDelta": eps_of_delta, "Renyi": renyi, "KL": kl, "TV": tv, "ChiAlpha": chi_alpha,
+              "EpsOfDelta": eps_of_delta, "Renyi": renyi, "KL": kl, "MaxDivergence": max_divergence, "TV": tv, "ChiAlpha": chi_alpha,
               "Tradeoff": tradeoff, "OptimalRdpGamma": optimal_gamma, "OptimalRdpEps": optimal_eps,
               "OptimalRdpDelta": optimal_delta}
 

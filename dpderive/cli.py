@@ -266,7 +266,7 @@ def _cmd_check(args) -> int:
     return 0
 
 
-VERDICT_MARKS = {"proved": "proved", "holds_numerically": "holds", "fails": "FAILS",
+VERDICT_MARKS = {"proved": "proved", "holds_numerically": "holds_numerically", "fails": "FAILS",
                  "artifact": "artifact", "inconclusive": "inconclusive"}
 
 
@@ -279,7 +279,7 @@ def claim_lines(recs) -> list[str]:
     out = []
     for r in recs:
         mark = VERDICT_MARKS[r["verdict"]]
-        out.append(f"{mark:12s} {r['id']:{width}s}  {r['location']}".rstrip())
+        out.append(f"{mark:17s} {r['id']:{width}s}  {r['location']}".rstrip())
         out.append(f"    method: {r['method']}")
         if r["verdict"] == "fails" and r.get("counterexample"):
             out.append(f"    counterexample: {_compact(r['counterexample'])}")

@@ -137,7 +137,8 @@ def assemble(records: dict[str, list[dict]], findings: dict[str, list[dict]] | N
                 continue                        # the mistake is gone (a claim re-verdicted): no erratum
             errata.append(dict(_erratum(key, g, members), **correction_of(key, g, by_id)))
         for cid in sorted(failing - grouped, key=list(by_id).index):
-            errata.append(_erratum(key, generated_entry(by_id[cid]), [by_id[cid]], short=True))
+            g = generated_entry(by_id[cid])
+            errata.append(dict(_erratum(key, g, [by_id[cid]], short=True), **correction_of(key, g, by_id)))
         for r in recs:
             if r["verdict"] == "artifact":
                 a = r.get("artifact") or {}

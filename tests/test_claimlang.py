@@ -167,7 +167,7 @@ def test_check_lines_verdict_first_aligned_method_in_full():
             {"id": "p.b", "location": "", "verdict": "inconclusive", "method": "m2", "note": "why"}]
     lines = claim_lines(recs)
     heads = [ln for ln in lines if not ln.startswith("    ")]
-    assert [h.split()[0] for h in heads] == ["FAILS", "holds", "inconclusive"]
+    assert [h.split()[0] for h in heads] == ["FAILS", "holds_numerically", "inconclusive"]
     # the ids start in one column and the locations in another, whatever their lengths
     assert len({h.index("p.") for h in heads}) == 1
     assert heads[0].index("Thm.") == heads[1].index("(1)")
