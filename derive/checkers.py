@@ -57,7 +57,7 @@ class Domain:
 
     def __post_init__(self):
         syms = [v.symbol for v in self.vars]
-        self._cond_fns = [sp.lambdify(syms, c, modules="mpmath") for c in self.conditions]
+        self._cond_fns = [sp.lambdify(syms, c, modules=[truths.namespace(), "mpmath"]) for c in self.conditions]
 
     def where(self, pt: dict) -> bool:
         args = [pt[v.name] for v in self.vars]
@@ -133,9 +133,24 @@ def _short_limits(lim) -> bool:
     return a == int(a) and b == int(b) and 0 <= b - a < SHORT_SUM
 
 
-def mp_function(expr, dom: Domain) -> Callable[[dict], object]:
+def mp_function(expr, dom: Domain, extended: bool = False) -> Callable[[dict], object]:
     """A function of a point (dict) evaluating ``expr`` in mpmath; ``None`` where it is
-    not a finite real number."""
+    not a finite real number (``extended``: +-inf are values too)."""
+    if extended:
+        plain = mp_function(expr, dom)
+        fn_ext = sp.lambdify(dom.symbols, sp.sympify(expr), modules=[truths.namespace(), "mpmath"])
+        names_ext = [v.name for v in dom.vars]
+
+        def f_ext(pt):
+            v = plain(pt)
+            if v is not None:
+                return v
+            try:
+                x = fn_ext(*[pt[n] for n in names_ext])
+            except Exception:  # noqa: BLE001 - not a value here
+                return None
+            return x if isinstance(x, mp.mpf) and mp.isinf(x) else None
+        return f_ext
     names = [v.name for v in dom.vars]
     expr = sp.sympify(expr)
     if expr.has(sp.Sum, sp.Product, sp.Integral):
@@ -592,6 +607,30 @@ def _one_side_real(fl, fr, dom: Domain):
     return None
 
 
+def _not_evaluable(expr, pt) -> str:
+    """Why ``expr`` has no value at ``pt`` when it is not a number there at all (an unevaluated
+    sum, an unknown function), "" when it evaluates to a number that is simply not real (complex,
+    infinite): only the latter is a failure of a claimed identity."""
+    e = sp.sympify(expr)
+    if e.has(sp.Sum, sp.Product, sp.Integral):
+        done = e.doit()
+        if done.has(sp.Sum, sp.Product, sp.Integral):
+            return ("a sum, product or integral without a closed form here, which numerical summation "
+                    "did not settle")
+    try:
+        sub = {s: sp.Float(str(pt[s.name]), 30) for s in sp.sympify(expr).free_symbols if s.name in pt}
+        v = sp.sympify(expr).xreplace(sub).evalf(30)
+    except Exception as exc:  # noqa: BLE001 - the reason is what we report
+        return f"{type(exc).__name__.replace('Error', ' error')}".strip()
+    if v.is_Float and v._prec < 10:
+        return "no numeric value (no significant digits)"
+    if v.is_number and v is not sp.nan and (v.is_finite is not None or v.has(sp.zoo, sp.oo)):
+        return ""
+    from sympy.core.function import AppliedUndef
+    left = sorted({type(f).__name__ for f in v.atoms(AppliedUndef)} | {type(f).__name__ for f in v.atoms(sp.Sum, sp.Product, sp.Integral)})
+    return "unevaluated " + ", ".join(left) if left else "no numeric value"
+
+
 def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) -> Verdict:
     if res.point is None:
         one = _one_side_real(fl, fr, dom)
@@ -600,6 +639,10 @@ def _identity_verdict(res, relerr, fl, fr, dom, lhs, rhs, truth_side, method) ->
             with mp.workdps(CONFIRM_DPS):
                 val = (fl if side == "lhs" else fr)(pt)
             other = "rhs" if side == "lhs" else "lhs"
+            why = _not_evaluable(rhs if side == "lhs" else lhs, pt)
+            if why:
+                return Verdict("inconclusive", method, note=f"the {other} could not be evaluated ({why}): "
+                               "not evaluable is not false")
             ce = {"params": _params(pt), side: mp.nstr(val, 15), other: "not a real number",
                   "relation": f"the {other} is not a real number anywhere on the domain", "precision": CONFIRM_DPS}
             return Verdict("fails", method, points=res.tried, precision=CONFIRM_DPS, counterexample=ce,
@@ -1744,7 +1787,95 @@ def check(kind: str, dom: Domain, **kw) -> Verdict:
         return _check(kind, dom, **kw)
 
 
+def _is_inf(e) -> int:
+    """+1 / -1 when ``e`` is the claimed value +oo / -oo (a literal \\infty), else 0."""
+    e = sp.sympify(e)
+    return 1 if e is sp.oo else (-1 if e is sp.S.NegativeInfinity else 0)
+
+
+def _infinite_claim(kind: str, kw: dict):
+    """A claim whose side is a literal infinity, as (what must equal it, +1/-1) or a proof or None:
+    A = oo, A >= oo and an upper bound oo on nothing say A is oo everywhere; A <= oo is true."""
+    if kind == "identity":
+        for a, b in ((kw["lhs"], kw["rhs"]), (kw["rhs"], kw["lhs"])):
+            if _is_inf(b):
+                return a, _is_inf(b)
+        return None
+    if kind == "inequality":
+        small, big = (kw["lhs"], kw["rhs"]) if kw["op"] in ("<", "<=") else (kw["rhs"], kw["lhs"])
+        strict = kw["op"] in ("<", ">")
+        if (_is_inf(big) == 1 or _is_inf(small) == -1) and not strict:
+            return Verdict("proved", "every extended real is <= oo and >= -oo")
+        if _is_inf(small) == 1:
+            return big, 1
+        if _is_inf(big) == -1:
+            return small, -1
+        return None
+    if kind == "bound":
+        sign = _is_inf(kw["bound"])
+        if not sign:
+            return None
+        side = kw["side"]
+        if (side == "upper" and sign == 1) or (side == "lower" and sign == -1):
+            return Verdict("proved", "every extended real is <= oo and >= -oo")
+        return kw["truth"], sign
+    return None
+
+
+def check_infinite(expr, sign: int, dom: Domain) -> Verdict:
+    """``expr`` equals +oo (``sign`` 1) or -oo everywhere on the domain: an adversarial search for a
+    point where it is a finite real number (a counterexample, enclosed in ball arithmetic where the
+    expression has an enclosure); holds when every point tried gives the infinity."""
+    f = mp_function(expr, dom, extended=True)
+    target = mp.inf if sign > 0 else -mp.inf
+
+    def viol(pt):
+        v = f(pt)
+        if v is None:
+            return None
+        return mp.mpf(0) if v == target else mp.mpf(1)
+    res = _search(viol, dom, stop_at=mp.mpf(1) / 2)
+    what = "oo" if sign > 0 else "-oo"
+    method = (f"adversarial search for a point where the side claimed to be {what} is a finite number "
+              f"({res.evaluations} point{'s' if res.evaluations != 1 else ''} at {SEARCH_DPS} digits)")
+    if res.point is None:
+        return Verdict("inconclusive", method, note=f"the side claimed {what} could not be evaluated on the domain")
+    if res.violation is None or res.violation <= 0:
+        return Verdict("holds_numerically", method, points=res.evaluations, worst_error=0.0, precision=SEARCH_DPS)
+    def bad(p):
+        with mp.workdps(CONFIRM_DPS):
+            x = f(p)
+        return x is not None and x != target
+    pt = shrink(res.point, dom.vars, bad) if bad(res.point) else res.point
+    with mp.workdps(CONFIRM_DPS):
+        v = f(pt)
+    if v is None or v == target:
+        return Verdict("inconclusive", method, note="the finite value the search found is not confirmed at 50 digits")
+    from . import certify
+    cert = None
+    try:
+        b = certify.enclose(expr, _params(pt))
+        cert = {"method": "ball arithmetic (Arb)", "point": _params(pt), "ball": certify.text(b),
+                "finite": "the enclosure is a finite ball, so the value is not infinite"}
+    except Exception as exc:  # noqa: BLE001 - no enclosure: the mpmath value at two precisions stands
+        with mp.workdps(4 * CONFIRM_DPS):
+            v2 = f(pt)
+        if v2 is None or v2 == target:
+            return Verdict("inconclusive", method, note="the finite value the search found is not confirmed")
+        cert = {"method": f"mpmath at {CONFIRM_DPS} and {4 * CONFIRM_DPS} digits (no ball enclosure)",
+                "reason": str(exc).splitlines()[0] if str(exc) else "no enclosure", "point": _params(pt)}
+    ce = {"params": _params(pt), "value": mp.nstr(v, 15), "claimed": what,
+          "relation": f"the side is {mp.nstr(v, 6)} here, not {what}", "precision": CONFIRM_DPS}
+    return Verdict("fails", method, points=res.evaluations, precision=CONFIRM_DPS, counterexample=ce,
+                   certificate=cert)
+
+
 def _check(kind: str, dom: Domain, **kw) -> Verdict:
+    inf = _infinite_claim(kind, kw) if kind in ("identity", "inequality", "bound") else None
+    if isinstance(inf, Verdict):
+        return inf
+    if inf is not None:
+        return check_infinite(inf[0], inf[1], dom)
     if kind == "identity":
         return check_identity(kw["lhs"], kw["rhs"], dom, truth_side=kw.get("truth_side"))
     if kind == "inequality":

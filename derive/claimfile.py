@@ -173,7 +173,7 @@ RESERVED_NAMES = {
     "pi": "'pi' is the constant pi in the LaTeX (\\pi); a symbol cannot take that name",
 }
 COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditions", "domain",
-                 "latex", "seed")
+                 "latex", "seed", "step_of")
 #: further fields of a built-in paper's claim file (``derive/papers/<key>/*.toml``, loaded by
 #: ``ClaimFile(path, paper=key)``): the verbatim seed text, the paper's word for the claim, the
 #: registered formulas it is about, which side an identity's truth is, and the order of its variables
@@ -196,6 +196,8 @@ FIELD_DOCS = {
     "latex": "for identity, inequality, sampled and exists: the claim as one relation `'A = B'` / `'A \\le B'` "
              "instead of lhs, op, rhs; for other kinds: the claim as printed in the report",
     "seed": "the document `where` refers to, when not the file's `[paper] source`",
+    "step_of": "the id of the claim (in this file) whose proof this claim is a step of: a failing step of a "
+               "result that still checks is reported as \"a step of the proof is wrong; the result stands\"",
     "lhs": "LaTeX (or `@formula`): the left side",
     "rhs": "LaTeX (or `@formula`): the right side",
     "op": "`<=`, `<`, `>=` or `>` (`\\le`, `\\ge` also read)",
@@ -1170,6 +1172,12 @@ class ClaimFile:
                 raise self._err(line, item, "id used twice")
             seen.add(cid)
             self.claims.append(self._claim(spec, line, item))
+        ids = {c.id for c in self.claims}
+        for i, c in enumerate(self.claims):
+            if c.step_of and c.step_of not in ids:
+                line = self.lines.find(r"^\s*\[\[claim\]\]", i)
+                raise self._err(self.lines.field(line, "step_of"), f"claim {c.id.split('.', 1)[1]!r}",
+                                f"step_of={c.step_of.split('.', 1)[1]!r} is not the id of a claim of this file")
 
     def _claim(self, spec: dict, line, item) -> Claim:
         if self.builtin is not None and ("check" in spec or "draw" in spec):
@@ -1319,7 +1327,18 @@ class ClaimFile:
                      source=Source(spec.get("seed", self.seed), spec["where"], spec.get("section", "")),
                      kind=spec.get("shown_kind", kind), statement=statement, printed_latex=printed, check_fn=check,
                      formulas=refs, note=spec.get("note", ""), checker=kind, definition=definition,
-                     spec=(kind, dom, kw))
+                     spec=(kind, dom, kw), step_of=self._step_of(spec, line, item))
+
+    def _step_of(self, spec: dict, line, item) -> str:
+        step = spec.get("step_of", "")
+        if step == "":
+            return ""
+        if not isinstance(step, str) or not re.fullmatch(r"[A-Za-z0-9_.\-]+", step):
+            raise self._err(self.lines.field(line, "step_of"), item,
+                            f"step_of={step!r} must be the id of another claim of this file")
+        if step == spec.get("id"):
+            raise self._err(self.lines.field(line, "step_of"), item, "step_of names the claim itself")
+        return f"{self.key}.{step}"
 
     def _custom(self, spec: dict, line, item) -> Claim:
         """A built-in paper's custom claim, declared here and checked by a function of the section
@@ -1471,6 +1490,12 @@ class ClaimFile:
         registry.register_paper(self.key, title=self.title, seeds=(self.seed,), citation=self.citation)
         SEED_CITES.setdefault(self.seed, self.citation)     # prose cites the paper, not its file
         registry.PAPERS[self.key]["file"] = str(self.path.resolve())
+        # the legend of the report: each [quantities] name and what it stands for, as LaTeX
+        from .printing import latex as _latex
+        registry.PAPERS[self.key]["quantities"] = [
+            {"name": _latex(sp.Symbol(n)), "truth": _latex(q)} for n, q in self.quantities.items()]
+        registry.PAPERS[self.key]["pairs"] = [
+            {"name": _latex(sp.Symbol(n)), "points": len(e.args) // 2} for n, e in self.pairs.items()]
         for f in self.formulas.values():
             registry.add_formula(f)
         for c in self.claims:

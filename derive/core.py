@@ -178,6 +178,9 @@ class Claim:
     # "printed": <verbatim LaTeX fragment of the other seed, the correct form>, "claim": <id of the claim
     # checking that version, or "">, "why": <one line>}.  When the check fails the verdict is "artifact".
     artifact: dict | None = None
+    #: a step of the proof of that claim (its id): a failing step whose result still checks is an
+    #: erratum of the proof, not of the result (dpderive.errata's severity model)
+    step_of: str = ""
     _verdict: Verdict | None = field(default=None, repr=False)
 
     def check(self, refresh: bool = False) -> Verdict:
@@ -246,6 +249,8 @@ class Claim:
             rec["why_custom"] = self.why_custom
         if self.artifact:
             rec["artifact"] = dict(self.artifact)
+        if self.step_of:
+            rec["step_of"] = self.step_of
         return rec
 
 

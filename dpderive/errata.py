@@ -21,7 +21,10 @@ import re
 from derive import registry
 from derive.core import SEED_CITES, cite_location
 
-SEVERITIES = ("changes a stated result", "wrong but harmless", "typo", "unclassified")
+#: the severity model: a stated result is false; a display is wrong but nothing stated depends on it; a
+#: step of a proof is false while the result it proves still checks; a slip the text corrects
+PROOF_STEP = "a step of the proof is wrong; the result stands"
+SEVERITIES = ("changes a stated result", "wrong but harmless", PROOF_STEP, "typo", "unclassified")
 _SEV_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
 
 
@@ -137,7 +140,7 @@ def assemble(records: dict[str, list[dict]], findings: dict[str, list[dict]] | N
                 continue                        # the mistake is gone (a claim re-verdicted): no erratum
             errata.append(dict(_erratum(key, g, members), **correction_of(key, g, by_id)))
         for cid in sorted(failing - grouped, key=list(by_id).index):
-            g = generated_entry(by_id[cid])
+            g = generated_entry(by_id[cid], by_id)
             errata.append(dict(_erratum(key, g, [by_id[cid]], short=True), **correction_of(key, g, by_id)))
         for r in recs:
             if r["verdict"] == "artifact":
@@ -196,23 +199,33 @@ def _sig(text, digits: int = 6) -> str:
         return text
 
 
-def generated_entry(r: dict) -> dict:
+def severity_of(r: dict, by_id: dict | None = None) -> str:
+    """The severity of a failing claim, from the checks: a step of a proof (``step_of``) whose result
+    still checks is ``PROOF_STEP``; a slip by a constant factor or term is a typo; any other false
+    statement changes a stated result, wherever on its domain it fails (near an edge included)."""
+    ce = r.get("counterexample") or {}
+    note = r.get("note") or ""
+    extent = ce.get("extent", "") if isinstance(ce, dict) else ""
+    result = (by_id or {}).get(r.get("step_of") or "")
+    if result is not None and result.get("verdict") in ("proved", "holds_numerically"):
+        return PROOF_STEP
+    if "constant factor" in note or "constant term" in note:
+        return "typo"
+    if extent or r.get("verdict") == "fails":
+        return "changes a stated result"
+    return "unclassified"
+
+
+def generated_entry(r: dict, by_id: dict | None = None) -> dict:
     """An erratum written from a failing claim's record alone (claim files, and seed claims no table
     groups): what is wrong in words and formulas, the printed form beside the true one where the
-    checker derived it, and a severity inferred from where the claim fails (``extent``: everywhere,
-    on part of the domain, only near an edge) and from a constant-factor or constant-term slip."""
+    checker derived it, and a severity from the checks (``severity_of``; ``by_id``: the file's records,
+    for the result a proof step belongs to)."""
     ce = r.get("counterexample") or {}
     note = r.get("note") or ""
     extent = ce.get("extent", "") if isinstance(ce, dict) else ""
     printed, derived = r.get("printed_latex") or "", r.get("derived_latex") or ""
-    if "constant factor" in note or "constant term" in note:
-        severity = "typo"
-    elif extent.startswith(("everywhere", "on part")):
-        severity = "changes a stated result"
-    elif extent.startswith("only near"):
-        severity = "wrong but harmless"
-    else:
-        severity = "unclassified"
+    severity = severity_of(r, by_id)
     if r["kind"] == "bound" and isinstance(ce, dict) and "bound" in ce:
         what = {"bound >= truth is violated": "is not an upper bound on",
                 "bound <= truth is violated": "is not a lower bound on",
@@ -232,7 +245,10 @@ def generated_entry(r: dict) -> dict:
         title = f"{r['statement']}: fails"
     if extent:
         title += f" ({extent.split(' (')[0]})"
-    explanation = "; ".join(x for x in (note, f"The claim fails {extent}." if extent else "") if x)
+    step = (by_id or {}).get(r.get("step_of") or "")
+    stands = (f"The result it is a step of, `{step['id']}` ({step['location']}), "
+              f"{_STATUS_WORDS.get(step['verdict'], step['verdict'])}." if severity == PROOF_STEP else "")
+    explanation = "; ".join(x for x in (note, f"The claim fails {extent}." if extent else "", stands) if x)
     return {"key": r["id"].split(".", 1)[1], "severity": severity, "title": title,
             "printed": printed, "corrected": derived, "wrong": "", "right": "", "setting": "",
             "explanation": explanation, "claims": [r["id"]]}
@@ -330,11 +346,11 @@ def markdown(rep: dict) -> str:
     for e in errata:
         L.append(f"| {e['number']} | {e['paper_cite']} | {_md_cell(e['short_locations'])} | {e['severity']} | "
                  f"{_md_cell(e['title'])} |")
-    L += ["", "| paper | changes a stated result | wrong but harmless | typo | total |",
-          "| --- | ---: | ---: | ---: | ---: |"]
+    L += ["", "| paper | changes a stated result | wrong but harmless | proof step (result stands) | typo | total |",
+          "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for c in rep["counts"]:
-        L.append(f"| {c['paper']} | {c['changes a stated result']} | {c['wrong but harmless']} | {c['typo']} | "
-                 f"{c['total']} |")
+        L.append(f"| {c['paper']} | {c['changes a stated result']} | {c['wrong but harmless']} | {c[PROOF_STEP]} | "
+                 f"{c['typo']} | {c['total']} |")
     L.append("")
     for e in errata:
         L += [f"## {e['number']}. {e['paper_cite']}, {e['short_locations']}: {e['title']}", "",

@@ -215,7 +215,7 @@ def paper_context(key: str, extras: dict | None = None) -> dict:
         "paper": paper,
         "summary": {"n_formulas": len(fs), "n_claims": len(cls), "n_fail": counts.get("fails", 0),
                     "n_artifact": counts.get("artifact", 0),
-                    "counts": [(k.replace("_", " "), counts.get(k, 0)) for k in VERDICTS]},
+                    "counts": [(k.replace("_", " "), counts[k]) for k in VERDICTS if counts.get(k, 0)]},
         "formulas": formulas,
         "claim_groups": [{"section": s, "claims": v} for s, v in groups.items()],
         "errata": errata,
