@@ -24,7 +24,7 @@ from derive.core import SEED_CITES, cite_location
 #: the severity model: a stated result is false; a display is wrong but nothing stated depends on it; a
 #: step of a proof is false while the result it proves still checks; a slip the text corrects
 PROOF_STEP = "a step of the proof is wrong; the result stands"
-SEVERITIES = ("changes a stated result", "wrong but harmless", PROOF_STEP, "typo", "unclassified")
+SEVERITIES = ("changes a stated result", "wrong but harmless", "typo", PROOF_STEP, "unclassified")
 _SEV_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
 
 
