@@ -1601,6 +1601,11 @@ def describe_pairs(v: Verdict, pairs: dict) -> Verdict:
         return v
     params = dict(ce["params"])
     for name, expr in pairs.items():
+        # the pair's coordinates: both pmfs' logits (the built-in papers), or u, d, s (a claim file's
+        # [pairs] entry); a pair built from other expressions (a product of pairs) keeps its coordinates
+        if not (all(isinstance(c, sp.Symbol) for c in expr.args)
+                or any(str(c) == f"{name}_s" for c in expr.free_symbols)):
+            continue
         coords = sorted(str(c) for c in expr.free_symbols)
         if not all(c in params for c in coords):
             continue
