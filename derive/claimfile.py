@@ -394,7 +394,6 @@ REFERENCE_PATH = Path(__file__).resolve().parent.parent / "docs" / "claim-files.
 _OPS = {r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">=", "<": "<", ">": ">", "<=": "<=",
         ">=": ">="}
 _OP_LATEX = {"<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
-_REL_TO_OP = {sp.LessThan: "<=", sp.StrictLessThan: "<", sp.GreaterThan: ">=", sp.StrictGreaterThan: ">"}
 
 
 class ClaimFileError(ValueError):
@@ -1492,8 +1491,9 @@ class ClaimFile:
         registry.PAPERS[self.key]["file"] = str(self.path.resolve())
         # the legend of the report: each [quantities] name and what it stands for, as LaTeX
         from .printing import latex as _latex
+        named = {e: sp.Symbol(n) for n, e in self.pairs.items()}    # a pair by its name, not its coordinates
         registry.PAPERS[self.key]["quantities"] = [
-            {"name": _latex(sp.Symbol(n)), "truth": _latex(q)} for n, q in self.quantities.items()]
+            {"name": _latex(sp.Symbol(n)), "truth": _latex(q.xreplace(named))} for n, q in self.quantities.items()]
         registry.PAPERS[self.key]["pairs"] = [
             {"name": _latex(sp.Symbol(n)), "points": len(e.args) // 2} for n, e in self.pairs.items()]
         for f in self.formulas.values():
@@ -1618,13 +1618,12 @@ _REL_TOKENS = {"\\le": "<=", "\\leq": "<=", "\\ge": ">=", "\\geq": ">=", "<=": "
                "<": "<", ">": ">"}
 
 
+_RELATION = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|(?<![<>])=|<|>")
+
+
 def _relation_parts(text: str) -> tuple[str, str, str | None]:
-    """(lhs, rhs, op) of 'A rel B' (op one of <=, <, >=, >, ==; None when there is no relation)."""
-    lhs, rhs = _relation_sides(text)
-    if not rhs:
-        return lhs, "", None
-    token = None
-    rx = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|(?<![<>])=|<|>")
+    """(lhs, rhs, op) of 'A rel B', split at its first relation outside braces (``\\sum_{k=1}``);
+    op is one of <=, <, >=, >, == (None, with rhs "", when there is no relation)."""
     depth = 0
     for i, ch in enumerate(text):
         if ch == "{":
@@ -1632,27 +1631,15 @@ def _relation_parts(text: str) -> tuple[str, str, str | None]:
         elif ch == "}":
             depth -= 1
         elif depth == 0:
-            m = rx.match(text, i)
+            m = _RELATION.match(text, i)
             if m and not (ch == "\\" and text[i - 1:i] == "\\"):
-                token = m.group(0)
-                break
-    return lhs, rhs, _REL_TOKENS.get(token)
+                return text[:m.start()].strip(), text[m.end():].strip(), _REL_TOKENS.get(m.group(0))
+    return text, "", None
 
 
 def _relation_sides(text: str) -> tuple[str, str]:
     """Split 'A rel B' at its relation, ignoring relations inside braces (``\\sum_{k=1}``)."""
-    rx = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|(?<![<>])=|<|>")
-    depth = 0
-    for i, ch in enumerate(text):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif depth == 0:
-            m = rx.match(text, i)
-            if m and not (ch == "\\" and text[i - 1:i] == "\\"):
-                return text[:m.start()].strip(), text[m.end():].strip()
-    return text, ""
+    return _relation_parts(text)[:2]
 
 
 def extract_label(tex: str, label: str, err) -> str:

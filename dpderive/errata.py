@@ -246,9 +246,10 @@ def generated_entry(r: dict, by_id: dict | None = None) -> dict:
     if extent:
         title += f" ({extent.split(' (')[0]})"
     step = (by_id or {}).get(r.get("step_of") or "")
-    stands = (f"The result it is a step of, `{step['id']}` ({step['location']}), "
+    stands = (f"The result it is a step of, claim {step['id']} at {step['location']}, "
               f"{_STATUS_WORDS.get(step['verdict'], step['verdict'])}." if severity == PROOF_STEP else "")
-    explanation = "; ".join(x for x in (note, f"The claim fails {extent}." if extent else "", stands) if x)
+    explanation = "; ".join(x for x in (note, f"The claim fails {extent}." if extent else "") if x)
+    explanation = " ".join(x for x in (explanation, stands) if x)
     return {"key": r["id"].split(".", 1)[1], "severity": severity, "title": title,
             "printed": printed, "corrected": derived, "wrong": "", "right": "", "setting": "",
             "explanation": explanation, "claims": [r["id"]]}
