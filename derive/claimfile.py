@@ -646,6 +646,9 @@ class ClaimFile:
             self.text = self.path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ClaimFileError(path, None, "", f"cannot read the file ({exc.strerror})") from None
+        except UnicodeDecodeError as exc:
+            raise ClaimFileError(path, None, "", f"not UTF-8 text (byte {exc.start}): a claim file "
+                                 "is a TOML text file") from None
         self.lines = _Lines(self.text)
         try:
             self.data = tomllib.loads(self.text)
@@ -1239,17 +1242,20 @@ class ClaimFile:
                 raise self._err(self.lines.field(line, "sampler"), item,
                                 f"sampler={spec['sampler']!r} is not one of {', '.join(checkers.SAMPLERS)}")
             kw = {"lhs": P("lhs"), "op": op, "rhs": P("rhs"), "sampler": spec["sampler"],
-                  "draws": _int(spec.get("draws", 20), self._err(line, item, "draws must be a positive integer")),
+                  "draws": _int(spec.get("draws", 20), self._err(line, item, f"draws={spec.get('draws')!r} must "
+                                                                  f"be an integer in [1, {MAX_DRAWS}]"), MAX_DRAWS),
                   "seed": _int(spec.get("random_seed", 7),
-                               self._err(line, item, "random_seed must be a positive integer")),
+                               self._err(line, item, f"random_seed={spec.get('random_seed')!r} must be an "
+                                         "integer in [1, 2^32 - 1]"), 2**32 - 1),
                   "tol_digits": _int(spec.get("tol_digits", 25),
-                                     self._err(line, item, "tol_digits must be a positive integer"))}
+                                     self._err(line, item, f"tol_digits={spec.get('tol_digits')!r} must be an "
+                                               f"integer in [1, {MAX_TOL_DIGITS}]"), MAX_TOL_DIGITS)}
         elif kind == "fitted_rate":
             at = spec.get("at", [50, 100, 200, 400])
-            if not (isinstance(at, list) and len(at) >= 2 and all(isinstance(a, (int, float)) and
+            if not (isinstance(at, list) and 2 <= len(at) <= MAX_AT and all(isinstance(a, (int, float)) and
                                                                    not isinstance(a, bool) for a in at)
                     and all(b > a for a, b in zip(at, at[1:]))):
-                raise self._err(self.lines.field(line, "at"), item, f"at={at!r} must be at least two increasing numbers")
+                raise self._err(self.lines.field(line, "at"), item, f"at={at!r} must be 2 to {MAX_AT} increasing numbers")
             tol = spec.get("tolerance", 0.2)
             if isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol <= 0:
                 raise self._err(line, item, f"tolerance={tol!r} must be a positive number")
@@ -1262,7 +1268,8 @@ class ClaimFile:
                   "at": tuple(at), "tolerance": float(tol), "at_least": bool(spec.get("at_least", False))}
         elif kind == "derivative":
             kw = {"f": P("of"), "x": self._sym(spec["wrt"], line, item, "wrt"), "g": P("equals"),
-                  "order": _int(spec.get("order", 1), self._err(line, item, "order must be a positive integer"))}
+                  "order": _int(spec.get("order", 1), self._err(line, item, f"order={spec.get('order')!r} must be "
+                                                               f"an integer in [1, {MAX_ORDER}]"), MAX_ORDER)}
         elif kind in ("monotone", "convex", "concave"):
             direction = spec.get("direction", kind)
             if kind == "monotone" and direction not in checkers._DIRECTIONS:
@@ -1587,10 +1594,15 @@ def _dependency_order(deps: dict, cyclic) -> list:
     return order
 
 
-def _int(v, err):
-    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+def _int(v, err, most: int | None = None):
+    """``v`` if it is an integer in [1, ``most``], else ``err``."""
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1 or (most is not None and v > most):
         raise err
     return v
+
+
+#: the caps of a claim's counts: every check runs in bounded time and memory
+MAX_DRAWS, MAX_TOL_DIGITS, MAX_ORDER, MAX_AT = 10_000, 200, 8, 50
 
 
 def _point(v, err):

@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from .errors import DomainError
+
 if TYPE_CHECKING:                 # the registry itself imports no SymPy (the accountant CLI imports it)
     from .core import Claim, Formula
 
@@ -65,12 +67,26 @@ def add_claim(c: "Claim") -> "Claim":
     return c
 
 
+class UnknownName(DomainError, KeyError):
+    """No formula or claim of that name: a ``DomainError`` (so a ``ValueError``, as every bad
+    input of the library) and a ``KeyError`` (as a lookup that misses)."""
+
+    def __init__(self, what: str, name):
+        DomainError.__init__(self, what, name, "a registered name; `dpderive list` shows them")
+        self.message = f"no {what} named {name!r}; `dpderive list` shows them"
+
+    def __str__(self):
+        return self.message
+
+
 def _lookup(table: dict, name: str, what: str):
+    if not isinstance(name, str):
+        raise DomainError(what, name, f"a {what} name (a string such as 'paper.id')")
     load_paper(name.split(".", 1)[0])
     try:
         return table[name]
     except KeyError:
-        raise KeyError(f"no {what} named {name!r}; `dpderive list` shows them") from None
+        raise UnknownName(what, name) from None
 
 
 def formula(name: str) -> "Formula":

@@ -215,6 +215,9 @@ def build_events(args, sigma=None, steps=None, epochs=None, batch=None, noise=No
                 text = fh.read()
         except OSError as exc:
             raise UserInputError("spec", args.spec, f"a readable JSON file ({exc.strerror})") from None
+        except UnicodeDecodeError as exc:
+            raise UserInputError("spec", args.spec, f"a JSON file in UTF-8 (byte {exc.start} is "
+                                 "not UTF-8 text)") from None
         return EV.events_from_spec(text)
     mech = _mechanism(args, sigma if noise is None else noise)
     samp, t = _run_shape(args, steps, epochs, batch)
@@ -498,7 +501,9 @@ def cmd_calibrate(args) -> int:
 
 # ----------------------------------------------------------------------------- plot
 def _plot(path, events, neighbouring):
-    """delta(eps) with its certified band (PLD lower/upper) and the RDP upper bound."""
+    """delta(eps) with its certified band (PLD lower/upper) and the RDP upper bound; where
+    neither route covers the events, the best certified upper bound.  The eps axis ends where
+    delta falls to 1e-10 (at most at eps = EPS_PLOT_MAX)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -506,30 +511,35 @@ def _plot(path, events, neighbouring):
 
     from numeric import account
     from numeric import events as EV
-    eps_hi = None
     try:
         eps_hi = account.epsilon(events, 1e-10, "best", neighbouring).value
     except ValueError:
         eps_hi = 10.0
-    if not math.isfinite(eps_hi):
-        eps_hi = 10.0
+    eps_hi = min(eps_hi, EPS_PLOT_MAX) if math.isfinite(eps_hi) else 10.0
     grid = np.linspace(0.0, max(eps_hi, 0.1) * 1.05, 60)
     fig, ax = plt.subplots(figsize=(4.6, 3.4))
+    drawn = False
     try:
-        acc = EV.pld_accountant(events, neighbouring)
-        lo, hi = acc.delta(grid)
+        lo, hi = (np.asarray(v, dtype=float) for v in EV.pld_accountant(events, neighbouring).delta(grid))
+        lo, hi = np.where(np.isfinite(lo), lo, 0.0), np.where(np.isfinite(hi), hi, 1.0)
         ax.fill_between(grid, np.maximum(lo, 1e-300), np.maximum(hi, 1e-300), color="C0",
                         alpha=0.35, label="PLD certified band")
         ax.plot(grid, hi, color="C0", lw=1)
-    except EV.RouteError:
+        drawn = True
+    except (ValueError, ArithmeticError):      # RouteError among them: the PLD route does not apply
         pass
-    try:
-        rd = [account.delta(events, float(x), "rdp", neighbouring).value for x in grid[::3]]
-        ax.plot(grid[::3], rd, color="C3", lw=1, ls="--", label="RDP upper bound")
-    except EV.RouteError:
-        pass
+    for method, label, style in (("rdp", "RDP upper bound", dict(color="C3", ls="--")),
+                                 ("best", "certified upper bound", dict(color="C2"))):
+        if method == "best" and drawn:
+            break
+        try:
+            d = [account.delta(events, float(x), method, neighbouring).value for x in grid[::3]]
+        except (ValueError, ArithmeticError):
+            continue
+        ax.plot(grid[::3], np.maximum(d, 1e-300), lw=1, label=label, **style)
+        drawn = True
     ax.set_yscale("log")
-    ax.set_ylim(1e-12, 1.0)
+    ax.set_ylim(1e-12, 2.0)            # delta = 1 (no privacy) stays visible
     ax.set_xlabel(r"$\varepsilon$")
     ax.set_ylabel(r"$\delta(\varepsilon)$")
     ax.set_title(EV.describe(events)[:70], fontsize=7)
@@ -537,6 +547,10 @@ def _plot(path, events, neighbouring):
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+#: the largest eps on a ``--plot`` axis (a profile that reaches 1e-10 later is drawn up to here)
+EPS_PLOT_MAX = 200.0
 
 
 # ----------------------------------------------------------------------------- parser

@@ -372,6 +372,8 @@ def main(argv=None) -> int:
     args = None
     try:
         args = build_parser().parse_args(argv)
+        from .outputs import check_args
+        check_args(args)
         return args.func(args)
     except BrokenPipeError:  # output piped into `head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -30,8 +30,26 @@ class CLIError(Exception):
     """A usage error found by the command line itself (one line, exit 2)."""
 
 
+class _StoreOnce(argparse._StoreAction):
+    """``store``, refusing a second value: ``--sigma 1 --sigma 2`` is ambiguous, not "2"."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given_flags", set())
+        if self.dest in seen:
+            raise CLIError(f"{parser.prog}: {option_string} is given twice (or with a flag of the "
+                           "same meaning); give it once")
+        seen.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors raise ``CLIError`` (one line, exit 2) instead of exiting."""
+    """argparse whose errors raise ``CLIError`` (one line, exit 2) instead of exiting, and whose
+    flags each take one value (a flag given twice is refused, never silently overwritten)."""
+
+    def add_argument(self, *args, **kwargs):
+        if args and args[0].startswith("-") and kwargs.get("action", "store") == "store":
+            kwargs["action"] = _StoreOnce
+        return super().add_argument(*args, **kwargs)
 
     def error(self, message):
         raise CLIError(f"{self.prog}: {message}")

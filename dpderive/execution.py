@@ -133,7 +133,9 @@ def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str
     would pay; ``fn`` must then be safe to run here too).
     """
     tasks = list(tasks)
-    _check_workers(workers)
+    # never more local processes than tasks or cores (more would only wait: 1000 processes for
+    # two tasks hung joblib and leaked its semaphores)
+    workers = min(_check_workers(workers), max(1, len(tasks)), available_cores())
     names = [str(t) for t in tasks] if names is None else list(names)
     client = _connect(scheduler) if scheduler and tasks else None  # fail before any progress line
     prog = Progress(len(tasks), desc, progress, backend_name(workers, scheduler))
@@ -254,6 +256,7 @@ def prewarm(papers: Sequence[str], workers: int, scheduler: str | None = None) -
     instead of after it.  Nothing when the check is serial or on a dask cluster; never raises (the
     check starts its workers itself as before).  ``check_claims`` stops them when no claim needs
     checking."""
+    workers = min(workers, available_cores())      # as run_tasks caps them
     if workers < 2 or scheduler or not papers:
         return
     try:

@@ -14,6 +14,8 @@ import math
 
 from derive.errors import DomainError
 
+from .accounting_cli import jsonable
+
 
 def _floats(name, text, allowed):
     try:
@@ -39,8 +41,9 @@ def build_curve(args):
     from numeric.rdp import AbadiApproxSubsampledGaussian, Gaussian, SubsampledGaussian
 
     steps = args.steps
-    if steps is None or math.isnan(steps) or steps < 1 or math.isinf(steps):
-        raise DomainError("steps", steps, "[1, oo)")
+    if steps is None or not math.isfinite(steps) or steps < 1 or steps != int(steps) or steps > 1e9:
+        raise DomainError("steps", steps, "an integer in [1, 1e9] (compositions)")
+    steps = int(steps)
     if args.orders is not None or args.gammas is not None:
         if args.orders is None or args.gammas is None:
             raise DomainError("gammas" if args.gammas is None else "orders", None,
@@ -70,8 +73,8 @@ def _cmd_region(args) -> int:
     import numpy as np
 
     n = args.points
-    if n is None or n < 2:
-        raise DomainError("points", n, "integers >= 2")
+    if n is None or not 2 <= n <= 100000:
+        raise DomainError("points", n, "an integer in [2, 100000]")
     f = build_curve(args)
     d = args.delta
     if d is not None and not (0 < d < 1):
@@ -93,7 +96,7 @@ def _cmd_region(args) -> int:
         _plot(f, args.plot)
         rec["plot"] = args.plot
     if args.json:
-        print(json.dumps(rec, indent=1))
+        print(json.dumps(jsonable(rec), indent=1))
         return 0
     print(f"# {f!r}")
     print(f"# privacy-region area {rec['area']:.6g} (area between the curve and 1 - tau)")

@@ -24,6 +24,7 @@ import math
 from numeric.errors import UserInputError
 
 from . import accounting_cli as A
+from .accounting_cli import jsonable
 
 __all__ = ["cmd_risk", "add_commands"]
 
@@ -58,6 +59,10 @@ def _solver(args, solve):
         make = lambda x: A.build_events(args, noise=x)          # noqa: E731
         make(hi)
         return make, lo, hi, False, kind != "rr", s, None
+    if s in ("steps", "epochs") and args.steps is not None:
+        A._conflict("steps", "calibrate " + s if getattr(args, "calibrate", None) else "solve " + s)
+    if s == "epochs" and args.epochs is not None:
+        A._conflict("epochs", "calibrate epochs" if getattr(args, "calibrate", None) else "solve epochs")
     if s == "steps":
         if args.epochs is not None:
             A._conflict("epochs", "solve steps")
@@ -100,7 +105,7 @@ def _calibrate(args, solve) -> int:
         rec["epochs"] = post(rec["steps"])
         rec["solved_for"] = "epochs"
     if args.json:
-        print(json.dumps(rec, sort_keys=True))
+        print(json.dumps(jsonable(rec), sort_keys=True))
         return 0
     x = rec["solved_for"]
     val = rec[x]
@@ -138,7 +143,7 @@ def cmd_risk(args) -> int:
     if not args.points:
         rec.pop("curve", None)
     if args.json:
-        print(json.dumps(rec, sort_keys=True))
+        print(json.dumps(jsonable(rec), sort_keys=True))
         return 0
     print(f"advantage (TPR - FPR, any test) <= {r.advantage:.6g}  (certified: {r.advantage_lower:.6g} "
           f"<= advantage <= {r.advantage:.6g}; route {r.route}) [{r.mechanism}]")

@@ -52,6 +52,9 @@ COUNT_FLAGS = frozenset({"steps", "epochs", "batch_size", "dataset_size", "k", "
 OUT_FORMATS = (".csv", ".json", ".parquet")
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _RANGE = re.compile(rf"^({_NUM}):({_NUM}):(\d+)$")
+#: the most grid points one sweep runs (a grid is held in memory with its rows; split a
+#: larger one into several runs: the resume cache keeps what each computed)
+MAX_POINTS = 10_000
 
 
 class SweepError(ValueError):
@@ -99,15 +102,15 @@ def _expand(flag: str, dest: str, text: str, action) -> tuple[list, list]:
         if not (lo > 0 and hi > 0 and n >= 1 and math.isfinite(lo) and math.isfinite(hi)):
             raise SweepError(f"{flag}={text!r}: a range lo:hi:n needs 0 < lo, 0 < hi and n >= 1 "
                              "(n log-spaced points)")
+        if n > MAX_POINTS:
+            raise SweepError(f"{flag}={text!r}: n = {n} points; a sweep runs at most {MAX_POINTS} "
+                             "(split the range into several sweeps)")
         xs = [lo] if n == 1 else [math.exp(math.log(lo) + i * (math.log(hi) - math.log(lo)) / (n - 1))
                                   for i in range(n)]
         if n > 1:
             xs[-1] = hi
         if is_count:
-            ints = []
-            for x in xs:
-                if int(round(x)) not in ints:
-                    ints.append(int(round(x)))
+            ints = list(dict.fromkeys(int(round(x)) for x in xs))
             return [str(v) for v in ints], ints
         return [repr(x) for x in xs], xs
     parts = [p.strip() for p in text.split(",")]
@@ -153,7 +156,15 @@ def build_grid(target: str, passthrough: list[str]) -> tuple[list[Axis], list[tu
             i += 1
         i += 1
         texts, values = _expand(flag, dest, val, action)
+        if any(a.dest == dest for a in axes):
+            raise SweepError(f"sweep {target}: {flag} is given twice; give it once (a list a,b,c "
+                             "or a range lo:hi:n sweeps it)")
         axes.append(Axis(flag, dest, texts, values))
+    size = math.prod(len(a.texts) for a in axes)
+    if size > MAX_POINTS:
+        raise SweepError(f"sweep {target}: the grid has {size:,} points ("
+                         + " x ".join(str(len(a.texts)) for a in axes if a.varies)
+                         + f"); a sweep runs at most {MAX_POINTS:,} (split it into several sweeps)")
     points = []
     for combo in itertools.product(*[range(len(a.texts)) for a in axes]):
         argv, inputs = [target], {}
@@ -259,6 +270,8 @@ def _check_out(path: str | None) -> None:
     ext = Path(path).suffix.lower()
     if ext not in OUT_FORMATS:
         raise SweepError(f"--out={path!r}: the extension must be one of {', '.join(OUT_FORMATS)}")
+    from .outputs import check_file
+    check_file("--out", path)
     if ext == ".parquet":
         try:
             import pyarrow  # noqa: F401
@@ -398,6 +411,9 @@ def cmd_sweep(args) -> int:
     ns, passthrough = own.parse_known_args(args.rest, namespace=argparse.Namespace(**{
         k: getattr(args, k) for k in ("out", "plot", "workers", "scheduler", "no_cache")}))
     _check_out(ns.out)
+    if ns.plot:
+        from .outputs import PLOT_FORMATS, check_file
+        check_file("--plot", ns.plot, PLOT_FORMATS)
     axes, points = build_grid(args.target, passthrough)
     if ns.plot and not any(a.varies for a in axes):
         raise SweepError("--plot needs at least one input with several values (--flag a,b or lo:hi:n)")

@@ -22,7 +22,7 @@ import numpy as np
 
 from derive.errors import DomainError
 
-from .accounting_cli import _check_common
+from .accounting_cli import _check_common, jsonable
 
 METHODS = ("exact", "pld", "clt", "edgeworth")
 APPROXIMATIONS = ("clt", "edgeworth")
@@ -67,13 +67,15 @@ def cmd_tradeoff(args) -> int:
         _plot(args.plot, a, b, info)
         info["plot"] = args.plot
     if args.json:
-        print(json.dumps(info, sort_keys=True))
+        print(json.dumps(jsonable(info), sort_keys=True))
         return 0
     kind = ("exact" if method == "exact" else
             "guarantee (lies below the true curve)" if sound else "approximation (not a guarantee)")
     print(f"trade-off curve, method {method}: {kind}; {info['curve']}")
     print(f"area between 1 - alpha and the curve: {info['area']:.6g}; "
-          f"epsilon at delta = {args.delta:g}: {info['epsilon_at_delta']:.6g}")
+          f"epsilon at delta = {args.delta:g}: {info['epsilon_at_delta']:.6g}"
+          + (" (no finite epsilon is certified at this delta)"
+             if not math.isfinite(info["epsilon_at_delta"]) else ""))
     print(f"{'alpha':>10}  {'beta':>12}")
     for x, y in zip(a, b):
         print(f"{x:10.4f}  {y:12.6g}")

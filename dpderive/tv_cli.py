@@ -18,6 +18,8 @@ import time
 
 from derive.errors import DomainError
 
+from .accounting_cli import jsonable
+
 
 def _finite(name, v, allowed, ok):
     if v is None or not isinstance(v, (int, float)) or math.isnan(v) or math.isinf(v) or not ok(v):
@@ -69,7 +71,7 @@ def cmd_tv(args) -> int:
         _plot(args.plot, curve, kair, out)
         out["plot"] = args.plot
     if args.json:
-        print(json.dumps(out, sort_keys=True))
+        print(json.dumps(jsonable(out), sort_keys=True))
         return 0
     print(f"Theorem 2: {out['k']}-fold composition of ({e:.6g}, {d:.3g})-DP, eta={n:.6g}-TV mechanisms "
           f"(alpha={pr.alpha:.6g}{', subsampled p=%g' % p if p < 1 else ''})")

@@ -51,12 +51,9 @@ METHODS = ("best", "rdp", "pld", "clt", "edgeworth")
 #: delta(eps) is non-increasing in eps: beyond this eps the certified routes are asked at it
 #: (a sound upper bound; the routes' solvers are not built for eps ~ 1e300)
 EPS_CAP = 1e4
-#: a bounded-loss event (Laplace, RR) with a per-step privacy loss beyond this is not given
-#: to the PLD route (its grid spans the loss range: too large or underflowing there); the
-#: pure-DP bound (route ``pure``) answers it
-PLD_MAX_LOSS = 500.0
-#: ... and one below this (a loss range below the lattice)
-PLD_MIN_LOSS = 1e-9
+#: the PLD route's range (``numeric.events.pld_screen``): bounded per-step losses and noise
+#: multipliers outside it go to the other routes
+PLD_MAX_LOSS, PLD_MIN_LOSS, NOISE_RANGE = EV.PLD_MAX_LOSS, EV.PLD_MIN_LOSS, EV.NOISE_RANGE
 #: what a route may fail with on valid input at extreme magnitudes (the answer then falls to
 #: the other routes, or to the trivial bound epsilon = inf / delta = 1, stated as such)
 NUMERIC_FAILURES = (ArithmeticError, FloatingPointError, MemoryError)
@@ -91,8 +88,23 @@ PLD_CITATION = ("privacy-loss distribution, pessimistic and optimistic discretis
 
 
 def _check_method(method):
-    if method not in METHODS + ("all",):
+    if not isinstance(method, str) or method not in METHODS + ("all",):
         raise UserInputError("method", method, "one of " + ", ".join(METHODS + ("all",)))
+
+
+def _check_conversion(conversion):
+    from .accountant import CONVERSIONS
+    if not isinstance(conversion, str) or conversion not in CONVERSIONS:
+        raise UserInputError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
+
+
+def _real(name: str, value) -> float:
+    """``value`` as a float if it is one real number (int, float or a NumPy scalar; not a bool,
+    a string or a sequence), else ``UserInputError`` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise UserInputError(name, value, "one real number (a float; not a "
+                             f"{type(value).__name__})")
+    return float(value)
 
 
 def _rdp(events, name, at, neighbouring, conversion="optimal"):
@@ -291,7 +303,15 @@ def _flat(name, value, method, route, lower, upper, citation, events, given, ext
 
 
 def _route_failed(r, exc) -> str:
-    return f"route {r} could not compute here ({type(exc).__name__}: {str(exc).splitlines()[0][:120]})"
+    """Why route ``r`` gave no bound, in the user's terms (never an exception's name)."""
+    if isinstance(exc, MemoryError):
+        why = "the grid it needs here exceeds the memory limit"
+    elif isinstance(exc, (ArithmeticError, FloatingPointError)):
+        why = "these magnitudes exceed double precision on its path"
+    else:                      # a DomainError/ValueError on a value it computed: its own words
+        text = str(exc).strip()
+        why = text.splitlines()[0][:160] if text else "its own checks rejected a value it computed"
+    return f"route {r} gives no bound here: {why}"
 
 
 def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True):
@@ -416,7 +436,9 @@ def profile(events, name: str, at: float, method: str = "best", neighbouring: st
     _check_method(method)
     if method == "all":
         raise UserInputError("method", method, "best, rdp, pld, clt or edgeworth (use table())")
+    _check_conversion(conversion)
     from .kernels import check_nonneg, check_open01
+    at = _real("delta" if name == "epsilon" else "epsilon", at)
     with user_input():
         events = EV._check_events(events, neighbouring)
         at = float(check_open01(at, "delta") if name == "epsilon" else check_nonneg(at, "epsilon"))
@@ -445,6 +467,7 @@ def delta(events, eps: float, method: str = "best", neighbouring: str = "add_rem
 def table(events, name: str, at: float, neighbouring: str = "add_remove") -> list[dict]:
     """One row per route: {route, lower, upper, approximation, guarantee, seconds} or
     {route, error} when the route cannot account the events."""
+    at = _real("delta" if name == "epsilon" else "epsilon", at)
     rows = []
     for r in EV.ROUTES:
         t0 = time.perf_counter()
@@ -493,7 +516,9 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     (it replaces the retired ``accountant.calibrate_sigma`` and ``methods.calibrate_sigma``)."""
     if method not in ("best", "rdp", "pld"):
         raise UserInputError("method", method, "best, rdp or pld (calibration needs a guarantee)")
+    _check_conversion(conversion)
     from .kernels import check_open01, check_positive
+    target_eps, delta_ = _real("epsilon", target_eps), _real("delta", delta_)
     with user_input():
         e_t = float(check_positive(target_eps, "epsilon"))
         d = float(check_open01(delta_, "delta"))
@@ -601,25 +626,7 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
                             epsilon=res.value, delta=d, mechanism=res.mechanism, extras=ex)
 
 
-#: the noise multipliers sigma / sensitivity the PLD route and the approximations take (below:
-#: a loss range of ~ 1/(2 s^2) beyond the grid, slow or NaN there; above: a loss range below
-#: the lattice); the rdp route (and ``exact``, ``pure``) answer outside
-NOISE_RANGE = (1e-3, 1e8)
-
-
-def _pld_screen(events):
-    """The PLD route's range: RouteError for an event beyond it (bounded losses above
-    ``PLD_MAX_LOSS``, noise multipliers outside ``NOISE_RANGE``)."""
-    for e in events:
-        loss = e.pure_epsilon(sampled=False)
-        if math.isfinite(loss) and not PLD_MIN_LOSS <= loss <= PLD_MAX_LOSS:
-            raise EV.RouteError("pld", e, f"per-step privacy loss up to {loss:.6g} outside "
-                                f"[{PLD_MIN_LOSS:g}, {PLD_MAX_LOSS:g}] (the PLD grid's range; the "
-                                "pure-DP bound applies)")
-        s = e.mechanism.noise_multiplier()
-        if s is not None and not NOISE_RANGE[0] <= s <= NOISE_RANGE[1]:
-            raise EV.RouteError("pld", e, f"noise multiplier sigma/sensitivity = {s:.6g} outside "
-                                f"[{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the PLD grid's range)")
+_pld_screen = EV.pld_screen
 
 
 def _clt_sigma_guess(make_events, e_t, d, lo, hi):

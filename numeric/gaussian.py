@@ -74,6 +74,11 @@ def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
     ld = np.log(d)
     out = np.zeros(d.size)
     need = log_delta_exact(0.0, mu) > ld
+    # mu > 1e150: eps(delta) >= mu^2/2 - mu sqrt(2 log(1/delta)) is beyond the largest double
+    # (the bracket below overflows): no finite eps is certified
+    huge = need & (mu > 1e150)
+    out[huge] = np.inf
+    need &= ~huge
     if need.any():
         m, l = mu[need], ld[need]
         # upper bracket: delta(eps) <= exp(-(eps - mu^2/2)^2/(2 mu^2)) (Gaussian tail), so

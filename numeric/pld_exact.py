@@ -51,13 +51,14 @@ def _atoms(model):
     return at
 
 
-def _kl(x, p):
-    """KL(x || p) of Bernoulli laws (float; only used to place the window)."""
+def _kl(x, p, q):
+    """KL(x || p) of Bernoulli laws, q = 1 - p given separately (p can round to 1 where q
+    does not vanish; float; only used to place the window)."""
     out = 0.0
     if x > 0:
-        out += x * math.log(x / p)
+        out += x * math.log(x / p) if p > 0 else math.inf
     if x < 1:
-        out += (1 - x) * math.log((1 - x) / (1 - p))
+        out += (1 - x) * math.log((1 - x) / q) if q > 0 else math.inf
     return out
 
 
@@ -68,7 +69,7 @@ class _Binomial:
         (self.la, self.ma), (self.lb, self.mb) = atoms
         self.n = n
         s = self.ma + self.mb
-        self.s, self.p = s, self.mb / s
+        self.s, self.p, self.q = s, self.mb / s, self.ma / s
         mean = n * self.p
         # window: n KL(k/n || p) >= 700 - n log s beyond each end (Chernoff), else the support end
         need = -LOG_TAIL + n * math.log(s)
@@ -76,11 +77,11 @@ class _Binomial:
         def end(sign):
             lo, hi = 0.0, 1.0              # fraction of the way from the mean to the support end
             far = (n - mean) if sign > 0 else mean
-            if far <= 0 or n * _kl(min(max(mean + sign * far, 0), n) / n, self.p) < need:
+            if far <= 0 or n * _kl(min(max(mean + sign * far, 0), n) / n, self.p, self.q) < need:
                 return n if sign > 0 else 0
             for _ in range(60):
                 mid = 0.5 * (lo + hi)
-                if n * _kl((mean + sign * mid * far) / n, self.p) >= need:
+                if n * _kl((mean + sign * mid * far) / n, self.p, self.q) >= need:
                     hi = mid
                 else:
                     lo = mid

@@ -34,6 +34,8 @@ import numpy as np
 
 from derive.errors import DomainError
 
+from .errors import SearchLimitError, UserInputError
+
 from . import events as EV
 
 __all__ = ["Risk", "risk", "curves", "calibrate_risk"]
@@ -129,6 +131,47 @@ class _PLDCurves:
         return np.clip(np.asarray(self._hi(np.asarray(alpha, dtype=float)), dtype=float) + _SLACK, 0.0, 1.0)
 
 
+def _pure_curves(events, bounds):
+    """For events of bounded privacy loss the PLD route cannot take (a per-step loss beyond its
+    grid): the curves of their pure-DP epsilon (basic composition).  An eps-DP mechanism has
+    the trade-off curve f(alpha) >= max(0, 1 - e^eps alpha, e^-eps (1 - alpha)) (Wasserman
+    and Zhou 2010; Dong, Roth and Su 2019, Prop. 2.5 with delta = 0): the certified lower
+    curve; the upper one is the trivial 1 - alpha.  None where some loss is unbounded."""
+    from . import account
+    eps = account._pure(events)
+    if not math.isfinite(eps):
+        return None
+
+    def lower(alpha):
+        a = np.atleast_1d(np.asarray(alpha, dtype=float))
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = np.maximum(np.where(a > 0, 1.0 - np.exp(eps) * a, 1.0), np.exp(-eps) * (1.0 - a))
+        return np.clip(v - _SLACK, 0.0, 1.0)
+
+    def upper(alpha):
+        return np.clip(1.0 - np.atleast_1d(np.asarray(alpha, dtype=float)), 0.0, 1.0)
+
+    adv = min(1.0, math.tanh(eps / 2) + _SLACK)          # TV of the eps-DP pair: (e^eps-1)/(e^eps+1)
+    return lower, (upper if bounds == "both" else None), "pure", lambda: (adv, 0.0)
+
+
+def _pld_or_pure(events, neighbouring, bounds):
+    """(lower, upper, route, advantage): the PLD curves, or the pure-DP ones where the PLD
+    route cannot account the events (``RouteError``) and their losses are bounded;
+    ``advantage()`` gives the certified (upper, lower) advantage."""
+    try:
+        c = _PLDCurves(EV.pld_accountant(events, neighbouring, bounds), bounds)
+    except EV.RouteError:
+        pure = _pure_curves(events, bounds)
+        if pure is None:
+            raise
+        return pure
+    def advantage():
+        lo, hi = c.acc.delta(0.0)
+        return float(np.max(hi)), (float(np.max(lo)) if bounds == "both" else 0.0)
+    return c.lower, (c.upper if bounds == "both" else None), "pld", advantage
+
+
 def curves(events, neighbouring: str = "add_remove", bounds: str = "both"):
     """(lower curve, upper curve or None, route): callables alpha -> beta; the lower curve lies
     below the true trade-off curve, the upper one (``bounds="both"``) above it."""
@@ -140,8 +183,7 @@ def curves(events, neighbouring: str = "add_remove", bounds: str = "both"):
         return ((lambda a: np.clip(np.asarray(g_lo(a), dtype=float) - _SLACK, 0.0, 1.0)),
                 (lambda a: np.clip(np.asarray(g_hi(a), dtype=float) + _SLACK, 0.0, 1.0))
                 if bounds == "both" else None, "exact")
-    c = _PLDCurves(EV.pld_accountant(events, neighbouring, bounds), bounds)
-    return c.lower, (c.upper if bounds == "both" else None), "pld"
+    return _pld_or_pure(events, neighbouring, bounds)[:3]
 
 
 def risk(events, at_fpr=(0.01,), neighbouring: str = "add_remove", bounds: str = "both",
@@ -165,11 +207,8 @@ def risk(events, at_fpr=(0.01,), neighbouring: str = "add_remove", bounds: str =
         adv = float(2 * ndtr(mu * (1 + 4e-16) / 2) - 1) + _SLACK          # TV of G_mu
         adv_lo = max(float(2 * ndtr(mu * (1 - 4e-16) / 2) - 1) - _SLACK, 0.0)
     else:
-        route = "pld"
-        c = _PLDCurves(EV.pld_accountant(events, neighbouring, bounds), bounds)
-        lower, upper = c.lower, c.upper
-        lo, hi = c.acc.delta(0.0)
-        adv, adv_lo = float(np.max(hi)), float(np.max(lo)) if bounds == "both" else 0.0
+        lower, upper, route, advantage = _pld_or_pure(events, neighbouring, bounds)
+        adv, adv_lo = advantage()
     if bounds != "both":
         upper = None
     tpr, tpr_lo = {}, {}
@@ -198,20 +237,20 @@ def calibrate_risk(make_events, param: str, lo: float, hi: float, *, target_tpr:
     the returned x meets the target (the next x beyond it, within ``rtol`` or 1, does not)."""
     from . import account
     if (target_tpr is None) == (target_advantage is None):
-        raise DomainError("target", None, "exactly one of target_tpr (with at_fpr) or target_advantage")
+        raise UserInputError("target", None, "exactly one of target_tpr (with at_fpr) or target_advantage")
     if target_tpr is not None:
         a = _fprs(at_fpr)
         if len(a) != 1:
-            raise DomainError("at_fpr", at_fpr, "one FPR in [0, 1] (with target_tpr)")
+            raise UserInputError("at_fpr", at_fpr, "one FPR in [0, 1] (with target_tpr)")
         a = a[0]
         t = float(target_tpr)
         if not (a < t <= 1.0):
-            raise DomainError("target_tpr", target_tpr, f"(at_fpr = {a:g}, 1]: no test does worse "
+            raise UserInputError("target_tpr", target_tpr, f"(at_fpr = {a:g}, 1]: no test does worse "
                               "than chance")
     else:
         t = float(target_advantage)
         if not (0.0 < t <= 1.0):
-            raise DomainError("target_advantage", target_advantage, "(0, 1]")
+            raise UserInputError("target_advantage", target_advantage, "(0, 1]")
 
     def value(x):
         try:
@@ -231,7 +270,7 @@ def calibrate_risk(make_events, param: str, lo: float, hi: float, *, target_tpr:
         decreasing = param in ("sigma", "scale")
     good, bad = (hi, lo) if decreasing else (lo, hi)
     if not f(good) <= t:
-        raise DomainError("target_tpr" if target_tpr is not None else "target_advantage", t,
+        raise SearchLimitError("target_tpr" if target_tpr is not None else "target_advantage", t,
                           f"a target reachable with {param} = {good:g} (there the certified risk is "
                           f"{f(good):.6g})")
     if f(bad) <= t:

@@ -110,7 +110,7 @@ def test_exists_finds_a_witness_or_refutes(tmp_path):
 
 @pytest.mark.parametrize("fields, phrase", [
     (dict(latex=r"x \le 1", sampler="lattice"), "sampler='lattice' is not one of"),
-    (dict(of=r"\frac{1}{n}", var="n", rate="1", at=[20, 10]), "at least two increasing"),
+    (dict(of=r"\frac{1}{n}", var="n", rate="1", at=[20, 10]), "2 to 50 increasing"),
     (dict(latex=r"x = 1"), "latex must be A"),
 ])
 def test_new_kind_errors_name_the_problem(tmp_path, fields, phrase):
