@@ -111,6 +111,9 @@ def test_exists_finds_a_witness_or_refutes(tmp_path):
 @pytest.mark.parametrize("fields, phrase", [
     (dict(latex=r"x \le 1", sampler="lattice"), "sampler='lattice' is not one of"),
     (dict(of=r"\frac{1}{n}", var="n", rate="1", at=[20, 10]), "2 to 50 increasing"),
+    (dict(of=r"\frac{1}{n}", var="n", rate="1", at=list(range(1, 60))), "2 to 50 increasing"),
+    (dict(latex=r"x \le 1", sampler="uniform", draws=10**9), "draws=1000000000 must be an integer in [1, 10000]"),
+    (dict(latex=r"x \le 1", sampler="uniform", tol_digits=10**6), "tol_digits=1000000 must be an integer"),
     (dict(latex=r"x = 1"), "latex must be A"),
 ])
 def test_new_kind_errors_name_the_problem(tmp_path, fields, phrase):
