@@ -28,6 +28,8 @@ import mpmath as mp
 import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
+from .errors import plain_reason
+
 #: working precisions (bits) tried in turn until a comparison is decided
 PRECISIONS = (128, 384, 1024)
 #: the most terms an enclosed finite sum (Sum, composition over count vectors) may have
@@ -722,7 +724,7 @@ def certify_relation(small, big, point: dict, *, strict: bool = False, equal: bo
         except NotEnclosable as e:
             return Certificate("unavailable", {"method": "ball arithmetic (Arb)", "reason": str(e)})
         except (ValueError, ZeroDivisionError, TypeError, OverflowError) as e:
-            return Certificate("unavailable", {"method": "ball arithmetic (Arb)", "reason": f"{type(e).__name__}: {e}"})
+            return Certificate("unavailable", {"method": "ball arithmetic (Arb)", "reason": plain_reason(e)})
         with ctx.workprec(prec):
             d = a - b
             rec = {"method": "ball arithmetic (Arb)", "precision_bits": prec, "point": dict(point),

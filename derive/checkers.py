@@ -621,7 +621,8 @@ def _not_evaluable(expr, pt) -> str:
         sub = {s: sp.Float(str(pt[s.name]), 30) for s in sp.sympify(expr).free_symbols if s.name in pt}
         v = sp.sympify(expr).xreplace(sub).evalf(30)
     except Exception as exc:  # noqa: BLE001 - the reason is what we report
-        return f"{type(exc).__name__.replace('Error', ' error')}".strip()
+        from .errors import plain_reason
+        return f"it cannot be evaluated there ({plain_reason(exc)})"
     if v.is_Float and v._prec < 10:
         return "no numeric value (no significant digits)"
     if v.is_number and v is not sp.nan and (v.is_finite is not None or v.has(sp.zoo, sp.oo)):

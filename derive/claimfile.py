@@ -984,7 +984,8 @@ class ClaimFile:
         try:
             raw = parse_latex_cached(normalise(self._names_to_commands(text)))
         except Exception as exc:  # noqa: BLE001 - ANTLR raises several types
-            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            from .errors import plain_reason
+            msg = plain_reason(exc)
             raise self._err(line, item, f"cannot parse the LaTeX of {what} '{text}': {msg}") from None
         if isinstance(raw, sp.core.relational.Relational) != relation:
             want = "a relation (A = B, A \\le B, ...)" if relation else "an expression, not a relation"

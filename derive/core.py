@@ -195,7 +195,9 @@ class Claim:
                 try:
                     v = self.check_fn()
                 except Exception as exc:  # a check that crashes is reported, not hidden
-                    v = Verdict("inconclusive", "error", note=f"{type(exc).__name__}: {exc}")
+                    from .errors import plain_reason
+                    v = Verdict("inconclusive", "error", note=f"the check could not be completed: "
+                                f"{plain_reason(exc)}")
             v.seconds = time.perf_counter() - t0
             if skips and v.status != "proved":   # the SymPy budget sent it to the numeric path
                 v.method = f"{v.method}; {budget.method_note(skips)}" if v.method else budget.method_note(skips)

@@ -52,8 +52,8 @@ def _call(fn: Callable, task) -> tuple[bool, Any, str, float]:
     try:
         return True, fn(task), "", time.perf_counter() - t0
     except Exception as exc:  # reported to the caller with the task's name, the others go on
-        msg = str(exc).splitlines()[0] if str(exc) else ""
-        return False, None, f"{type(exc).__name__}: {msg}".rstrip(": "), time.perf_counter() - t0
+        from derive.errors import plain_reason
+        return False, None, plain_reason(exc), time.perf_counter() - t0
 
 
 class Progress:
@@ -298,7 +298,9 @@ def _indexed_pickled(fn, i, task):
     try:
         payload = pickle.dumps((ok, value, err, sec), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception as exc:  # a value that does not pickle: reported like a failed task
-        payload = pickle.dumps((False, None, f"{type(exc).__name__}: {exc}", sec))
+        from derive.errors import plain_reason
+        payload = pickle.dumps((False, None, f"the result does not travel between processes "
+                                f"({plain_reason(exc)})", sec))
     return i, payload
 
 
@@ -320,7 +322,8 @@ def _run_dask(fn, tasks, client, got) -> None:
     for fut in as_completed(futs, loop=client.loop):
         if fut.status == "error":  # the worker died or the result did not travel
             exc = fut.exception()
-            got(pos[fut.key], (False, None, f"{type(exc).__name__}: {exc}", 0.0))
+            from derive.errors import plain_reason
+            got(pos[fut.key], (False, None, f"the worker failed ({plain_reason(exc)})", 0.0))
         else:
             i, out = fut.result()
             got(i, out)

@@ -59,7 +59,7 @@ def test_run_tasks_order_and_errors_serial_joblib_dask(cluster):
             if t >= 0:
                 assert r.ok and r.value == math.sqrt(t) and r.error == ""
             else:  # reported (which task, why); the others kept
-                assert not r.ok and r.value is None and r.error == "ValueError: math domain error"
+                assert not r.ok and r.value is None and r.error == "math domain error"
 
 
 def test_check_serial_equals_joblib_and_local_cluster(cluster):
@@ -84,7 +84,7 @@ def test_failing_task_is_reported_and_the_others_kept():
     assert all(c._verdict.method != "error" for c in good)
     v = ghost._verdict
     assert v.status == "inconclusive" and v.method == "error"
-    assert "task failed: KeyError" in v.note and "zheng2020.no_such_claim" in v.note
+    assert v.note.startswith("task failed: ") and "zheng2020.no_such_claim" in v.note and "Error" not in v.note
 
 
 def _counting_claims(calls):
