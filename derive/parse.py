@@ -325,41 +325,71 @@ def _map_symbols(expr: sp.Expr, extra: dict | None = None) -> sp.Expr:
 
 
 # ----------------------------------------------------------------------------- parse cache
-# The ANTLR parser costs ~0.25 s a formula, so parses are cached in a JSON file beside
-# this module (keyed by the normalised text and the extra symbols; values are SymPy
-# ``srepr`` strings).  The cache is tied to this file's source: editing the parser
-# discards it.  A miss parses and the file is rewritten at exit (if writable).
+# The ANTLR parser costs ~0.25 s a formula, so parses are cached (keyed by the normalised text
+# and the extra symbols; values are SymPy ``srepr`` strings), in two layers:
+# * the committed cache beside this module, ``parse_cache.json``: every parse the built-in
+#   papers, the examples and the benchmark corpus need; read only at run time (a run never
+#   writes into the package), refreshed by ``python -m derive.parse --refresh`` (maintainers);
+# * the user's cache, ``$DPDERIVE_CACHE/parse/parse_cache.json`` (default
+#   ``~/.cache/dpderive/...``): the misses of the user's own claim files, merged in at exit
+#   (written atomically; several processes may add to it).
+# Both are tied to this file's source and SymPy's version: editing the parser discards them.
 _CACHE_FILE = Path(__file__).with_name("parse_cache.json")
 _CACHE: dict | None = None
-_CACHE_DIRTY = False
+_NEW: dict = {}              # this process's misses (what the user's cache gains at exit)
+#: ANTLR parses this process ran (cache misses); a test asserts none for the built-in papers
+MISSES = [0]
+
+
+def _user_file() -> Path:
+    import os
+    root = os.environ.get("DPDERIVE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "dpderive")
+    return Path(root) / "parse" / "parse_cache.json"
 
 
 def _cache_version() -> str:
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16] + "-sympy" + sp.__version__
 
 
+def _read(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data["entries"] if data.get("version") == _cache_version() else {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
 def _cache() -> dict:
     global _CACHE
     if _CACHE is None:
-        _CACHE = {}
-        try:
-            data = json.loads(_CACHE_FILE.read_text(encoding="utf-8"))
-            if data.get("version") == _cache_version():
-                _CACHE = data["entries"]
-        except (OSError, ValueError, KeyError):
-            pass
+        _CACHE = {**_read(_user_file()), **_read(_CACHE_FILE)}
         atexit.register(_save_cache)
     return _CACHE
 
 
+def _write(path: Path, entries: dict) -> None:
+    import os
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    tmp.write_text(json.dumps({"version": _cache_version(), "entries": entries}, sort_keys=True,
+                              indent=0), encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def _save_cache() -> None:
-    if not _CACHE_DIRTY:
+    """Merge this process's misses into the user's cache (never the committed one)."""
+    if not _NEW:
         return
     try:
-        _CACHE_FILE.write_text(json.dumps({"version": _cache_version(), "entries": _CACHE},
-                                          sort_keys=True, indent=0), encoding="utf-8")
+        path = _user_file()
+        _write(path, {**_read(path), **_NEW})
     except OSError:
         pass
+
+
+def _remember(key: str, expr) -> None:
+    MISSES[0] += 1
+    _CACHE[key] = _NEW[key] = sp.srepr(expr)
 
 
 def _cache_key(text: str, extra: dict | None) -> str:
@@ -369,15 +399,13 @@ def _cache_key(text: str, extra: dict | None) -> str:
 
 def parse_printed(latex: str, extra_symbols: dict | None = None) -> sp.Expr:
     """Parse a paper's LaTeX into SymPy (see the module docstring); cached."""
-    global _CACHE_DIRTY
     text = normalise(latex)
     key = _cache_key(text, extra_symbols)
     cache = _cache()
     if key in cache:
         return _from_srepr(cache[key])
     expr = _parse_uncached(text, extra_symbols)
-    cache[key] = sp.srepr(expr)
-    _CACHE_DIRTY = True
+    _remember(key, expr)
     return expr
 
 
@@ -385,15 +413,13 @@ def parse_latex_cached(text: str):
     """SymPy's ``parse_latex(text, strict=True)``, cached like ``parse_printed`` (a claim file's
     fields: the built-in papers' claim files parse hundreds of them at every start).  Errors are
     not cached: a bad field raises each time, with SymPy's message."""
-    global _CACHE_DIRTY
     key = "raw\x00" + text
     cache = _cache()
     if key in cache:
         return _from_srepr(cache[key])
     from sympy.parsing.latex import parse_latex
     expr = parse_latex(text, strict=True)
-    cache[key] = sp.srepr(expr)
-    _CACHE_DIRTY = True
+    _remember(key, expr)
     return expr
 
 
@@ -421,3 +447,36 @@ def _parse_uncached(text: str, extra_symbols: dict | None) -> sp.Expr:
     # the ANTLR backend writes log(x) as log(x, E); fold it back
     return expr.replace(lambda e: isinstance(e, sp.log) and len(e.args) == 2 and e.args[1] == sp.E,
                         lambda e: sp.log(e.args[0]))
+
+
+def refresh_committed(claim_files=(), include_user: bool = False) -> int:
+    """Parse everything the built-in papers and ``claim_files`` need and write the committed
+    cache (its entries of this version kept, this run's misses added; ``include_user``: the
+    user's cache too, e.g. after a test run).  Returns the number of entries written."""
+    from . import registry
+    from .claimfile import load_file
+    _cache()
+    registry.load_all()
+    for f in claim_files:
+        load_file(f)
+    entries = {**_read(_CACHE_FILE), **(_read(_user_file()) if include_user else {}), **_NEW}
+    _write(_CACHE_FILE, entries)
+    _NEW.clear()
+    return len(entries)
+
+
+if __name__ == "__main__":
+    import argparse
+    import glob
+    ap = argparse.ArgumentParser(prog="python -m derive.parse",
+                                 description="refresh the committed parse cache (maintainers)")
+    ap.add_argument("--refresh", action="store_true", required=True,
+                    help="parse the built-in papers, examples/*.toml and benchmarks/corpus/*.toml")
+    ap.add_argument("--include-user", action="store_true",
+                    help="also fold in the user's cache ($DPDERIVE_CACHE/parse), e.g. of a test run")
+    a = ap.parse_args()
+    root = Path(__file__).resolve().parent.parent
+    files = sorted(glob.glob(str(root / "examples" / "*.toml")) + glob.glob(str(root / "benchmarks" / "corpus" / "*.toml")))
+    from derive import parse as module      # the module the registry imports, not __main__
+    n = module.refresh_committed(files, a.include_user)
+    print(f"wrote {module._CACHE_FILE} ({n} entries)")
