@@ -57,16 +57,23 @@ def _call(fn: Callable, task) -> tuple[bool, Any, str, float]:
 
 
 class Progress:
-    """A tqdm bar on a terminal; a line per stage (25 %, 50 %, ...) otherwise."""
+    """Progress of a fan-out: a tqdm bar on a terminal (the last task finished and the slowest
+    so far beside it, with tqdm's ETA); elsewhere (a log, a pipe) a line at most every
+    ``LINE_SECONDS`` with the count, the ETA and the slowest so far.  At the end, the five
+    slowest tasks and their seconds (when any took a second)."""
+
+    LINE_SECONDS = 5.0
 
     def __init__(self, total: int, desc: str, enabled: bool = True, backend: str = "serial",
                  stream=None):
         self.total, self.desc, self.enabled = total, desc, enabled and total > 0
         self.stream = stream or sys.stderr
         self.done = self.failed = 0
-        self.t0 = time.perf_counter()
+        self.t0 = self._last = time.perf_counter()
         self.bar = None
-        self._next_stage = 1
+        self.times: list[tuple[float, str]] = []
+        self.running: dict[str, float] = {}       # task name -> when it started (where known)
+        self._stop = None
         if not self.enabled:
             return
         if self.stream.isatty():
@@ -74,37 +81,72 @@ class Progress:
             self.bar = tqdm(total=total, desc=desc, file=self.stream, leave=True, dynamic_ncols=True)
         else:
             self._line(f"{total} tasks on {backend}")
+        import threading
+        self._stop = threading.Event()
+        threading.Thread(target=self._tick, name="dpderive-progress", daemon=True).start()
+
+    def started(self, name: str) -> None:
+        """``name`` began running (called where the runner knows it: in this process, or as it
+        hands a task to a local worker)."""
+        self.running[name] = time.perf_counter()
+
+    def _tick(self) -> None:
+        """While nothing finishes, say every 2 x LINE_SECONDS which tasks are running and since when."""
+        while not self._stop.wait(1.0):
+            now = time.perf_counter()
+            if now - self._last < 2 * self.LINE_SECONDS:
+                continue
+            busy = sorted(((now - t0, n) for n, t0 in list(self.running.items())), reverse=True)
+            if not busy:
+                continue
+            self._last = now
+            text = ", ".join(f"{n} ({t:.0f} s)" for t, n in busy[:3])
+            if self.bar is not None:
+                self.bar.set_postfix_str(f"running {text}")
+            else:
+                self._line(f"{self.done}/{self.total} done; running {text}")
 
     def _line(self, what: str) -> None:
         print(f"[{self.desc}] {what} ({time.perf_counter() - self.t0:.1f} s)", file=self.stream,
               flush=True)
 
-    def update(self, ok: bool = True) -> None:
+    def _slowest(self, n: int = 1) -> list[tuple[float, str]]:
+        return sorted(self.times, reverse=True)[:n]
+
+    def update(self, ok: bool = True, name: str = "", seconds: float = 0.0) -> None:
         self.done += 1
         self.failed += 0 if ok else 1
+        self.times.append((seconds, name))
+        self.running.pop(name, None)
         if not self.enabled:
             return
+        (top_s, top), = self._slowest()
         if self.bar is not None:
             self.bar.update(1)
-            if self.failed:
-                self.bar.set_postfix_str(f"{self.failed} failed")
+            self.bar.set_postfix_str((f"{self.failed} failed; " if self.failed else "")
+                                     + f"last {name[-40:]}; slowest {top[-40:]} ({top_s:.1f} s)")
             return
-        # four stages: a line at 25, 50, 75 and 100 %
-        crossed = False
-        while self._next_stage <= 4 and self.done * 4 >= self._next_stage * self.total:
-            self._next_stage += 1
-            crossed = True
-        if crossed and self.done < self.total:
-            self._line(f"{self.done}/{self.total} done" + (f", {self.failed} failed" if self.failed else ""))
+        now = time.perf_counter()
+        if self.done < self.total and now - self._last >= self.LINE_SECONDS:
+            self._last = now
+            rate = (now - self.t0) / self.done
+            self._line(f"{self.done}/{self.total} done" + (f", {self.failed} failed" if self.failed else "")
+                       + f"; about {rate * (self.total - self.done):.0f} s to go; slowest so far "
+                       f"{top} ({top_s:.1f} s)")
 
     def close(self) -> None:
         if not self.enabled:
             return
+        self._stop.set()
         if self.bar is not None:
             self.bar.close()
         else:
             self._line(f"{self.done}/{self.total} done"
                        + (f", {self.failed} failed" if self.failed else ""))
+        slow = [(t, n) for t, n in self._slowest(5) if t >= 1.0]
+        if slow and self.total > 1:
+            print(f"[{self.desc}] slowest: " + ", ".join(f"{n} {t:.1f} s" for t, n in slow),
+                  file=self.stream, flush=True)
 
 
 def backend_name(workers: int = 1, scheduler: str | None = None) -> str:
@@ -145,7 +187,7 @@ def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str
         ok, value, err, sec = out
         r = TaskResult(i, names[i], ok, value, err, sec)
         results[i] = r
-        prog.update(ok)
+        prog.update(ok, names[i], sec)
         if on_result is not None:
             on_result(r)
 
@@ -156,9 +198,10 @@ def run_tasks(fn: Callable, tasks: Sequence, *, workers: int = 1, scheduler: str
             _run_dask(fn, tasks, client, got)
         elif workers == 1:
             for i, t in enumerate(tasks):
+                prog.started(names[i])
                 got(i, _call(fn, t))
         elif parent_works and len(tasks) > 1:
-            _run_joblib_and_parent(fn, tasks, workers, got)
+            _run_joblib_and_parent(fn, tasks, workers, got, lambda i: prog.started(names[i]))
         else:
             _run_joblib(fn, tasks, workers, got)
     finally:
@@ -175,7 +218,7 @@ def _run_joblib(fn, tasks, workers, got) -> None:
         got(i, out)
 
 
-def _run_joblib_and_parent(fn, tasks, workers, got) -> None:
+def _run_joblib_and_parent(fn, tasks, workers, got, started=lambda i: None) -> None:
     """``workers - 1`` loky processes and this process's main thread take the tasks from one queue,
     in their order.  One helper thread per loky process submits a task, waits for it and queues what
     comes back as the bytes the worker pickled: unpickling a result builds SymPy/mpmath numbers,
@@ -191,7 +234,10 @@ def _run_joblib_and_parent(fn, tasks, workers, got) -> None:
 
     def take():
         with lock:
-            return next(order, None)
+            i = next(order, None)
+        if i is not None:
+            started(i)
+        return i
 
     back: queue.Queue = queue.Queue()
 

@@ -4,6 +4,7 @@ import importlib
 import math
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -186,3 +187,18 @@ def test_verdict_key_is_the_same_in_every_process():
     keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
             for _ in range(2)}
     assert len(keys) == 1 and len(next(iter(keys)).strip()) == 64
+
+
+def _sleep(t):
+    time.sleep(t)
+    return t
+
+
+def test_progress_names_the_running_task_and_the_slowest(monkeypatch, capsys):
+    from dpderive import execution
+    monkeypatch.setattr(execution.Progress, "LINE_SECONDS", 0.5)
+    run_tasks(_sleep, [0.1, 2.6, 0.2, 1.2], progress=True, desc="nap", names=["a", "b", "c", "d"])
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("[nap] 4 tasks on 1 process")
+    assert any("running b (" in line for line in err), err          # while b sleeps, it is named
+    assert err[-1] == "[nap] slowest: b 2.6 s, d 1.2 s", err        # the tasks of a second or more
