@@ -62,3 +62,60 @@ def method_note(skips: list) -> str:
     what = "1 expression" if n == 1 else f"{n} expressions"
     return (f"SymPy budget: simplify skipped on {what} over {limit} ops "
             f"(largest {biggest}); numeric path")
+
+
+# ----------------------------------------------------------------------------- wall budget
+#: a claim's wall-clock budget by default (seconds; ``$DPDERIVE_CLAIM_BUDGET`` overrides it, a
+#: claim file's ``[paper] budget_seconds`` and a claim's ``budget_seconds`` override both).  A
+#: safety net well above the slowest claim of the repository (about 45 s cold): a check past it
+#: ends ``inconclusive`` saying so, and the run goes on.
+DEFAULT_WALL_SECONDS = 180.0
+
+
+class WallBudgetExceeded(BaseException):
+    """A claim's check ran past its wall budget.  A ``BaseException``: the checkers' own
+    ``except Exception`` handlers must not take it for a failure of one attempt."""
+
+
+def wall_seconds(own: float | None = None) -> float:
+    if own is not None:
+        return float(own)
+    env = os.environ.get("DPDERIVE_CLAIM_BUDGET", "").strip()
+    try:
+        return float(env) if env else DEFAULT_WALL_SECONDS
+    except ValueError:
+        return DEFAULT_WALL_SECONDS
+
+
+@contextmanager
+def wall(seconds: float):
+    """Raise ``WallBudgetExceeded`` in the code run inside once ``seconds`` of wall time have
+    passed (a SIGALRM timer; only in the main thread of a process with one, else no limit).  An
+    outer timer (a test harness's own) is re-armed with what it had left afterwards."""
+    import signal
+    import threading
+    import time
+    if (not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
+            or not seconds or seconds <= 0):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise WallBudgetExceeded()
+    t0 = time.monotonic()
+    old_handler = signal.signal(signal.SIGALRM, expire)
+    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, 0)
+    if old_delay and old_delay < seconds:      # the outer deadline comes first: it stays in charge
+        signal.signal(signal.SIGALRM, old_handler)
+        signal.setitimer(signal.ITIMER_REAL, old_delay, old_interval)
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old_handler)
+        if old_delay:
+            left = old_delay - (time.monotonic() - t0)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), old_interval)

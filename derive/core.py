@@ -181,6 +181,8 @@ class Claim:
     #: a step of the proof of that claim (its id): a failing step whose result still checks is an
     #: erratum of the proof, not of the result (dpderive.errata's severity model)
     step_of: str = ""
+    #: the check's wall-time budget in seconds (None: ``derive.budget.wall_seconds``'s default)
+    budget_seconds: float | None = None
     _verdict: Verdict | None = field(default=None, repr=False)
 
     def check(self, refresh: bool = False) -> Verdict:
@@ -191,9 +193,15 @@ class Claim:
             from sympy.core.cache import clear_cache
             clear_cache()
             t0 = time.perf_counter()
+            seconds = budget.wall_seconds(self.budget_seconds)
             with budget.collect() as skips:
                 try:
-                    v = self.check_fn()
+                    with budget.wall(seconds):
+                        v = self.check_fn()
+                except budget.WallBudgetExceeded:
+                    v = Verdict("inconclusive", "budget", note=(
+                        f"stopped at its wall-time budget of {seconds:g} s before it reached a verdict; "
+                        "raise it with budget_seconds in the claim file, or $DPDERIVE_CLAIM_BUDGET"))
                 except Exception as exc:  # a check that crashes is reported, not hidden
                     from .errors import plain_reason
                     v = Verdict("inconclusive", "error", note=f"the check could not be completed: "

@@ -587,7 +587,8 @@ def check_claims(claims: Sequence, *, workers: int = 1, scheduler: str | None = 
         c = by_id[r.name]
         if r.ok:
             c._verdict = r.value
-            if store is not None:
+            # a check stopped by its wall budget depends on the machine's load: not remembered
+            if store is not None and r.value.method != "budget":
                 store.put(keys[c.id], r.value)
                 put_view(keys[c.id], r.value)
         else:  # the task itself failed (not the check): say so in the verdict, never cache it
