@@ -194,6 +194,21 @@ def run_point(argv: list[str]) -> dict:
         return {"error": line.removeprefix("error: ")}
 
 
+def point_error(argv: list[str]) -> str | None:
+    """The one-line user error of a grid point found by validating it alone (its flags and
+    values; no accounting), or None: such a point is reported as a row and never run."""
+    from .accounting_cli import build_query, parse_command
+    from .errors import EXIT_USER, classify
+    try:
+        build_query(parse_command([a for a in argv if a != "--json"]))
+    except Exception as exc:  # noqa: BLE001 - the user's errors become rows; bugs go on
+        status, line = classify(exc, strict=True)
+        if status != EXIT_USER:
+            raise
+        return line.removeprefix("error: ")
+    return None
+
+
 def _code_digest() -> str:
     """The accountant's code: numeric/, dpderive/*.py and derive/*.py (not the papers)."""
     import derive
@@ -245,8 +260,14 @@ def sweep(target: str, passthrough: list[str], *, workers: int = 1, scheduler: s
     code = _code_digest() if cache else ""
     keys = [point_key(argv, code) for _, argv in points]
     results: list[dict | None] = [store.get(k) if store else None for k in keys]
+    for i, r in enumerate(results):         # invalid points: refused before anything runs
+        if r is None and (why := point_error(points[i][1])) is not None:
+            results[i] = {"error": why}
+    if all(r is not None and "error" in r for r in results):
+        raise SweepError(f"every point is invalid; first: {results[0]['error']}")
     todo = [i for i, r in enumerate(results) if r is None]
-    counts = {"points": len(points), "cached": len(points) - len(todo), "computed": len(todo)}
+    counts = {"points": len(points), "cached": sum(1 for r in results if r is not None and "record" in r),
+              "computed": len(todo)}
 
     def keep(r) -> None:
         i = todo[r.index]
@@ -419,8 +440,6 @@ def cmd_sweep(args) -> int:
         raise SweepError("--plot needs at least one input with several values (--flag a,b or lo:hi:n)")
     axes, rows, counts = sweep(args.target, passthrough, workers=ns.workers, scheduler=ns.scheduler,
                                cache=not ns.no_cache, progress=True)
-    if rows and counts["errors"] == counts["points"]:
-        raise SweepError(f"every point failed; first: {rows[0]['error']}")
     if ns.out:
         write_rows(rows, ns.out)
     if ns.plot:

@@ -467,7 +467,13 @@ def delta(events, eps: float, method: str = "best", neighbouring: str = "add_rem
 def table(events, name: str, at: float, neighbouring: str = "add_remove") -> list[dict]:
     """One row per route: {route, lower, upper, approximation, guarantee, seconds} or
     {route, error} when the route cannot account the events."""
+    if name not in ("epsilon", "delta"):
+        raise UserInputError("name", name, "'epsilon' or 'delta'")
     at = _real("delta" if name == "epsilon" else "epsilon", at)
+    from .kernels import check_nonneg, check_open01
+    with user_input():
+        events = EV._check_events(events, neighbouring)
+        at = float(check_open01(at, "delta") if name == "epsilon" else check_nonneg(at, "epsilon"))
     rows = []
     for r in EV.ROUTES:
         t0 = time.perf_counter()
@@ -517,6 +523,15 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     if method not in ("best", "rdp", "pld"):
         raise UserInputError("method", method, "best, rdp or pld (calibration needs a guarantee)")
     _check_conversion(conversion)
+    if not callable(make_events):
+        raise UserInputError("make_events", make_events, "a function x -> list of Event")
+    if not isinstance(param, str) or not param:
+        raise UserInputError("param", param, "the name of the parameter solved for (a string)")
+    lo, hi = _real("lo", lo), _real("hi", hi)
+    if not (0 < lo < hi < math.inf):
+        raise UserInputError("lo", lo, f"0 < lo < hi < oo (hi = {hi:g})")
+    if not isinstance(integer, bool):
+        raise UserInputError("integer", integer, "True or False")
     from .kernels import check_open01, check_positive
     target_eps, delta_ = _real("epsilon", target_eps), _real("delta", delta_)
     with user_input():

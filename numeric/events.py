@@ -165,7 +165,10 @@ def merge_events(events) -> list:
 def _check_events(events, neighbouring):
     if isinstance(events, Event):
         events = [events]
-    events = list(events)
+    try:
+        events = list(events)
+    except TypeError:
+        raise DomainError("events", events, "a non-empty list of Event") from None
     if not events or not all(isinstance(e, Event) for e in events):
         raise DomainError("events", events, "a non-empty list of Event")
     events = merge_events(events)

@@ -343,13 +343,22 @@ class StatefulAccountant:
             for e in EV.events_from_spec(d["history"]):
                 acct.compose(e)
         for lb in d.get("lower_bounds", []):
-            if lb["steps"] <= acct.steps:      # a prefix's lower bound stays a lower bound
-                acct._lower[(lb["name"], float(lb["at"]))] = (int(lb["steps"]), float(lb["value"]))
+            try:
+                if lb["steps"] <= acct.steps:      # a prefix's lower bound stays a lower bound
+                    acct._lower[(str(lb["name"]), float(lb["at"]))] = (int(lb["steps"]), float(lb["value"]))
+            except (KeyError, TypeError, ValueError):
+                raise DomainError("state.lower_bounds", lb, "entries {name, at, steps, value} as "
+                                  "StatefulAccountant.to_dict writes them") from None
         return acct
 
     @classmethod
     def from_json(cls, s: str) -> "StatefulAccountant":
-        return cls.from_dict(json.loads(s))
+        try:
+            d = json.loads(s)
+        except (TypeError, ValueError) as exc:
+            raise DomainError("state", s if isinstance(s, str) and len(s) < 80 else type(s).__name__,
+                              f"the JSON text StatefulAccountant.to_json writes ({exc})") from None
+        return cls.from_dict(d)
 
 
 def _pld_at_resolution(events, neighbouring, bounds, resolution):

@@ -119,10 +119,20 @@ def test_failing_point_gives_an_error_row_and_keeps_the_others():
         ["epsilon", "--sigma", "1", "--delta", "1e-5", "--steps", "10"])["epsilon"]
 
 
-def test_every_point_failing_is_one_line_exit_2(capsys):
+def test_every_point_invalid_is_one_line_exit_2_before_anything_runs(capsys):
     assert main(["sweep", "delta", "--sigma", "1,2", "--epsilon", "-1"]) == 2
-    err = [x for x in capsys.readouterr().err.strip().splitlines() if not x.startswith("[sweep")]
-    assert len(err) == 1 and "every point failed" in err[0] and "epsilon" in err[0]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "every point is invalid" in err[0] and "epsilon" in err[0], err
+
+
+def test_an_invalid_point_is_a_row_and_is_never_run(monkeypatch):
+    ran = []
+    real = sweep_cli.run_point
+    monkeypatch.setattr(sweep_cli, "run_point", lambda argv: ran.append(argv) or real(argv))
+    _, rows, counts = sweep("epsilon", ["--sigma", "-1,1", "--delta", "1e-5", "--steps", "10"],
+                            progress=False, cache=False)
+    assert counts["errors"] == 1 and len(ran) == 1 and "-1" not in ran[0]
+    assert "(0, oo)" in rows[0]["error"]
 
 
 def test_cache_hit_then_resume_after_interruption(monkeypatch):
