@@ -71,9 +71,10 @@ class UnknownName(DomainError, KeyError):
     """No formula or claim of that name: a ``DomainError`` (so a ``ValueError``, as every bad
     input of the library) and a ``KeyError`` (as a lookup that misses)."""
 
-    def __init__(self, what: str, name):
+    def __init__(self, what: str, name, known: str = ""):
         DomainError.__init__(self, what, name, "a registered name; `dpderive list` shows them")
-        self.message = f"no {what} named {name!r}; `dpderive list` shows them"
+        self.message = f"no {what} named {name!r}; " + (f"known: {known}" if known else
+                                                         "`dpderive list` shows them")
 
     def __str__(self):
         return self.message
@@ -97,15 +98,25 @@ def claim(cid: str) -> "Claim":
     return _lookup(CLAIMS, cid, "claim")
 
 
+def _paper(paper) -> None:
+    """Load ``paper`` (a key), or every paper for None; ``UnknownName`` for any other key."""
+    if paper is None:
+        load_all()
+        return
+    if not isinstance(paper, str):
+        raise DomainError("paper", paper, "a paper key (a string) or None")
+    load_paper(paper)
+    if paper not in PAPERS:
+        raise UnknownName("paper", paper, ", ".join(sorted(set(PAPERS) | set(source_keys()))))
+
+
 def formulas(paper: str | None = None) -> list[Formula]:
-    load_paper(paper) if paper is not None else load_all()
+    _paper(paper)
     return [f for f in FORMULAS.values() if paper is None or f.paper == paper]
 
 
 def claims(paper: str | None = None) -> list[Claim]:
-    load_paper(paper) if paper is not None else load_all()
-    if paper is not None and paper not in PAPERS:
-        raise KeyError(f"no paper {paper!r}; known: {', '.join(sorted(PAPERS))}")
+    _paper(paper)
     return [c for c in CLAIMS.values() if paper is None or c.paper == paper]
 
 
