@@ -268,6 +268,9 @@ def events_from_spec(obj) -> list:
             obj = json.loads(obj, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as exc:
             raise DomainError("spec", f"line {exc.lineno}", f"valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise DomainError("spec", "a JSON text nested too deeply", "a JSON list of event "
+                              "objects") from None
     if isinstance(obj, dict):
         raise DomainError("spec", "a single object", "a JSON list of event objects: wrap it in "
                           "[...] (a list of one event)")

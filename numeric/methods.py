@@ -48,6 +48,9 @@ def curve(method: str, sigma, q, steps, sensitivity=1.0) -> fdp.TradeOff:
     """The trade-off curve of the mechanism by ``method`` (pld: the pessimistic one)."""
     s, qq, t = _check(sigma, q, steps, sensitivity)
     if method == "pld":
+        from . import events as EV
+        from .mechanism import Gaussian, Poisson
+        EV.pld_screen([EV.Event(Gaussian(s), Poisson(qq) if qq < 1 else None, t)])   # its grid's range
         return pld.subsampled_gaussian(s, qq, t).tradeoff("pessimistic")
     if method == "clt":
         return fdp.Gaussian(math.sqrt(t) / s) if qq == 1 else EW.clt_sgd(s, qq, t)
