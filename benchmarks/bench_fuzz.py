@@ -94,9 +94,9 @@ def shrink(argv: list, same, budget: int = 40, keep=("--workers",)) -> list:
     return best
 
 
-def debug_frames(argv: list, workdir: str, timeout: float) -> list:
+def debug_frames(argv: list, workdir: str, timeout: float, own_process: bool) -> list:
     """The last lines of the traceback a bug prints with ``--debug``."""
-    o = F.run_cli_inprocess(["--debug", *argv], timeout, cwd=workdir)
+    o = cli_outcome(F.Case("debug", ["--debug", *argv]), workdir, timeout, own_process)
     lines = [ln for ln in o.err.splitlines() if ln.strip()]
     frames = [ln.strip() for ln in lines if ln.strip().startswith("File ")]
     return frames[-3:] + lines[-1:]
@@ -168,21 +168,23 @@ def run_api(cases, tally, timeout):
 
 def finish_groups(tally, workdir, timeout) -> list:
     """Each group: its examples sorted shortest first (three kept), the shortest CLI one shrunk
-    to a minimal reproducer and, for a bug, its traceback's last frames."""
+    to a minimal reproducer (run as that example ran: in this process or as its own) and, for a
+    bug, its traceback's last frames."""
     out = []
     for g in sorted(tally.groups.values(), key=lambda g: -g["count"]):
         ex = sorted(g["examples"], key=lambda e: len(" ".join(e.get("argv", [])) or e.get("source", "")))
         g["examples"] = ex[:3]
         first = ex[0]
-        if "argv" in first and not first["isolate"] and not first["own_process"]:
+        if "argv" in first:
+            own = first["own_process"]
             trial_timeout = min(timeout, max(5.0, 3 * first["seconds"]))
 
-            def same(argv, g=g, trial_timeout=trial_timeout):
-                o = F.run_cli_inprocess(argv, trial_timeout, cwd=workdir)
+            def same(argv, g=g, own=own, trial_timeout=trial_timeout):
+                o = cli_outcome(F.Case("shrink", argv), workdir, trial_timeout, own)
                 return pattern(F.broken_promise(o) or "") == g["pattern"]
-            g["minimal_argv"] = shrink(first["argv"], same)
+            g["minimal_argv"] = shrink(first["argv"], same, budget=15 if own else 40)
             if first["rc"] in (1, 70):
-                g["debug"] = debug_frames(g["minimal_argv"], workdir, trial_timeout)
+                g["debug"] = debug_frames(g["minimal_argv"], workdir, trial_timeout, own)
         out.append(g)
     return out
 

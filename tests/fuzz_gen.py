@@ -542,25 +542,34 @@ def _claim_file_arg(d: Draw, files: _Files, case: Case) -> tuple[str, str]:
 
 
 def _list(d: Draw, files: _Files) -> Case:
+    """``list [FILE ...] [--paper KEY]``.  Without files (the built-in papers: the index, slow when
+    cold; long profile) it runs as its own process: in a process that has loaded claim files
+    (earlier calls) the index refuses to be built, which no command line meets."""
     case = Case("list", ["list"])
-    if not d.long or d.odds(2):                     # built-in papers: the index (slow when cold)
+    if not d.long or d.odds(2):
         case.argv.append(_claim_file_arg(d, files, case)[0])
         if d.odds(4):
             case.argv.append(_claim_file_arg(d, files, case)[0])
+    else:
+        case.isolate = True
     if d.long and d.odds(3):     # a paper the files lack loads every built-in paper (seconds)
         case.argv += ["--paper", d(["nope", "", "fz1", "zheng2020", "ghazi_issa"])]
     return case
 
 
 def _show(d: Draw, files: _Files) -> Case:
+    """``show NAME [FILE ...]``.  A built-in name, or a name the files lack (every built-in paper
+    loads: seconds; long profile), runs as its own process (as ``_list``)."""
     case = Case("show", ["show"])
     if not d.long or d.odds(2):
         path, name = _claim_file_arg(d, files, case)
-        # a name the file lacks loads every built-in paper (seconds): the long profile only
-        case.argv += [d([name, name] + (["nope", "", "fz.x.y"] if d.long else [])), path]
-    else:                                            # a built-in name (checks its claims if uncached)
+        shown = d([name, name] + (["nope", "", "fz.x.y"] if d.long else []))
+        case.argv += [shown, path]
+        case.isolate |= shown != name
+    else:
         case.argv.append(d(["asoodeh2021.thm4.f", "zheng2020.lemma5_1.eps_range", "nope", "asoodeh2021",
                             "", "ghazi_issa.x"]))
+        case.isolate = True
     return case
 
 
