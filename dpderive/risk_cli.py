@@ -96,8 +96,10 @@ def _calibrate(args, solve) -> int:
                               "worse than chance)")
     else:
         _unit_open("target_advantage", args.target_advantage)
-    make, lo, hi, integer, decreasing, param, post = _solver(args, solve)
-    nb = A._neighbouring(args, make(hi if decreasing else lo))
+    from numeric.errors import user_input
+    with user_input():              # the events built from the user's flags: their errors are the user's
+        make, lo, hi, integer, decreasing, param, post = _solver(args, solve)
+        nb = A._neighbouring(args, make(hi if decreasing else lo))
     rec = R.calibrate_risk(make, param, lo, hi, target_tpr=args.target_tpr, at_fpr=at,
                            target_advantage=args.target_advantage, neighbouring=nb,
                            integer=integer, decreasing=decreasing)

@@ -44,6 +44,8 @@ def curve_for(sigma: float, q: float, steps: float, sensitivity: float = 1.0, me
 
 def _summary(curve, delta: float) -> dict:
     eps = float(curve.epsilon(delta))
+    if eps != eps:                  # mu beyond floating point (sigma ~ 1e-30): no finite eps
+        eps = math.inf
     return {"area": curve.area(), "delta": delta, "epsilon_at_delta": eps}
 
 
@@ -55,14 +57,24 @@ def cmd_tradeoff(args) -> int:
         raise DomainError("delta", args.delta, "(0, 1)")
     if args.steps != round(args.steps):
         raise DomainError("steps", args.steps, "integers >= 1 (compositions)")
-    curve, method, sound = curve_for(args.sigma, args.sampling_rate, args.steps, args.sensitivity,
-                                     args.method)
-    a = np.linspace(0.0, 1.0, args.points)
-    b = curve(a)
+    try:
+        with np.errstate(all="ignore"):     # extreme sigma: exp overflows to inf, handled below
+            curve, method, sound = curve_for(args.sigma, args.sampling_rate, args.steps,
+                                             args.sensitivity, args.method)
+            a = np.linspace(0.0, 1.0, args.points)
+            b = np.asarray(curve(a), dtype=float)
+            summary = _summary(curve, args.delta)
+    except ArithmeticError:
+        raise DomainError("sigma", args.sigma, f"a curve floating point can compute by method "
+                          f"{args.method or 'default'} at sampling rate {args.sampling_rate:g} "
+                          f"(these values are beyond its range)") from None
+    if not np.all(np.isfinite(b)):
+        raise DomainError("sigma", args.sigma, f"a curve floating point can compute by method "
+                          f"{args.method or 'default'} (it gives no finite values here)")
     info = {"mechanism": {"sigma": args.sigma, "sampling_rate": args.sampling_rate,
                           "steps": args.steps, "sensitivity": args.sensitivity},
             "method": method, "guarantee": sound, "curve": repr(curve),
-            **_summary(curve, args.delta), "alpha": a.tolist(), "beta": b.tolist()}
+            **summary, "alpha": a.tolist(), "beta": b.tolist()}
     if args.plot:
         _plot(args.plot, a, b, info)
         info["plot"] = args.plot

@@ -334,7 +334,10 @@ def _certified(events, name, at, method, neighbouring, conversion, skip_rdp=True
         got["pure"] = (0.0, 0.0, None)
         routes = ()
     elif method == "best" and _gaussian_mu(events) is not None:
-        got["exact"] = (*_exact(events, name, at), None)
+        lo, hi = _exact(events, name, at)
+        # a float evaluation that gives out (NaN) at an extreme mu: the trivial end, never NaN
+        got["exact"] = (lo if lo >= 0 else 0.0, hi if hi == hi else (math.inf if name == "epsilon" else 1.0),
+                        None)
         routes = ()          # the exact profile: no other route can be tighter
         if _gaussian_mu(events) > MU_MAX:
             notes.append(f"mu = {_gaussian_mu(events):g} > {MU_MAX:g}: the true {name} is "

@@ -109,7 +109,7 @@ class Event:
                               "numeric.mechanism.Sampling)")
         c = self.count
         ok = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) \
-            and math.isfinite(float(c)) and float(c) == int(c) and 1 <= c <= MAX_COUNT
+            and 1 <= c <= MAX_COUNT and float(c) == int(c)      # (compared first: 10**400 has no float)
         if not ok:
             raise DomainError("steps", c, f"integers in [1, {MAX_COUNT:.0e}]")
         object.__setattr__(self, "count", int(c))
@@ -240,8 +240,7 @@ def _event_from_dict(d: dict, i: int) -> Event:
         raise DomainError(f"{where}.count", None, "an integer in [1, 1e+09] (required: how many "
                           "times the event runs; there is no default)")
     c = d["count"]
-    ok = isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) \
-        and c == int(c) and 1 <= c <= MAX_COUNT
+    ok = isinstance(c, (int, float)) and not isinstance(c, bool) and 1 <= c <= MAX_COUNT and c == int(c)
     if not ok:
         raise DomainError(f"{where}.count", c, f"integers in [1, {MAX_COUNT:.0e}]")
     return Event(mech, samp, c)

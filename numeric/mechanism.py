@@ -183,7 +183,10 @@ def binary_pair(eps: float):
 
 # ----------------------------------------------------------------------------- mechanisms
 def _pos(name, v, allowed="(0, oo)"):
-    x = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    try:
+        x = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    except OverflowError:           # an integer beyond the largest double
+        x = None
     if x is None or not math.isfinite(x) or x <= 0:
         raise DomainError(name, v, allowed)
     return x

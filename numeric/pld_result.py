@@ -220,12 +220,15 @@ class PLDResult:
                 raise DomainError("direction", d, f"one of {list(self.models)}")
         curves = [self._discrete(self.part(d, pes), pes, max_atoms) for d in dirs]
         # the direction whose PLD is the law of log(p/q) under P gives T(Q, P) = g^{-1}
-        curves = [c.inverse() if self.models[d].name.endswith("(reversed)") else c
-                  for c, d in zip(curves, dirs)]
+        curves = [c.inverse() if self._reversed(d) else c for c, d in zip(curves, dirs)]
         if len(curves) == 1:
             return curves[0]
         return fdp.PiecewiseLinear(np.concatenate([c.x for c in curves] + [c.y for c in curves]),
                                    np.concatenate([c.y for c in curves] + [c.x for c in curves]))
+
+    def _reversed(self, direction: str) -> bool:
+        """Is ``direction``'s loss law that of log(p/q) under P (its curve is T(Q, P))?"""
+        return self.models[direction].name.endswith("(reversed)")
 
     def _discrete(self, comp: Composed, upper: bool, max_atoms: int) -> fdp.PiecewiseLinear:
         """The Neyman-Pearson curve of the composed lattice pair: vertices
@@ -296,6 +299,10 @@ class CompositePLD(PLDResult):
     direction is reported (symmetric mechanisms contribute their single model to both)."""
 
     GAP_REFINE = False      # one shared lattice for every factor
+
+    def _reversed(self, direction: str) -> bool:
+        # a direction lists (model, count) per factor; a symmetric factor reads the same both ways
+        return any(m.name.endswith("(reversed)") for m, _ in self.models[direction])
 
     def part(self, direction: str, pessimistic: bool) -> Composed:
         key = (direction, bool(pessimistic))

@@ -104,7 +104,10 @@ class Gaussian(RDPCurve):
         return self.rho
 
     def _gamma(self, a):
-        return np.asarray(self._k(a, self.sigma / self.sensitivity), dtype=float) * np.ones_like(a)
+        # a NumPy scalar: sigma^2 beyond the largest double is inf (gamma 0 to double precision),
+        # where a Python float raises OverflowError
+        with np.errstate(over="ignore"):
+            return np.asarray(self._k(a, np.float64(self.sigma / self.sensitivity)), dtype=float) * np.ones_like(a)
 
     def describe(self):
         return f"Gaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"
@@ -337,12 +340,16 @@ class SubsampledGaussian(RDPCurve):
             fa = a[~isint]
             try:
                 out[~isint] = log_a_fractional(fa, self.q, s)
-            except ArithmeticError:
+            except (ArithmeticError, ValueError):     # ValueError: a NaN term (sigma ~ 1e300)
                 # the series does not settle in floats (sigma ~ 1e30: terms below the underflow):
                 # subsampling never increases Renyi divergence (joint convexity of
                 # exp((alpha-1) D_alpha) in each argument), so the Gaussian's own alpha/(2 s^2)
                 # is a sound upper bound there
                 out[~isint] = (fa - 1.0) * fa / (2.0 * s * s)
+        bad = ~np.isfinite(out)
+        if bad.any():       # the same bound where the sums give out (NaN at sigma ~ 1e300)
+            with np.errstate(over="ignore"):
+                out[bad] = (a[bad] - 1.0) * a[bad] / (2.0 * np.float64(s) ** 2)
         return np.maximum(out, 0.0) / (a - 1.0)
 
     def scalar_orders_cheap(self, a: float) -> bool:

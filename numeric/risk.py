@@ -127,7 +127,9 @@ class _PLDCurves:
         if self.bounds != "both":
             return None
         if self._hi is None:
-            self._hi = self.acc.tradeoff("optimistic")
+            # an exact two-atom result has no discretised curve: the trivial upper curve 1 - alpha
+            self._hi = (self.acc.tradeoff("optimistic") if hasattr(self.acc, "tradeoff")
+                        else (lambda a: 1.0 - np.asarray(a, dtype=float)))
         return np.clip(np.asarray(self._hi(np.asarray(alpha, dtype=float)), dtype=float) + _SLACK, 0.0, 1.0)
 
 
@@ -160,8 +162,9 @@ def _pld_or_pure(events, neighbouring, bounds):
     route cannot account the events (``RouteError``) and their losses are bounded;
     ``advantage()`` gives the certified (upper, lower) advantage."""
     try:
-        c = _PLDCurves(EV.pld_accountant(events, neighbouring, bounds), bounds)
-    except EV.RouteError:
+        with np.errstate(all="ignore"):
+            c = _PLDCurves(EV.pld_accountant(events, neighbouring, bounds), bounds)
+    except (EV.RouteError, ArithmeticError):    # beyond the grid, or floats give out there
         pure = _pure_curves(events, bounds)
         if pure is None:
             raise
@@ -193,6 +196,9 @@ def risk(events, at_fpr=(0.01,), neighbouring: str = "add_remove", bounds: str =
     ``curve_points`` > 0 adds the curve (alpha, beta_lower, beta_upper) to ``extras``."""
     if bounds not in ("both", "upper"):
         raise DomainError("bounds", bounds, "'both' or 'upper'")
+    if isinstance(curve_points, bool) or not isinstance(curve_points, (int, np.integer)) \
+            or not 0 <= curve_points <= 100_000:
+        raise DomainError("curve_points", curve_points, "an integer in [0, 100000]")
     fprs = _fprs(at_fpr)
     events = EV._check_events(events, neighbouring)
     from . import account, fdp

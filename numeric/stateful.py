@@ -110,6 +110,13 @@ def _spec(mech, sampling, count) -> dict:
                           f"state ({exc})") from None
 
 
+def _one_real(name: str, v):
+    """``v`` if it is one real number (not a bool, string or sequence), else ``DomainError``."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise DomainError(name, v, "one real number")
+    return v
+
+
 class StatefulAccountant:
     """Compose events step by step; epsilon / delta after any step (module docstring)."""
 
@@ -123,6 +130,9 @@ class StatefulAccountant:
         self.neighbouring = neighbouring
         self.refresh_growth = float(refresh_growth)
         self.refresh_lower = bool(refresh_lower)
+        if lookahead is not None and (isinstance(lookahead, bool) or not isinstance(lookahead, (int, float))
+                                      or not 0 <= lookahead <= 1e3):
+            raise DomainError("lookahead", lookahead, "None or a number in [0, 1000] (a fraction of the steps)")
         self.lookahead = lookahead
         #: method "best" / "pld" also tries the PLD route at this finer lattice resolution
         #: (numeric.pld.DEFAULT_RESOLUTION is 0.05; 0.01 costs ~4x and tightens ~5e-4)
@@ -226,13 +236,13 @@ class StatefulAccountant:
         with the latest amortised PLD lower bound), or ``best`` / ``rdp`` / ``pld`` (the full
         route of ``numeric.account``, cached by history)."""
         from .kernels import check_open01
-        d = float(check_open01(delta, "delta"))
+        d = float(check_open01(_one_real("delta", delta), "delta"))
         return self._answer("epsilon", d, method)
 
     def delta(self, eps: float, method: str = "fast") -> Answer:
         """The certified delta(eps) now (``method`` as for ``epsilon``)."""
         from .kernels import check_nonneg
-        e = float(check_nonneg(eps, "epsilon"))
+        e = float(check_nonneg(_one_real("epsilon", eps), "epsilon"))
         return self._answer("delta", e, method)
 
     def _answer(self, name, at, method):
