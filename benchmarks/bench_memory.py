@@ -5,8 +5,8 @@ Every ``dpderive`` line that README.md documents for the accountant and the f-DP
 README's code blocks, continuation lines joined), ``check`` of one example claim file, a few
 heavier sampled queries (``EXTRA``), and with ``--report`` a cold ``dpderive report`` of the
 built-in papers, each runs as a fresh process in a temporary directory (plots and reports
-land there; ``examples/...`` arguments point into the checkout) with a fresh
-``DPDERIVE_CACHE``.  Measured per command:
+land there; ``examples/...`` arguments point into the checkout; a ``.parquet`` output becomes
+``.csv`` where pyarrow is not installed) with a fresh ``DPDERIVE_CACHE``.  Measured per command:
 
 * ``tree_rss_mb``: the peak over time of the summed RSS of the process and all its
   descendants (``/proc``, sampled every ``INTERVAL`` s; pages shared between processes count
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import os
 import shlex
@@ -146,6 +147,9 @@ def main() -> None:
     cmds[f"check {CHECK_FILE}"] = ["check", CHECK_FILE]
     if a.report:
         cmds["report (built-in papers, cold)"] = ["report", "--out", "REPORT_DIR"]
+    if importlib.util.find_spec("pyarrow") is None:       # README's Parquet example: CSV instead
+        cmds = {k: [x[:-len(".parquet")] + ".csv" if x.endswith(".parquet") else x for x in v]
+                for k, v in cmds.items()}
     if a.only:
         cmds = {k: v for k, v in cmds.items() if a.only in k}
     load_start = os.getloadavg()

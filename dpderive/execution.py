@@ -290,7 +290,26 @@ def _loky_executor(workers: int):
         env = LokyBackend()._prepare_worker_env(n_jobs=workers)
     except Exception:  # noqa: BLE001 - a joblib without it: loky's default environment
         env = None
-    return get_memmapping_executor(workers - 1, env=env)
+    ex = get_memmapping_executor(workers - 1, env=env)
+    if not any(e is ex for e in _STARTED):
+        _STARTED.append(ex)
+    return ex
+
+
+_STARTED: list = []     # the loky executors ``_loky_executor`` handed out (``release_workers``)
+
+
+def release_workers() -> None:
+    """Stop the local worker processes this process started (``prewarm``, a parallel
+    ``check_claims``), which loky otherwise keeps idle for reuse, each holding SymPy and the
+    papers it loaded (~170 MB): for a caller with no parallel work left (``report`` after its
+    check, while it draws the figures).  A later parallel run starts fresh ones."""
+    _stop_prewarmed()
+    while _STARTED:
+        try:
+            _STARTED.pop().shutdown(wait=True, kill_workers=True)
+        except Exception:  # noqa: BLE001 - already stopped or broken: nothing to release
+            pass
 
 
 _PREWARMED: list = []

@@ -249,7 +249,7 @@ def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pd
     log = log or (lambda m: print(m, file=sys.stderr))
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    from .execution import cold_cache, prewarm
+    from .execution import cold_cache, prewarm, release_workers
     if cold_cache(cache):              # the workers import the papers while this process does
         prewarm([k for k in (papers or registry.source_keys()) if k in registry.source_keys()], workers, scheduler)
     registry.load_all()
@@ -257,6 +257,7 @@ def build(outdir: Path | str = "reports", *, papers: list[str] | None = None, pd
     keys = papers or list(registry.PAPERS)
     # parallel-checking hook: every claim of every paper at once (execution layer, verdict cache)
     check_all(keys, workers=workers, scheduler=scheduler, cache=cache)
+    release_workers()                  # idle from here on: their memory back for the figures
     records, findings, timings, ctxs = {}, {}, {}, {}
     steps = len(keys) + 1
     bar = _progress_bar(steps, "report")

@@ -13,6 +13,7 @@ certified lower bound on delta_true is dp_accounting's optimistic PLD).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tracemalloc
@@ -144,3 +145,46 @@ def test_piecewise_linear_profile_by_blocks_matches_one_block():
     dl = np.logspace(-12, -0.5, 300)
     assert np.array_equal(c.epsilon(dl), np.array([float(c.epsilon(float(v))) for v in dl]))
     assert c.delta(np.array([[1.0, 2.0]])).shape == (1, 2)
+
+
+def _loky_workers() -> list[int]:
+    """This process's loky worker processes (from /proc: their command line names loky's popen)."""
+    me, out = str(os.getpid()), []
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{d}/stat").read_text()
+            cmd = Path(f"/proc/{d}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if stat.rsplit(")", 1)[1].split()[1] == me and b"popen_loky" in cmd:
+            out.append(int(d))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_release_workers_stops_the_idle_check_workers(tmp_path, monkeypatch):
+    """``report`` releases the loky workers of its check before the figures (each idle worker
+    holds SymPy and the papers, ~170 MB); a later parallel check starts fresh ones."""
+    from derive import registry
+    from dpderive import execution as E
+    monkeypatch.setenv("DPDERIVE_CACHE", str(tmp_path))
+    registry.load_paper("zheng2020")
+    claims = list(registry.claims("zheng2020"))[:3]
+    saved = [c._verdict for c in claims]
+    try:
+        for c in claims:
+            c._verdict = None
+        E.check_claims(claims, workers=2, cache=False, progress=False)
+        if E.available_cores() < 2:
+            pytest.skip("one core: the check ran in this process")
+        assert _loky_workers()
+        E.release_workers()
+        assert not _loky_workers()
+        for c in claims:
+            c._verdict = None
+        E.check_claims(claims, workers=2, cache=False, progress=False)
+        assert all(c._verdict is not None for c in claims)
+    finally:
+        E.release_workers()
+        for c, v in zip(claims, saved):
+            c._verdict = v
