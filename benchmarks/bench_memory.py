@@ -52,6 +52,7 @@ EXTRA = {
                                        "--delta 1e-5 --method pld",
     "epsilon all q=0.01 s=0.15 T=1000": "epsilon --sigma 0.15 --sampling-rate 0.01 --steps 1000 "
                                         "--delta 1e-5 --method all",
+    "tv q=0.001 eps=0.5 k=1e5": "tv --epsilon 0.5 --k 100000 --sampling-rate 0.001",
     "delta all q=0.001 s=0.15 T=1e4": "delta --sigma 0.15 --sampling-rate 0.001 --steps 10000 "
                                       "--epsilon 1 --method all",
 }
