@@ -17,7 +17,6 @@ like one a referee would write.  Everything is deterministic for a given seed.
 """
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -251,6 +250,37 @@ class LazyProduct(_SequenceABC):
         return tuple(out)
 
 
+class MixedProduct(_SequenceABC):
+    """``itertools.product(*lists)`` as a sequence, in the same order, without building it: with
+    14 variables of 3 special coordinates each the list was 3^14 tuples (about 0.7 GB) to sample
+    81 of.  ``random.sample`` on it draws the same tuples, in the same order, as on the list."""
+
+    def __init__(self, lists):
+        self.lists = [tuple(v) for v in lists]
+        self._n = math.prod(len(v) for v in self.lists)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(len(self)))]
+        j = j + self._n if j < 0 else j
+        if not 0 <= j < self._n:
+            raise IndexError(j)
+        out = []
+        for v in reversed(self.lists):        # the last coordinate varies fastest
+            j, r = divmod(j, len(v))
+            out.append(v[r])
+        return tuple(reversed(out))
+
+
+def _special_combos(vars_, most: int, rng) -> list:
+    """The product of the variables' special coordinates, or ``most`` of them drawn by ``rng``."""
+    combos = MixedProduct([v.special_coordinates() for v in vars_])
+    return rng.sample(combos, most) if len(combos) > most else list(combos)
+
+
 @dataclass
 class SearchResult:
     point: dict | None          # the worst point found (None: no usable point)
@@ -295,10 +325,7 @@ def worst_point(violation: Callable[[dict], object], vars_: Sequence[Var], *,
     ev = _mp_evaluator(violation, vars_, where, dps, floor, best)
 
     # 1. ends and middles
-    specials = [v.special_coordinates() for v in vars_]
-    combos = list(itertools.product(*specials))
-    if len(combos) > 81:
-        combos = rng.sample(combos, 81)
+    combos = _special_combos(vars_, 81, rng)
     starts_pool = []
     for us in seed_us:
         starts_pool.append((us, ev(us)))
@@ -411,10 +438,7 @@ def _screened(violation, screen, vars_, *, where, starts, maxfev, seed, dps, sto
 
     for us in seed_us:
         take(us)
-    specials = [v.special_coordinates() for v in vars_]
-    combos = list(itertools.product(*specials))
-    if len(combos) > 243:
-        combos = rng.sample(combos, 243)
+    combos = _special_combos(vars_, 243, rng)
     for us in combos:
         take(tuple(u * 0.999 if abs(u) == 1 else u for u in us))
     for i in range(n):

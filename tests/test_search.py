@@ -65,3 +65,21 @@ def test_a_genuine_violation_noisy_at_the_search_precision_is_kept():
         assert abs(f(pt) - mp.mpf("0.00099")) < mp.mpf(10) ** -20
     v = _stable(f, pt, 30)
     assert v is not None and abs(v - mp.mpf("1e-3")) < mp.mpf(10) ** -15
+
+
+def test_the_special_coordinates_are_sampled_without_building_their_product():
+    import itertools
+    import random
+    import tracemalloc
+
+    from derive.search import MixedProduct
+    small = [(1, 2, 3), (4, 5), (6, 7, 8, 9)]
+    assert list(MixedProduct(small)) == list(itertools.product(*small))
+    nine = [(-1.0, 0.0, 1.0)] * 9           # the same draws as from the list (verdicts unchanged)
+    assert random.Random(5).sample(MixedProduct(nine), 81) == \
+        random.Random(5).sample(list(itertools.product(*nine)), 81)
+    tracemalloc.start()
+    got = random.Random(5).sample(MixedProduct([(-1.0, 0.0, 1.0)] * 14), 81)   # 3^14 tuples
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(set(got)) == 81 and peak < 5e6
