@@ -174,6 +174,8 @@ RESERVED_NAMES = {
 }
 COMMON_FIELDS = ("id", "where", "kind", "section", "statement", "note", "conditions", "domain",
                  "latex", "seed", "step_of", "budget_seconds")
+#: the fields that are text, whatever the kind (a number there is refused, not printed as one)
+TEXT_FIELDS = ("where", "section", "statement", "note", "seed", "step_of")
 #: further fields of a built-in paper's claim file (``derive/papers/<key>/*.toml``, loaded by
 #: ``ClaimFile(path, paper=key)``): the verbatim seed text, the paper's word for the claim, the
 #: registered formulas it is about, which side an identity's truth is, and the order of its variables
@@ -1206,6 +1208,10 @@ class ClaimFile:
             raise self._err(line, item, f"kind={kind!r} is not one of {', '.join(KIND_FIELDS)}")
         if "where" not in spec:
             raise self._err(line, item, "missing 'where' (its location in the paper, e.g. \"(12)\" or \"Thm. 2\")")
+        for f in TEXT_FIELDS:
+            if f in spec and not isinstance(spec[f], str):
+                raise self._err(self.lines.field(line, f), item,
+                                f"{f}={spec[f]!r} must be a string (in quotes: {f} = \"...\")")
         required, optional = KIND_FIELDS[kind]
         if "latex" in spec and kind in RELATION_KINDS:
             # the relation as written: both sides parsed apart (SymPy would evaluate x + 0 = x to True

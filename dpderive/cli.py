@@ -320,6 +320,8 @@ def _cmd_init(args) -> int:
 
     from derive.claimfile import scaffold
     path = Path(args.name if args.name.endswith(".toml") else args.name + ".toml")
+    from .outputs import check_file
+    check_file("NAME", str(path))
     if path.exists() and not args.force:
         raise CLIError(f"NAME={str(path)!r} exists already; choose another name or pass --force")
     path.write_text(scaffold(path.name), encoding="utf-8")
