@@ -347,6 +347,16 @@ def _accountant(d: Draw, files: _Files) -> Case:
     return case
 
 
+def _finish(d: Draw, files: _Files, case: Case, argv: list) -> Case:
+    """The common end of a command's draw: sometimes --json, sometimes --plot, then mutations."""
+    if d.odds(2):
+        argv.append("--json")
+    if d.odds(5):
+        argv += ["--plot", _plot_path(d, files)]
+    case.argv = _mutate(d, argv, FOREIGN)
+    return case
+
+
 def _tradeoff(d: Draw, files: _Files) -> Case:
     case = Case("tradeoff", [])
     argv = ["tradeoff", "--sigma", d.value(NOISE_OK)]
@@ -365,12 +375,7 @@ def _tradeoff(d: Draw, files: _Files) -> Case:
         argv += ["--points", points]
     if d.odds(3):
         argv += ["--delta", d.value(["1e-5", "0.1"], DELTA_BAD)]
-    if d.odds(2):
-        argv.append("--json")
-    if d.odds(5):
-        argv += ["--plot", _plot_path(d, files)]
-    case.argv = _mutate(d, argv, FOREIGN)
-    return case
+    return _finish(d, files, case, argv)
 
 
 def _region(d: Draw, files: _Files) -> Case:
@@ -398,12 +403,7 @@ def _region(d: Draw, files: _Files) -> Case:
         argv += ["--delta", d.value(["1e-5", "0.1"], DELTA_BAD)]
     if d.odds(3):
         argv += ["--eps", d.value(["1", "0.5", "8"], EPS_BAD + ["1e300"])]
-    if d.odds(2):
-        argv.append("--json")
-    if d.odds(5):
-        argv += ["--plot", _plot_path(d, files)]
-    case.argv = _mutate(d, argv, FOREIGN)
-    return case
+    return _finish(d, files, case, argv)
 
 
 def _tv(d: Draw, files: _Files) -> Case:
@@ -425,12 +425,7 @@ def _tv(d: Draw, files: _Files) -> Case:
         if d.long and d.odds(6):
             lines, case.isolate = "100000000", True
         argv += ["--lines", lines]
-    if d.odds(2):
-        argv.append("--json")
-    if d.odds(5):
-        argv += ["--plot", _plot_path(d, files)]
-    case.argv = _mutate(d, argv, FOREIGN)
-    return case
+    return _finish(d, files, case, argv)
 
 
 #: grid values of the sweep: lists, log ranges lo:hi:n, and malformed ones
