@@ -1178,6 +1178,25 @@ class Outcome:
     rss_mb: float | None = None
 
 
+@contextlib.contextmanager
+def isolated_registry():
+    """The registry as a fresh ``dpderive`` process would leave it: every source loaded first (a
+    lazy import inside the block would register names that the cleanup then removes while the
+    module stays imported), and the papers, formulas and claims a call registers (a claim file it
+    checked) removed after it, so that no later test sees a fuzz paper (``fz37``) among the seeds'."""
+    from derive import registry
+    registry.load_all()
+    before = {name: set(table) for name, table in
+              (("PAPERS", registry.PAPERS), ("FORMULAS", registry.FORMULAS), ("CLAIMS", registry.CLAIMS))}
+    try:
+        yield
+    finally:
+        for name, keys in before.items():
+            table = getattr(registry, name)
+            for k in set(table) - keys:
+                del table[k]
+
+
 def run_cli_inprocess(argv, timeout: float | None = 60, cwd=None) -> Outcome:
     """``dpderive argv`` in this process (in ``cwd``): as test_fuzz_cli's ``run_inprocess``, with
     warnings written to stderr as ``Category: message``, plus ``SystemExit`` (``--help``) read as its
@@ -1186,7 +1205,8 @@ def run_cli_inprocess(argv, timeout: float | None = 60, cwd=None) -> Outcome:
     out, err = io.StringIO(), io.StringIO()
     t0 = time.perf_counter()
     rc = None
-    with warnings.catch_warnings(record=True) as caught, contextlib.chdir(cwd or os.getcwd()):
+    with warnings.catch_warnings(record=True) as caught, contextlib.chdir(cwd or os.getcwd()), \
+            isolated_registry():
         warnings.simplefilter("always")
         try:
             with alarm(timeout), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -1364,7 +1384,7 @@ def run_api_case(case: ApiCase, timeout: float | None = 60, ns: dict | None = No
     from numeric.solvers import ConvergenceError
     scope = dict(ns or api_namespace())
     t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, isolated_registry():
         warnings.simplefilter("always")
         try:
             with alarm(timeout), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

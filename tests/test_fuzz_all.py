@@ -84,3 +84,16 @@ def test_api_keeps_the_promise(seed, api_ns, workdir):
         TIMED_OUT.append(case.source)
         return
     assert status != "broken", f"{case.source}\n=> {detail}"
+
+
+def test_a_checked_claim_file_leaves_the_registry_as_it_found_it(workdir):
+    """The CI run of session 13 failed here: fuzz papers (fz37) checked in this process stayed
+    registered, and the report and provenance tests that ran later found them among the seeds'."""
+    from derive import registry
+    registry.load_all()
+    before = (set(registry.PAPERS), set(registry.CLAIMS), set(registry.FORMULAS))
+    for seed in range(3):
+        case = F.draw_claim_case(chooser(seed), workdir, "ci")
+        assert any(a.endswith(".toml") for a in case.argv), case.argv
+        F.run_cli_inprocess(case.argv, CALL_TIMEOUT, cwd=workdir)
+    assert (set(registry.PAPERS), set(registry.CLAIMS), set(registry.FORMULAS)) == before
