@@ -71,3 +71,23 @@ def test_objective_derivative_zero_at_lower_bound_optimum():
         assert abs(sp.N(dh.subs({alpha: a, delta: d}), 50)) < 1e-40
     # and not at a nearby point: the test can fail
     assert abs(sp.N(sp.diff(h, p).subs({p: 2 * delta}).subs({alpha: 7, delta: sp.Rational(1, 1000)}), 50)) > 1e-3
+
+
+def test_eq18_correction_is_true_at_the_referees_points():
+    """Issue 32, entry 1: the correction once said 'convex for delta < 1/alpha', false at alpha = 1.5,
+    eps = 0.1.  What it says now ('concave for delta >= 1/alpha, of a shape depending on alpha and eps
+    below') is checked on the changed clause: the 2-D brute force of Theorem 3's program (not the 1-D
+    minimisation the claims use) gives both shapes below 1/alpha, and the erratum quotes the
+    referee's point alpha = 3, eps = 1, delta = 0.2."""
+    def second(a, e, d, h):
+        a, e, d, h = (mp.mpf(x) for x in (a, e, d, h))
+        return TR.gamma_bruteforce(a, e, d - h) - 2 * TR.gamma_bruteforce(a, e, d) + TR.gamma_bruteforce(a, e, d + h)
+    with mp.workdps(30):
+        assert second(3, 1, "0.2", "0.1") < -0.1                 # gamma concave: delta(gamma) convex
+        assert second("1.5", "0.1", "0.3", "0.1") > 0.03         # gamma convex: delta(gamma) concave
+    v = verdict("sec3.eq18_below")
+    assert v.status == "holds_numerically" and "convex around delta = 0.2" in v.note
+    assert verdict("sec3.eq18").counterexample["params"] == {"alpha": "3", "varepsilon": "1", "delta": "0.2", "h": "0.1"}
+    from dpderive.errata import grouping_table
+    entry = next(e for e in grouping_table("asoodeh2021") if e["key"] == "eq18_concavity")
+    assert "convex for" not in entry["corrected"] and "sec3.eq18_below" in entry["corrected_by"]

@@ -63,16 +63,47 @@ def _symbol_check(fragment: str, allowed: set) -> Verdict:
     return Verdict("proved", "all symbols of the printed fragment are defined")
 
 
-def _eq18_check(rng):
+def _eq18_check(rng, at=None):
 # delta -> delta_alpha^eps(gamma) non-decreasing and concave  <=>  gamma(delta) increasing and convex
-    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-    e = mp.mpf(rng.uniform(0, 3))
-    d = mp.mpf(10) ** rng.uniform(-6, -0.2)
-    h = d * mp.mpf(rng.uniform(0.05, 0.4))
+    if at is not None:     # a referee's point (check_args ``at``)
+        a, e, d, h = (mp.mpf(at[k]) for k in ("alpha", "varepsilon", "delta", "h"))
+    else:
+        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
+        e = mp.mpf(rng.uniform(0, 3))
+        d = mp.mpf(10) ** rng.uniform(-6, -0.2)
+        h = d * mp.mpf(rng.uniform(0.05, 0.4))
     g0, g1, g2 = (TR.gamma_exact(a, e, x) for x in (d - h, d, d + h))
     second = g0 - 2 * g1 + g2          # >= 0 for convexity
     first = min(g1 - g0, g2 - g1)      # >= 0 for monotonicity
     return ({"alpha": a, "varepsilon": e, "delta": d, "h": h}, min(second, first), mp.mpf(0))
+
+def _eq18_below_check(points) -> Verdict:
+    """What is true of (18) below delta = 1/alpha: the curvature of gamma_alpha^eps(delta) there
+    depends on alpha and eps.  At each point (alpha, eps, delta, h, shape) the second difference
+    of the exact gamma_alpha^eps at delta - h, delta, delta + h has the sign the shape says of
+    delta_alpha^eps(gamma) (gamma(delta) concave <=> delta(gamma) convex), with delta + h < 1/alpha."""
+    rows = []
+    with mp.workdps(TR.WORK_DPS):
+        for pt in points:
+            a, e, d, h = (mp.mpf(pt[k]) for k in ("alpha", "varepsilon", "delta", "h"))
+            if not d + h < 1 / a:
+                raise ValueError(f"delta + h = {mp.nstr(d + h, 4)} is not below 1/alpha = {mp.nstr(1 / a, 4)}")
+            second = TR.gamma_exact(a, e, d - h) - 2 * TR.gamma_exact(a, e, d) + TR.gamma_exact(a, e, d + h)
+            shape = "convex" if second < 0 else "concave"
+            rows.append((pt, second, shape))
+    method = ("second differences of the exact gamma_alpha^eps(delta) (minimisation of (78), "
+              f"{TR.WORK_DPS} digits) at {len(rows)} points below delta = 1/alpha")
+    wrong = [(pt, sd, sh) for pt, sd, sh in rows if sh != pt["shape"]]
+    if wrong:
+        pt, sd, sh = wrong[0]
+        return Verdict("fails", method, points=len(rows), counterexample={
+            "params": {k: pt[k] for k in ("alpha", "varepsilon", "delta", "h")},
+            "second difference": mp.nstr(sd, 4), "shape": sh, "stated shape": pt["shape"]})
+    return Verdict("holds_numerically", method, points=len(rows), precision=TR.WORK_DPS,
+                   note="; ".join(f"alpha = {pt['alpha']}, eps = {pt['varepsilon']}: delta_alpha^eps is "
+                                  f"{sh} around delta = {pt['delta']} (second difference of gamma "
+                                  f"{mp.nstr(sd, 3)})" for pt, sd, sh in rows))
+
 
 def _eq18_upper_check(rng):
     a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
