@@ -24,7 +24,7 @@ import sympy as sp
 
 from . import truths
 from .core import Verdict
-from .printing import sstr
+from .printing import plain, sstr
 from .search import LazyProduct, Var, pull_in, shrink, worst_point
 from .verify import _real, symbolic_zero
 
@@ -216,6 +216,8 @@ def _params(pt: dict) -> dict:
                 s = mp.nstr(v, digits)
                 if mp.mpf(s) == v:
                     break
+        if s.endswith(".0") and "e" not in s:      # an integral point as a referee writes it: 10, not 10.0
+            s = s[:-2]
         out[k] = s
     return out
 
@@ -502,9 +504,50 @@ def _box_proof(small, big, dom: Domain, *, strict: bool = False, what: str = "")
 
 
 # ----------------------------------------------------------------------------- differences
+def _first_difference(a, b, depth: int = 0):
+    """The smallest pair of subexpressions in which ``a`` and ``b`` differ when the rest of the two
+    trees is the same (the misprinted term of a display), else (a, b).  Sums and products match
+    their arguments as multisets: a term in both is set aside."""
+    if a == b or depth > 40:
+        return (a, b)
+    if type(a) is type(b) and a.args and len(a.args) == len(b.args):
+        if isinstance(a, (sp.Add, sp.Mul)):
+            rest_a, rest_b = list(a.args), list(b.args)
+            for x in list(rest_a):
+                if x in rest_b:
+                    rest_a.remove(x)
+                    rest_b.remove(x)
+            if len(rest_a) == len(rest_b) == 1:
+                return _first_difference(rest_a[0], rest_b[0], depth + 1)
+            return (a, b)
+        differ = [i for i, (x, y) in enumerate(zip(a.args, b.args)) if x != y]
+        if len(differ) == 1:
+            i = differ[0]
+            return _first_difference(a.args[i], b.args[i], depth + 1)
+    return (a, b)
+
+
+def _exact_floats(expr):
+    """``expr`` with its floats as the rationals they print as (1.0 -> 1, 0.5 -> 1/2): a float beside
+    an integer keeps two equal terms apart (Phi(-1.0 + x) - Phi(-1 + x) is not 0 to SymPy)."""
+    expr = sp.sympify(expr)
+    floats = expr.atoms(sp.Float)
+    return expr.xreplace({f: sp.Rational(str(f)) for f in floats}) if floats else expr
+
+
 def differing_terms(truth, printed) -> str:
-    """A short description of how ``printed`` differs from ``truth``: the terms one
-    sum has and the other lacks, or a constant factor."""
+    """A short description of how ``printed`` differs from ``truth``: the one subterm in which the
+    two displays differ (when the rest is the same), the terms one sum has and the other lacks, or a
+    constant factor."""
+    truth, printed = _exact_floats(truth), _exact_floats(printed)
+    try:
+        tt, pp = _first_difference(truth, printed)
+    except (TypeError, ValueError, sp.SympifyError):
+        tt, pp = truth, printed
+    if (tt, pp) != (truth, printed):
+        text = f"the printed side has {plain(pp)} where the true one has {plain(tt)}"
+        if len(text) <= NOTE_MATH_CHARS:
+            return text
     t, p = sp.expand(truth), sp.expand(printed)
     try:
         ratio = sp.simplify(t / p)
@@ -517,12 +560,22 @@ def differing_terms(truth, printed) -> str:
     if 0 < len(missing) + len(extra) <= 6:
         parts = []
         if missing:
-            parts.append("missing " + ", ".join(sstr(m) for m in sorted(missing, key=sp.default_sort_key)))
+            parts.append("missing " + ", ".join(plain(m) for m in sorted(missing, key=sp.default_sort_key)))
         if extra:
-            parts.append("extra " + ", ".join(sstr(m) for m in sorted(extra, key=sp.default_sort_key)))
-        return "printed vs true: " + "; ".join(parts)
+            parts.append("extra " + ", ".join(plain(m) for m in sorted(extra, key=sp.default_sort_key)))
+        text = "printed vs true: " + "; ".join(parts)
+        if len(text) <= NOTE_MATH_CHARS:
+            return text
     d = sp.simplify(t - p) if sp.count_ops(t - p) < 200 else t - p
-    return f"true - printed = {sstr(d)}"
+    text = f"true - printed = {plain(d)}"
+    if len(text) <= NOTE_MATH_CHARS:
+        return text
+    return ("true - printed has no short form (the printed and true sides differ inside a larger "
+            "expression; compare them term by term)")
+
+
+#: the longest formula a note quotes (a referee quotes the differing term, not a page of algebra)
+NOTE_MATH_CHARS = 240
 
 
 def constant_discrepancy(f_true, f_printed, dom: Domain, dps: int = CONFIRM_DPS) -> str:
@@ -530,10 +583,14 @@ def constant_discrepancy(f_true, f_printed, dom: Domain, dps: int = CONFIRM_DPS)
     (the same at three spread points of the domain), say which constant: the classic typo of
     a wrong constant.  Empty when it is not."""
     pts = []
-    for u in (-0.45, 0.15, 0.55):
-        pt = {v.name: v.value(u) for v in dom.vars}
+    # spread points, each variable at its own coordinate (one u for all puts p = q on a diagonal
+    # that a condition q < p excludes): a golden-ratio sequence per variable, the first three usable
+    for k in range(12):
+        pt = {v.name: v.value(((0.15 + 0.3 * k + 0.618034 * j) % 1.0) * 1.8 - 0.9) for j, v in enumerate(dom.vars)}
         if all(v.contains(pt[v.name]) for v in dom.vars) and dom.where(pt):
             pts.append(pt)
+        if len(pts) == 3:
+            break
     if len(pts) < 3:
         return ""
     with mp.workdps(dps):
@@ -551,11 +608,13 @@ def constant_discrepancy(f_true, f_printed, dom: Domain, dps: int = CONFIRM_DPS)
         if (len(ratios) == 3 and mp.isfinite(ratios[0]) and abs(ratios[0]) > tol
                 and all(abs(r - ratios[0]) <= tol * abs(ratios[0]) for r in ratios) and abs(ratios[0] - 1) > tol):
             c = sp.nsimplify(float(ratios[0]), [sp.pi, sp.E, sp.sqrt(2)], tolerance=1e-12)
-            return f"the printed side is off by the constant factor {c} (true / printed at three points)"
+            if c == -1:
+                return "the printed side has the wrong sign (the constant factor -1: true = -printed at three points)"
+            return f"the printed side is off by the constant factor {plain(c)} (true / printed at three points)"
         diffs = [a - b for a, b in vals]
         if all(abs(d - diffs[0]) <= tol * max(1, abs(diffs[0])) for d in diffs) and abs(diffs[0]) > tol:
             c = sp.nsimplify(float(diffs[0]), [sp.pi, sp.E, sp.log(2)], tolerance=1e-12)
-            return f"the printed side is off by the constant term {c} (true - printed at three points)"
+            return f"the printed side is off by the constant term {plain(c)} (true - printed at three points)"
     return ""
 
 
@@ -1341,7 +1400,7 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
             ce[f"log10|R| increments along {_sequence_text(x, x0, side, 'j', True)}"] = ", ".join(mp.nstr(i, 3) for i in log_inc[-4:])
         note = "the remainder f - g is not O(h)"
         if lead is not None:
-            note += f"; its leading term is {sstr(lead)}"
+            note += f"; its leading term is {plain(lead)}"
         return Verdict("fails", method, points=used, counterexample=ce, derived=lead,
                        note=note, precision=CONFIRM_DPS)
     if used == 0:
@@ -1465,7 +1524,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
     screen = _float_screen([float_function(bound, dom), float_function(truth, dom)], fviol)
     res = _search(viol, dom, budget="expensive", stop_at=mp.mpf(10) ** -4, dps=TRUTH_SEARCH_DPS,
                   screen=screen, screen_points=screen_points(truth), floor=rtol)
-    method = (f"truth {sstr(truth)} from derive.truths; adversarial search "
+    method = (f"truth {truth_text(truth)} from derive.truths; adversarial search "
               + (f"({res.screened} points screened in floats, the worst {res.evaluations} in mpmath; "
                  if res.screened else f"({res.evaluations} points, ")
               + f"ends and Nelder-Mead) at {TRUTH_SEARCH_DPS} digits, "
@@ -1477,7 +1536,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
     if worst is None or worst <= rtol:
         if side != "equal" and not clamped:
             small, big = (truth, bound) if side == "upper" else (bound, truth)
-            proof = _box_proof(small, big, dom, what=f"truth {sstr(truth)} enclosed in balls; ")
+            proof = _box_proof(small, big, dom, what=f"truth {truth_text(truth)} enclosed in balls; ")
             if proof is not None:
                 return proof
         return _bound_holds(method, res, worst, conv, clamped)
@@ -1503,7 +1562,7 @@ def check_bound(bound, side: str, truth, dom: Domain, pair_note: str = "") -> Ve
         b, t = fb(pt), ft(pt)
     rel = {"upper": "bound >= truth", "lower": "bound <= truth", "equal": "bound = truth"}[side]
     ce = {"params": _params(pt), "bound": mp.nstr(b, 15), "truth": mp.nstr(t, 15),
-          "relation": f"{rel} is violated", "quantity": sstr(truth), "precision": 15}
+          "relation": f"{rel} is violated", "quantity": truth_text(truth), "precision": 15}
     ce["distributions"] = pair_note or pair_description(truth)
     if extent:
         ce["extent"] = extent
@@ -1587,25 +1646,93 @@ def _bound_holds(method, res, worst, conv, clamped, certified_note: str = "") ->
                    worst_error=float(max(worst or 0, 0)), precision=15, note="; ".join(notes))
 
 
+def _base_pair(expr):
+    """(name, base logits) of a pmf pair over logit coordinates ``name_u1..name_uk, name_v1..name_vk``
+    (a pair, or a product of copies of it, whose entries are sums of those logits); None otherwise."""
+    syms = sorted(expr.free_symbols, key=str)
+    if not syms:
+        return None
+    name = str(syms[0]).rsplit("_", 1)[0]
+    k = len(syms) // 2
+    want = [f"{name}_u{i}" for i in range(1, k + 1)] + [f"{name}_v{i}" for i in range(1, k + 1)]
+    if len(syms) % 2 or sorted(want) != [str(x) for x in syms]:
+        return None
+    by_name = {str(x): x for x in syms}
+    return name, [by_name[w] for w in want]
+
+
+def pair_name(expr) -> str:
+    """A pmf pair as a referee names it: ``pq`` (its logits' prefix), or ``pq x pq`` for the
+    product of two copies (points k^2 of a k-point pair)."""
+    base = _base_pair(expr)
+    if base is None:
+        return "(P, Q)"
+    name, coords = base
+    k, points = len(coords) // 2, len(expr.args) // 2
+    copies = round(math.log(points) / math.log(k)) if k > 1 and points > k else 1
+    return " x ".join([name] * copies) if k ** copies == points else name
+
+
+def truth_text(truth) -> str:
+    """A truth expression in plain text with each pmf pair by its name (never its logits)."""
+    from sympy.core.function import AppliedUndef
+    truth = sp.sympify(truth)
+    named = {}
+    for f in truth.atoms(AppliedUndef):
+        if type(f).__name__ in ("SupOverEvents", "HockeyStick") and len(f.args) == 2 \
+                and type(f.args[0]).__name__ == "Pmf":
+            named[f] = sp.Symbol(f"sup_A [P(A) - {plain(f.args[1])}·Q(A)] for (P, Q) = {pair_name(f.args[0])}")
+    truth = truth.xreplace(named)
+    pmfs = [f for f in truth.atoms(AppliedUndef) if type(f).__name__ == "Pmf"]
+    return plain(truth.xreplace({f: sp.Symbol(pair_name(f)) for f in pmfs})) if pmfs else plain(truth)
+
+
 def pair_description(truth) -> str:
     """What the distribution pairs named in a truth expression are (for counterexamples)."""
     from sympy.core.function import AppliedUndef
     pairs = [f for f in truth.atoms(AppliedUndef) if type(f).__name__ in truths.PAIRS]
-    return "; ".join(f"{sstr(f)} with {truths.PAIRS[type(f).__name__][1]}"
-                     for f in sorted(pairs, key=sp.default_sort_key))
+    out = []
+    for f in sorted(pairs, key=sp.default_sort_key):
+        name = pair_name(f) if type(f).__name__ == "Pmf" else plain(f)
+        if type(f).__name__ == "Pmf" and " x " in name:
+            base = name.split(" x ")[0]
+            out.append(f"{name}: the product of {name.count(' x ') + 1} copies of the pair {base} = (P, Q), "
+                       f"P = softmax(u), Q = softmax(v) on {len(_base_pair(f)[1]) // 2} points")
+        elif type(f).__name__ == "Pmf" and _base_pair(f) is not None:
+            out.append(f"{name} = (P, Q), P = softmax(u), Q = softmax(v) of its logits u, v on "
+                       f"{len(f.args) // 2} points")
+        else:
+            out.append(f"{name} with {truths.PAIRS[type(f).__name__][1]}")
+    return "; ".join(out)
 
 
 def describe_pairs(v: Verdict, pairs: dict) -> Verdict:
-    """A counterexample over pmf pairs names the pmfs (P, Q) instead of their logits."""
+    """A counterexample over pmf pairs names the pmfs (P, Q) instead of their logits (its point, and
+    the worst point found when that is reported too)."""
     ce = v.counterexample
     if not ce or not pairs or "params" not in ce:
         return v
-    params = dict(ce["params"])
+    ce["params"] = _pmfs_for_logits(dict(ce["params"]), pairs)
+    worst = ce.get("worst_point")
+    if isinstance(worst, dict) and isinstance(worst.get("params"), dict):
+        worst["params"] = _pmfs_for_logits(dict(worst["params"]), pairs)
+    return v
+
+
+def _pmfs_for_logits(params: dict, pairs: dict) -> dict:
     for name, expr in pairs.items():
         # the pair's coordinates: both pmfs' logits (the built-in papers), or u, d, s (a claim file's
-        # [pairs] entry); a pair built from other expressions (a product of pairs) keeps its coordinates
+        # [pairs] entry); a product of copies of a logit pair is told by the base pair's pmfs
         if not (all(isinstance(c, sp.Symbol) for c in expr.args)
                 or any(str(c) == f"{name}_s" for c in expr.free_symbols)):
+            base = _base_pair(expr)
+            if base is not None and all(str(c) in params for c in base[1]):
+                bname, coords = base
+                with mp.workdps(30):
+                    at = [mp.mpf(params.pop(str(c))) for c in coords]
+                    pr = truths.pmf_pair(*at)
+                params[bname] = ("([" + ", ".join(mp.nstr(x, 4) for x in pr.P) + "], ["
+                                 + ", ".join(mp.nstr(x, 4) for x in pr.Q) + "])")
             continue
         coords = sorted(str(c) for c in expr.free_symbols)
         if not all(c in params for c in coords):
@@ -1616,9 +1743,7 @@ def describe_pairs(v: Verdict, pairs: dict) -> Verdict:
                 *[at[str(x)] for x in sorted(a.free_symbols, key=str)]) for a in expr.args])
         params[name] = ("([" + ", ".join(mp.nstr(x, 8) for x in pr.P) + "], ["
                         + ", ".join(mp.nstr(x, 8) for x in pr.Q) + "])")
-    ce["params"] = params
-    return v
-
+    return params
 
 
 def pmf_pairs_in(fields: dict) -> dict:

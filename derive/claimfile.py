@@ -535,6 +535,10 @@ def parse_interval(text: str, names=None):
     if not (lo.is_number or lo in (sp.oo, -sp.oo)) or not (hi.is_number or hi in (sp.oo, -sp.oo)):
         raise ValueError(f"domain {text!r}: its ends must be numbers, oo or -oo"
                          + (" or expressions in other symbols (\"[0, 1/b]\")" if names is not None else ""))
+    for end in (lo, hi):        # 1/0 is zoo, sqrt(-1) is I: no end of a real interval
+        if end.has(sp.zoo, sp.nan) or end.is_extended_real is not True:
+            raise ValueError(f"domain {text!r}: its end {a if end is lo else b} is not a real number "
+                             "(oo and -oo are the infinite ends)")
     if not lo < hi:
         raise ValueError(f"domain {text!r} is empty")
     return sp.Interval(lo, hi, left_open=(lb == "(" or lo == -sp.oo), right_open=(rb == ")" or hi == sp.oo))

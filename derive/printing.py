@@ -93,6 +93,41 @@ def sstr(expr) -> str:
     return _SSTR.doprint(expr)
 
 
+class _PlainStr(_CanonicalStr):
+    """Plain-text mathematics for prose (the Markdown errata, verdict notes): powers as ``x^2``,
+    products as ``2·alpha·x``, the terms of a sum in ``_CanonicalStr``'s order; no Python syntax."""
+
+    def _print_Pow(self, expr, rational=False):
+        b, e = expr.as_base_exp()
+        if e == sp.S.Half:
+            return f"sqrt({self._print(b)})"
+        if e == -1:
+            return f"1/{self.parenthesize(b, 50)}"
+        base = self.parenthesize(b, 59) if not (b.is_Symbol or (b.is_Integer and b >= 0)) else self._print(b)
+        ex = self._print(e)
+        if not (e.is_Symbol or (e.is_Integer and e >= 0)):
+            ex = f"({ex})"
+        return f"{base}^{ex}"
+
+    def _print_Mul(self, expr):
+        return super()._print_Mul(expr).replace("*", "·")
+
+    def _print_Float(self, expr):
+        f = float(expr)
+        return str(int(f)) if f == int(f) and abs(f) < 1e15 else super()._print_Float(expr)
+
+
+_PLAIN = _PlainStr()
+
+
+def plain(expr) -> str:
+    """``expr`` as readable plain-text mathematics (``x^2``, ``2·alpha``), never ``**``: for the
+    notes and Markdown reports, where LaTeX would not render."""
+    if isinstance(expr, str):
+        return expr
+    return _PLAIN.doprint(sp.sympify(expr))
+
+
 _PRINTER = DPLatexPrinter()
 
 

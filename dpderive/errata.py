@@ -73,6 +73,15 @@ def param_tex(name: str) -> str | None:
     return base
 
 
+_INTEGRAL_DECIMAL = re.compile(r"(?<![\w.])(-?\d+)\.0(?![\d.eE])")
+
+
+def referee_numbers(text: str) -> str:
+    """Numbers as a referee writes them: an integral decimal without its ``.0`` (10.0 -> 10,
+    (0.5, 0.0) -> (0.5, 0)); every other digit kept (the JSON records keep the values as computed)."""
+    return _INTEGRAL_DECIMAL.sub(r"\1", text)
+
+
 def _val(v) -> str:
     if isinstance(v, (list, tuple)):
         return ", ".join(_val(x) for x in v)
@@ -80,7 +89,7 @@ def _val(v) -> str:
         return "; ".join(f"{k}: {_val(x)}" for k, x in v.items())
     if isinstance(v, bool):
         return "yes" if v else "no"
-    return str(v)
+    return referee_numbers(str(v))
 
 
 def counterexample_rows(ce) -> list[dict]:
@@ -176,6 +185,11 @@ def correction_of(key: str, g: dict, by_id: dict) -> dict:
         by.append({"id": full, "status": _STATUS_WORDS.get(r["verdict"], r["verdict"]) if r else "not checked"})
     fields = "; ".join(f"{c}: {', '.join(sorted(f))}" for c, f in (g.get("corrected_check") or {}).items())
     unchecked = g.get("correction_unchecked", "")
+    stands = []             # the stated results that still hold (a wrong display whose bound stays valid)
+    for cid in g.get("result_holds_by", ()):
+        full = cid if cid.startswith(key + ".") else f"{key}.{cid}"
+        r = by_id.get(full)
+        stands.append({"id": full, "status": _STATUS_WORDS.get(r["verdict"], r["verdict"]) if r else "not checked"})
     parts = []
     if by:
         parts.append("Correction checked by claim" + ("s " if len(by) > 1 else " ")
@@ -184,13 +198,16 @@ def correction_of(key: str, g: dict, by_id: dict) -> dict:
         parts.append(f"Correction checked: the corrected fields ({fields}) pass the member's own checker on its domain.")
     if unchecked:
         parts.append(f"Correction not checked separately: {unchecked}.")
+    if stands:
+        parts.append("The stated result still holds: claim" + ("s " if len(stands) > 1 else " ")
+                     + ", ".join(f"`{b['id']}` ({b['status']})" for b in stands) + ".")
     return {"correction": " ".join(parts), "correction_by": by, "correction_fields": fields,
-            "correction_unchecked": unchecked}
+            "correction_unchecked": unchecked, "result_holds_by": stands}
 
 
 def _sig(text, digits: int = 6) -> str:
     """A recorded value to ``digits`` significant digits for a title (the entry's table keeps them all)."""
-    text = str(text)
+    text = referee_numbers(str(text))
     if len(re.sub(r"[^0-9]", "", text.split("e")[0]).strip("0")) <= digits:
         return text
     try:
@@ -290,6 +307,10 @@ def certificate_line(cert: dict | None) -> str:
     truth's error budget, or the kind of evidence of a custom check."""
     if not cert:
         return ""
+    return referee_numbers(_certificate_line(cert))
+
+
+def _certificate_line(cert: dict) -> str:
     m = cert.get("method", "")
     if "difference_ball" in cert:
         return f"{m}: difference {cert['difference_ball']} at {cert.get('precision_bits')} bits (excludes 0)"

@@ -198,8 +198,8 @@ def _approx(events, name, at, method):
         res = getattr(methods, name)(sigma, e.rate, e.count, at, sens, method)
         degenerate = math.isnan(res.value)      # the CLT's mu = 0/0 where the cumulants underflow
     except DomainError as exc:
-        if exc.name != "kappa_2":
-            raise
+        if exc.name != "kappa_2":               # outside the approximation's own range (its quadrature)
+            raise EV.RouteError(method, EV.describe(events), str(exc)) from exc
         degenerate = True                       # Edgeworth: the loss variance is 0 in floats
     if degenerate:
         raise EV.RouteError(method, EV.describe(events), "the privacy loss's variance underflows "

@@ -198,7 +198,11 @@ def laplace(theta, steps, degree: int = 2, inverse_method: str = "numerical") ->
 def subsampled_gaussian(sigma, p, steps, degree: int = 2, inverse_method: str = "numerical") -> Edgeworth:
     """The paper's g = (p G_{1/sigma} + (1-p) Id)^{(x)n} = T(N(0,1)^n, (p N(1/sigma,1) + (1-p) N(0,1))^n)
     (004 Sec. 5.3, App. C); ``.symmetrised()`` gives min{g, g^-1}**."""
-    mu = 1.0 / float(K.check_positive(sigma, "sigma"))
+    s = float(K.check_positive(sigma, "sigma"))
+    if not s >= 1 / 12:         # the cumulants' quadrature covers mu = 1/sigma <= 12
+        raise DomainError("sigma", s, "[1/12, oo) on the Edgeworth route (its cumulant quadrature covers "
+                          "1/sigma <= 12)")
+    mu = 1.0 / s
     return edgeworth(C.mixture_cumulants(p, mu, 4, "P"), C.mixture_cumulants(p, mu, 4, "Q"),
                      steps, degree, inverse_method)
 

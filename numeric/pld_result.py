@@ -244,8 +244,9 @@ class PLDResult:
         sel = np.unique(np.concatenate((np.arange(0, losses.size, step), [losses.size - 1])))
         if upper:
             return _envelope_curve(losses, A, B, comp.h, E, sel)
-        with np.errstate(over="ignore"):
-            ax = np.exp(-losses[sel]) * B[sel]
+        Bs = B[sel]
+        with np.errstate(divide="ignore"):      # P[L >= l_j] = e^{log B_j - l_j}: no inf * 0 where B_j = 0
+            ax = np.where(Bs > 0, np.exp(np.minimum(np.log(np.where(Bs > 0, Bs, 1.0)) - losses[sel], 0.0)), 0.0)
         fx = np.concatenate(([0.0], ax))
         fy = np.concatenate(([1 - E], 1 - E - A[sel]))
         return fdp.PiecewiseLinear(np.clip(fx, 0.0, 1.0), np.clip(fy, 0.0, 1.0))

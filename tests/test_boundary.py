@@ -207,3 +207,38 @@ def test_api_bad_input_is_a_value_error_naming_the_parameter(i):
     with pytest.raises(ValueError) as info:
         _api_calls()[i]()
     assert re.search(r"conversion|delta|epsilon|claim", str(info.value))
+
+
+@pytest.mark.parametrize("command, target", [("delta", ["--epsilon", "0.5"]), ("epsilon", ["--delta", "1e-5"])])
+@pytest.mark.parametrize("method, needle", [("edgeworth", "1/sigma <= 12"), ("clt", "route clt")])
+def test_an_approximation_outside_its_quadrature_is_a_route_refusal(command, target, method, needle):
+    """Session 14's fuzz run: --method edgeworth at sigma = 0.01 with subsampling was exit 70 (the
+    cumulants' quadrature refusing mu = 100 under a name the user never gave); the route now says
+    it cannot account the event, and --method all lists it among the routes that cannot."""
+    argv = [command, "--mechanism", "gaussian", "--sigma", "0.01", "--sampling-rate", "0.001",
+            "--steps", "1000", *target, "--method", method]
+    err = _clean_refusal(argv, needle=needle)
+    assert f"route {method} cannot account" in err
+    out = _answer(argv[:-1] + ["all"])
+    assert re.search(rf"^{method}\s+cannot:", out, re.M), out
+
+
+@pytest.mark.parametrize("end", ["1/0", "sqrt(-1)", "-1/0"])
+def test_a_domain_end_that_is_not_a_real_number_is_one_line(end, tmp_path):
+    """Session 14's fuzz run: sigma = "[0, 1/0]" under [symbols] was exit 70 (SymPy cannot compare zoo)."""
+    f = tmp_path / "zoo.toml"
+    f.write_text(f'[paper]\nkey = "zoo14"\ntitle = "t"\n\n[symbols]\nsigma = "[0, {end}]"\nx = "(0, oo)"\n\n'
+                 '[[claim]]\nid = "c1"\nwhere = "(1)"\nkind = "inequality"\nlatex = \'x \\ge 0\'\n', encoding="utf-8")
+    _clean_refusal(["check", str(f)], needle="is not a real number")
+
+
+def test_subsampled_rr_calibration_at_a_tiny_rate_warns_nothing():
+    """Session 14's fuzz run: the optimistic curve's vertex e^{-l} B at B = 0 was inf * 0 (a
+    RuntimeWarning on stderr).  The answer: no stderr at all (``_answer``), the certified TPR
+    interval ordered and at or above the trivial test's TPR = FPR, below the target, and the steps
+    at the search range's end (the target is not reached there)."""
+    out = _answer(["risk", "--mechanism", "rr", "--rr-epsilon", "0.3", "--sampling-rate", "1e-5",
+                   "--calibrate", "steps", "--target-tpr", "0.5", "--json"])
+    rec = json.loads(out)
+    assert rec["at_fpr"] <= rec["tpr_lower"] <= rec["tpr"] <= rec["target_tpr"], rec
+    assert rec["steps"] == 10 ** 9 and 0 <= rec["advantage"] < 1, rec

@@ -121,3 +121,27 @@ def test_the_claim_checking_a_correction_passes(key, e, cid):
     assert full not in e["claims"], "a correction is checked by another claim than the failing one"
     v = registry.CLAIMS[full].check()
     assert v.status in PASSING, (e["key"], cid, v.status, v.note)
+
+
+def _entries():
+    return [(key, e) for key in registry.PAPERS for e in grouping_table(key)]
+
+
+def test_a_bound_that_still_holds_is_harmless_and_its_result_checks():
+    """Issue 32, item 2: severity from the mathematics.  An entry naming the stated results that still
+    hold (``result_holds_by``: Prop. 1's (42) keeps 1 - beta(0) >= 0, so it stays a valid, looser
+    bound) is 'wrong but harmless', and each named claim holds when run here."""
+    named = [(key, e) for key, e in _entries() if e.get("result_holds_by")]
+    assert any(e["key"] == "appH_mass_at_zero" for _, e in named)
+    for key, e in named:
+        assert e["severity"] == "wrong but harmless", e["key"]
+        for cid in e["result_holds_by"]:
+            assert derive.claim(f"{key}.{cid}").check().status in PASSING, (e["key"], cid)
+
+
+def test_every_correction_claim_is_registered_and_not_a_member():
+    """A correction is checked by claims of its own (never by one of the failing members)."""
+    for key, e in _entries():
+        for cid in e.get("corrected_by", ()):
+            assert f"{key}.{cid}" in registry.CLAIMS, (e["key"], cid)
+            assert cid not in e["claims"], (e["key"], cid)

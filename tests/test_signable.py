@@ -319,6 +319,10 @@ def test_readme_report_command_on_every_example(path, tmp_path):
     r = run("report", path, "--out", str(tmp_path / "rep"), *([] if HAVE_TEX else ["--no-pdf"]))
     assert r.returncode == 0, r.stderr[-2000:]
     assert (tmp_path / "rep" / "errata.md").is_file()
+    from test_errata_text import program_text          # issue 32: a user's errata read as a referee writes
+    for name in ("errata.md", "errata.tex"):
+        found = program_text((tmp_path / "rep" / name).read_text(encoding="utf-8"))
+        assert not found, (name, found[:10])
 
 
 @pytest.mark.slow

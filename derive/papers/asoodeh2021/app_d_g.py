@@ -194,12 +194,29 @@ def _check_plug(draw, **draws):
     return v
 
 
-def _plug_check(rng):
-    d = mp.mpf(10) ** rng.uniform(-12, -0.05)
-    Lv = mp.log(1 / d)
-    e = 2 * d * Lv * (1 + mp.mpf(10) ** rng.uniform(-2, 3))  # eps >= 2 delta log(1/delta)
+def _plug_check(rng, at=None):
+    if at is not None:          # a referee's point (check_args ``at``)
+        d, e = mp.mpf(at["delta"]), mp.mpf(at["varepsilon"])
+        Lv = mp.log(1 / d)
+    else:
+        d = mp.mpf(10) ** rng.uniform(-12, -0.05)
+        Lv = mp.log(1 / d)
+        e = 2 * d * Lv * (1 + mp.mpf(10) ** rng.uniform(-2, 3))  # eps >= 2 delta log(1/delta)
     a = 2 * Lv / e
     # (108) needs 1 < alpha <= 1/delta: lhs = min(alpha - 1, 1/delta - alpha) must be > 0 / >= 0
+    return ({"varepsilon": e, "delta": d, "alpha": a}, min(a - 1, 1 / d - a), mp.mpf(0))
+
+
+def _plug_corrected_check(rng):
+    """The corrected condition of App. G, both halves: 2 delta log(1/delta) <= eps < 2 log(1/delta)
+    (eps drawn log-evenly over the whole range, its ends included) puts alpha = 2 log(1/delta)/eps in
+    (108)'s range 1 < alpha <= 1/delta; lhs = min(alpha - 1, 1/delta - alpha), > 0 and >= 0."""
+    d = mp.mpf(10) ** rng.uniform(-12, -0.05)
+    Lv = mp.log(1 / d)
+    lo, hi = 2 * d * Lv, 2 * Lv
+    u = rng.choice([0.0, rng.random(), rng.random(), 1 - 1e-12])
+    e = lo * (hi / lo) ** mp.mpf(u)
+    a = 2 * Lv / e
     return ({"varepsilon": e, "delta": d, "alpha": a}, min(a - 1, 1 / d - a), mp.mpf(0))
 
 
