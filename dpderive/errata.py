@@ -293,13 +293,19 @@ def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dic
         "corrected_hl": highlight(g.get("corrected", ""), g.get("right", ""), "rightterm"),
         "setting": g.get("setting", ""), "explanation": g.get("explanation", ""),
         "claims": [{"id": r["id"], "location": _short_loc(r) if short else _loc(r), "statement": r["statement"],
-                    "method": r["method"],
-                    "precision": r.get("precision"), "points": r.get("points"),
+                    "method": _CONFIRMED_AT.sub(r"confirmed at \1 digits", r["method"] or ""),
+                    # the method may name its digits already ("confirmed at 50", "at 30 digits"): once
+                    "precision": None if _NAMES_DIGITS.search(r["method"] or "") else r.get("precision"),
+                    "points": r.get("points"),
                     "rows": counterexample_rows(r["counterexample"]), "note": r["note"],
                     "seed": r["paper"], "counterexample": r["counterexample"],
                     "certificate": certificate_line(r.get("certificate"))} for r in members],
         "order": min(_order_of(r) for r in members),
     }
+
+
+_CONFIRMED_AT = re.compile(r"confirmed at (\d+)(?![\d-]| digits)")
+_NAMES_DIGITS = re.compile(r"\b\d+ digits\b|confirmed at \d+|\d+-digit")
 
 
 def certificate_line(cert: dict | None) -> str:

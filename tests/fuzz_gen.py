@@ -1178,6 +1178,11 @@ class Outcome:
     rss_mb: float | None = None
 
 
+def _load_sources() -> None:
+    from derive import registry
+    registry.load_all()
+
+
 @contextlib.contextmanager
 def isolated_registry():
     """The registry as a fresh ``dpderive`` process would leave it: every source loaded first (a
@@ -1203,6 +1208,7 @@ def run_cli_inprocess(argv, timeout: float | None = 60, cwd=None) -> Outcome:
     exit status and an exception escaping ``main`` written as a traceback would be."""
     from dpderive.cli import main
     out, err = io.StringIO(), io.StringIO()
+    _load_sources()                     # before the clock: isolated_registry loads every paper first
     t0 = time.perf_counter()
     rc = None
     with warnings.catch_warnings(record=True) as caught, contextlib.chdir(cwd or os.getcwd()), \
@@ -1383,6 +1389,7 @@ def run_api_case(case: ApiCase, timeout: float | None = 60, ns: dict | None = No
     from derive.errors import DomainError
     from numeric.solvers import ConvergenceError
     scope = dict(ns or api_namespace())
+    _load_sources()                     # before the clock: isolated_registry loads every paper first
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught, isolated_registry():
         warnings.simplefilter("always")
