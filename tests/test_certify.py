@@ -193,7 +193,7 @@ def test_generated_erratum_of_a_claim_file_record():
     assert e["severity"] == "changes a stated result"
     assert e["title"].startswith(r"the printed bound $\frac{\sqrt{2\log(1.25/\delta)}}{\sigma}$ is not an upper bound on")
     assert "EpsOfDelta" in e["title"] and r"$\delta = 1e-12$" in e["title"]
-    assert "it is 20.0, while the true value is 21.95" in e["title"]
+    assert "it is 20, while the true value is 21.95" in e["title"]
     long = dict(rec, counterexample=dict(rec["counterexample"], truth="21.9512345678901"))
     assert "the true value is 21.9512 " in errata.generated_entry(long)["title"]
     assert "on part of the domain" in e["title"]
