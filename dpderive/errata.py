@@ -291,9 +291,9 @@ def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dic
         "wrong": g.get("wrong", ""), "right": g.get("right", ""),
         "printed_hl": highlight(g.get("printed", ""), g.get("wrong", ""), "wrongterm"),
         "corrected_hl": highlight(g.get("corrected", ""), g.get("right", ""), "rightterm"),
-        "setting": g.get("setting", ""), "explanation": g.get("explanation", ""),
+        "setting": _method_words(g.get("setting", "")), "explanation": g.get("explanation", ""),
         "claims": [{"id": r["id"], "location": _short_loc(r) if short else _loc(r), "statement": r["statement"],
-                    "method": _CONFIRMED_AT.sub(r"confirmed at \1 digits", r["method"] or ""),
+                    "method": _method_words(r["method"] or ""),
                     # the method may name its digits already ("confirmed at 50", "at 30 digits"): once
                     "precision": None if _NAMES_DIGITS.search(r["method"] or "") else r.get("precision"),
                     "points": r.get("points"),
@@ -304,6 +304,16 @@ def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dic
     }
 
 
+def _method_words(method: str) -> str:
+    """A check's method as the entry prints it: digits said once, internal names in words."""
+    method = _CONFIRMED_AT.sub(r"confirmed at \1 digits", method)
+    for internal, words in _INTERNAL_NAMES:
+        method = method.replace(internal, words)
+    return method
+
+
+_INTERNAL_NAMES = ((" from derive.truths", " (dpderive's independent computation)"),
+                   ("mp_minimize", "numerical minimisation"))
 _CONFIRMED_AT = re.compile(r"confirmed at (\d+)(?![\d-]| digits)")
 _NAMES_DIGITS = re.compile(r"\b\d+ digits\b|confirmed at \d+|\d+-digit")
 
