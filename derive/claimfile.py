@@ -420,6 +420,20 @@ def _canon(name: str) -> str:
     return name.replace("\\", "").replace("{", "").replace("}", "").replace(" ", "")
 
 
+def _search_within(search: tuple | None, iv: sp.Interval) -> tuple | None:
+    """A declared search range seen through a claim's narrower domain: its part inside the domain
+    (a claim on p in (1/2, 1) of a symbol searched over [0.001, 0.999] searches [1/2, 0.999]), or
+    None (the domain's own default) when none of it is inside; every point searched then lies in
+    the claim's domain."""
+    if search is None:
+        return None
+    lo = max(float(search[0]), float(iv.start)) if iv.start != -sp.oo else float(search[0])
+    hi = min(float(search[1]), float(iv.end)) if iv.end != sp.oo else float(search[1])
+    if not lo < hi:
+        return None
+    return (search[0] if lo == float(search[0]) else lo, search[1] if hi == float(search[1]) else hi)
+
+
 @dataclass
 class SymbolSpec:
     name: str
@@ -434,7 +448,7 @@ class SymbolSpec:
         lo = None if iv.start == -sp.oo else mp.mpf(sp.Float(iv.start, 60))
         hi = None if iv.end == sp.oo else mp.mpf(sp.Float(iv.end, 60))
         return Var(self.name, self.symbol, lo, hi, bool(iv.left_open), bool(iv.right_open),
-                   self.integer, self.search)
+                   self.integer, _search_within(self.search, iv))
 
     def param(self) -> Param:
         iv = self.interval

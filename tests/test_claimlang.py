@@ -346,3 +346,26 @@ def test_readme_and_template_link_the_reference():
     from derive.claimfile import scaffold
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert "docs/claim-files.md" in readme and "docs/claim-files.md" in scaffold("x.toml")
+
+
+def test_a_claims_narrower_domain_narrows_the_declared_search_range(tmp_path):
+    """A symbol declared with search = [0.001, 0.999] on (0, 1) and narrowed by a claim to (1/2, 1)
+    is searched inside (1/2, 1) only.  Randomized response's lim_{alpha -> oo} D_alpha = log(p/(1-p))
+    (Mironov 2017, Table II) holds there; it used to fail at p = 0.0243, outside the claim's domain.
+    Outside (1/2, 1) the printed value is indeed not the limit (it is negative, the limit is not): a
+    claim on (0, 1/2) must fail, at a point of (0, 1/2)."""
+    head = ('[paper]\nkey = "narrow"\ntitle = "t"\n\n[symbols]\n'
+            'alpha = { domain = "(1, oo)", search = [1.01, 100] }\n'
+            'p = { domain = "(0, 1)", search = [0.001, 0.999] }\n')
+    rr = (r'\frac{1}{\alpha - 1}\log\left(p^{\alpha}(1-p)^{1-\alpha} + (1-p)^{\alpha} p^{1-\alpha}\right)')
+    body = ""
+    for cid, dom in (("upper", "(1/2, 1)"), ("lower", "(0, 1/2)")):
+        body += (f'\n[[claim]]\nid = "{cid}"\nwhere = "Table II"\nkind = "limit"\nof = \'{rr}\'\n'
+                 f'var = "alpha"\nto = "oo"\nequals = \'\\log\\frac{{p}}{{1-p}}\'\ndomain = {{ p = "{dom}" }}\n')
+    f = tmp_path / "narrow.toml"
+    f.write_text(head + body)
+    got = {c.id.split(".", 1)[1]: c.check() for c in ClaimFile(f).claims}
+    assert got["upper"].status in ("holds_numerically", "proved"), got["upper"].counterexample
+    assert got["lower"].status == "fails"
+    p = float(got["lower"].counterexample["params"]["p"])
+    assert 0 < p < 0.5
