@@ -19,6 +19,14 @@ Mechanisms (``sensitivity`` is the sensitivity under the chosen neighbouring rel
   the integers, Canonne, Kamath, Steinke 2020) on a scalar integer-valued query whose
   sensitivity is a positive integer.
 
+dp_accounting's further events have their mechanisms too (``dpderive.interop.dp_accounting``
+maps them; no ``--spec`` form): ``KaryRandomizedResponse(p, k)`` (k-ary randomized response,
+replace-one pair), ``SpecialRandomizedResponse(p, k)`` (its REPLACE_SPECIAL pair, both orders),
+``DiscreteLaplace(a, sensitivity)`` (DLap(a) noise, integer sensitivity; rdp by a closed form,
+pld by its exact pmf pair on sensitivity + 1 outcomes) and ``ZCDP(rho, xi)`` (a zCDP guarantee:
+RDP xi + rho alpha, route rdp only); their RDP curves are certified in Arb ball arithmetic
+(``numeric.rdp_pairs``).
+
 Sampling: ``None`` (the whole data set), ``Poisson(rate)`` (each record independently)
 or ``WithoutReplacement(batch_size, dataset_size)`` (a fixed batch).
 
@@ -69,10 +77,12 @@ import numpy as np
 
 from derive.errors import DomainError
 
-from .mechanism import (DiscreteGaussian, Gaussian, Laplace, Mechanism, NotSupported, Poisson,  # noqa: F401
-                        RandomizedResponse, Sampling, WithoutReplacement)
+from .mechanism import (DiscreteGaussian, DiscreteLaplace, Gaussian, KaryRandomizedResponse,  # noqa: F401
+                        Laplace, Mechanism, NotSupported, Poisson, RandomizedResponse, Sampling,
+                        SpecialRandomizedResponse, WithoutReplacement, ZCDP)
 
-__all__ = ["Gaussian", "Laplace", "RandomizedResponse", "DiscreteGaussian", "Poisson", "WithoutReplacement",
+__all__ = ["Gaussian", "Laplace", "RandomizedResponse", "DiscreteGaussian", "KaryRandomizedResponse",
+           "SpecialRandomizedResponse", "DiscreteLaplace", "ZCDP", "Poisson", "WithoutReplacement",
            "Event", "RouteError", "NEIGHBOURING", "ROUTES", "events_from_spec", "rdp_curve",
            "pld_accountant", "describe"]
 

@@ -17,6 +17,9 @@ for the capability it needs and reports ``RouteError`` when the mechanism lacks 
                             route ``pure`` and the PLD grid's range screen
 ``noise_multiplier()``      sigma / sensitivity of a Gaussian-type noise (the PLD grid's and the
                             approximations' range screen), else None
+``pure_epsilon_ball()``     a certified enclosure of the true pure-DP epsilon (a Fraction where
+                            exact, an Arb ball else, None): the dp_accounting interop's exact
+                            delta = 0 at the pure epsilon
 ``spec()``                  its ``--spec`` JSON form (``numeric.events.events_from_spec`` reads
                             it back; the stateful accountant's state, the interop exports)
 ==========================  ==================================================================
@@ -45,6 +48,12 @@ Zhang 2019) instead of the generic upper bound; the continuous mechanisms' (Gaus
 PLD pairs written in the mechanism's variable x, so that every lattice bin is an integral in x
 by Gauss-Legendre quadrature (a continuous law has no pmf pair); the discrete Gaussian's pairs
 on its certified truncated support (vectorised atoms, the tail as +oo).
+
+dp_accounting's further events have their mechanisms here too (no ``--spec`` form; the interop
+maps them): ``KaryRandomizedResponse``, ``SpecialRandomizedResponse`` and ``DiscreteLaplace``
+are pmf pairs on a few outcomes (``_FinitePair``: the pair in floats for the PLD routes, in Arb
+balls for a certified RDP curve, ``numeric.rdp_pairs.FinitePairRDP``), ``ZCDP`` an RDP curve
+alone (``numeric.rdp_pairs.AffineRDP``).
 """
 from __future__ import annotations
 
@@ -57,7 +66,8 @@ import numpy as np
 from derive.errors import DomainError
 
 __all__ = ["Mechanism", "NotSupported", "Sampling", "Gaussian", "Laplace", "RandomizedResponse",
-           "DiscreteGaussian", "Poisson", "WithoutReplacement"]
+           "DiscreteGaussian", "KaryRandomizedResponse", "SpecialRandomizedResponse", "DiscreteLaplace",
+           "ZCDP", "Poisson", "WithoutReplacement"]
 
 
 class NotSupported(Exception):
@@ -125,6 +135,14 @@ class Mechanism:
     def pure_epsilon(self) -> float:
         """The per-step privacy-loss bound (pure-DP epsilon); inf for an unbounded loss."""
         return math.inf
+
+    def pure_epsilon_ball(self):
+        """A certified enclosure of the true pure-DP epsilon (``pure_epsilon()`` is it rounded
+        up): a ``fractions.Fraction`` where it is rational in the float parameters (exact), an
+        Arb ball (python-flint) where it is not, None where it is unbounded or not known so
+        (callers then use ``pure_epsilon()``).  The dp_accounting interop decides delta = 0 at
+        exactly the pure-DP epsilon with it."""
+        return None
 
     def pure_sampled(self, rate: float) -> float:
         """Amplified by sampling at ``rate`` (either kind, its own neighbouring relation):
@@ -262,6 +280,10 @@ class Laplace(Mechanism):
     def pure_epsilon(self):
         return self.sensitivity / self.scale
 
+    def pure_epsilon_ball(self):
+        from fractions import Fraction
+        return Fraction(self.sensitivity) / Fraction(self.scale)
+
     def rdp(self):
         from . import rdp as R
         return R.Laplace(self.scale, self.sensitivity)
@@ -294,6 +316,10 @@ class RandomizedResponse(Mechanism):
 
     def pure_epsilon(self):
         return self.epsilon
+
+    def pure_epsilon_ball(self):
+        from fractions import Fraction
+        return Fraction(self.epsilon)
 
     def rdp(self):
         from . import rdp as R
@@ -353,6 +379,261 @@ class DiscreteGaussian(Mechanism):
                                                                            gamma), count)
         except DomainError as exc:
             raise NotSupported(str(exc)) from None
+
+
+# ----------------------------------------------------------------------------- dp_accounting's
+# further mechanisms (k-ary randomized response, the discrete Laplace, zCDP): no --spec form;
+# the interop (dpderive.interop.dp_accounting) maps dp_accounting's events onto them and back
+# through ``peer_form``.
+def _round_up(v: float) -> float:
+    """``v`` (a float computed with a few roundings) rounded up past their error."""
+    return math.nextafter(v * (1 + 1e-15), math.inf) if math.isfinite(v) and v > 0 else v
+
+
+def _unit_open(name, v):
+    x = _pos(name, v, "(0, 1)")
+    if not x < 1:
+        raise DomainError(name, v, "(0, 1)")
+    return x
+
+
+def _buckets(v, low=2):
+    ok = isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= low
+    if not ok:
+        raise DomainError("num_buckets", v, f"integers >= {low}")
+    return int(v)
+
+
+class _FinitePair(Mechanism):
+    """A mechanism given by a pmf pair on a few outcomes, (P, Q) = (without the record, with
+    it) in every order the routes need (``numeric.pld_models.discrete_models`` composes the
+    "remove" order (P, Q) of every factor together): ``_arb_pmfs()`` the pmfs as Arb balls
+    (certified RDP, ``numeric.rdp_pairs``), ``pmf_pair()`` the same in floats (the PLD routes),
+    ``_symmetric``: Q is P reversed (one order suffices)."""
+
+    _symmetric = True
+
+    def _arb_pmfs(self):
+        raise TypeError(f"{type(self).__name__} must define _arb_pmfs")
+
+    def rdp(self):
+        from . import rdp_pairs as RP
+
+        def pairs():
+            p, q = self._arb_pmfs()
+            return [(p, q)] if self._symmetric else [(p, q), (q, p)]
+        return RP.FinitePairRDP(pairs, self.pure_epsilon(), str(self))
+
+    def pure_epsilon_ball(self):
+        from . import rdp_pairs as RP
+        with RP._precision():
+            p, q = self._arb_pmfs()
+            out = None
+            for a, b in zip(p, q):
+                if a != 0 and b != 0:
+                    v = abs((b / a).log())
+                    out = v if out is None else out.max(v)
+            return out
+
+
+@dataclass(frozen=True)
+class KaryRandomizedResponse(_FinitePair):
+    """k-ary randomized response (dp_accounting's ``RandomizedResponseDpEvent(p, k)``): with
+    probability 1 - p the true bucket, else a uniform one of the ``num_buckets`` = k.  Replace-one
+    neighbours (the true bucket x replaced by x'): the pair on the outcomes (x, another, x') is
+    P = (1 - p + p/k, (k-2) p/k, p/k), Q = P reversed (dp_accounting's
+    ``from_randomized_response``, REPLACE_ONE); eps0 = log(1 + k(1-p)/p).  ``noise_parameter`` in
+    (0, 1) (p = 0 is not private, p = 1 no release of x: the interop maps both)."""
+    noise_parameter: float
+    num_buckets: int
+
+    def __post_init__(self):
+        object.__setattr__(self, "noise_parameter", _unit_open("noise_parameter", self.noise_parameter))
+        object.__setattr__(self, "num_buckets", _buckets(self.num_buckets))
+
+    def __str__(self):
+        return f"rr(p={self.noise_parameter:g}, k={self.num_buckets})"
+
+    peer_form = property(lambda self: ("rr", "replace_one"))
+
+    def _floats(self):
+        p, k = self.noise_parameter, self.num_buckets
+        return 1.0 - p * (k - 1) / k, (k - 2) * p / k, p / k
+
+    def _arb_pmfs(self):
+        from flint import arb
+        p, k = arb(self.noise_parameter), arb(self.num_buckets)
+        a, c, b = 1 - p * (k - 1) / k, (k - 2) * p / k, p / k
+        return [a, c, b], [b, c, a]
+
+    def pure_epsilon(self):
+        p, k = self.noise_parameter, self.num_buckets
+        return _round_up(math.log1p(k * (1.0 - p) / p))
+
+    def pmf_pair(self):
+        a, c, b = self._floats()
+        p = np.array([a, c, b])
+        return p, p[::-1].copy()
+
+    def pld_models(self):
+        """The generic pair, on the lattice eps0 Z (its losses are 0 and +-eps0: exact there)."""
+        from . import pld
+        models = pld.discrete_models(*self.pmf_pair())
+        top = max(abs(l) for m in models.values() for l, _ in m.atoms)
+        for m in models.values():
+            m.std, m.grid_anchor = top / pld.DEFAULT_RESOLUTION, None
+        return models
+
+
+@dataclass(frozen=True)
+class SpecialRandomizedResponse(_FinitePair):
+    """k-ary randomized response under dp_accounting's REPLACE_SPECIAL relation: the true bucket
+    x replaced by a special input whose output is uniform over the k buckets.  On the outcomes
+    (x, any other): P = (1/k, (k-1)/k) (the special input), Q = (1 - p + p/k, (k-1) p/k) (x),
+    both orders (dp_accounting's ``from_randomized_response``, REPLACE_SPECIAL, and its RDP
+    accountant's ``_randomized_response_rdp_replace_special``); eps0 =
+    max(log(1 + (k-1)(1-p)), log(1/p))."""
+    noise_parameter: float
+    num_buckets: int
+
+    _symmetric = False
+
+    def __post_init__(self):
+        object.__setattr__(self, "noise_parameter", _unit_open("noise_parameter", self.noise_parameter))
+        object.__setattr__(self, "num_buckets", _buckets(self.num_buckets))
+
+    def __str__(self):
+        return f"rr-special(p={self.noise_parameter:g}, k={self.num_buckets})"
+
+    peer_form = property(lambda self: ("rr", "replace_special"))
+
+    def _arb_pmfs(self):
+        from flint import arb
+        p, k = arb(self.noise_parameter), arb(self.num_buckets)
+        return [1 / k, (k - 1) / k], [1 - p * (k - 1) / k, (k - 1) * p / k]
+
+    def pure_epsilon(self):
+        p, k = self.noise_parameter, self.num_buckets
+        return _round_up(max(math.log1p((k - 1) * (1.0 - p)), -math.log(p)))
+
+    def pmf_pair(self):
+        p, k = self.noise_parameter, self.num_buckets
+        return np.array([1.0 / k, (k - 1) / k]), np.array([1.0 - p * (k - 1) / k, (k - 1) * p / k])
+
+    def pld_models(self):
+        """The generic pair, each order on a lattice of its own loss spread (the generic form asks
+        for h = 1e-4 whatever the spread: ~1e6 bins at 20 steps), at least 1/16 of the distance
+        between its two losses (a law nearly all on one atom, p ~ 1e-6, would otherwise ask for a
+        lattice finer than its range needs).  One event alone is composed exactly (two atoms:
+        ``numeric.pld_exact``); in a heterogeneous composition the lattice rounding is certified
+        either way (pessimistic up, optimistic down)."""
+        from . import pld
+        models = pld.discrete_models(*self.pmf_pair())
+        for m in models.values():
+            ls = np.array([l for l, _ in m.atoms])
+            ws = np.array([w for _, w in m.atoms])
+            mean = float(np.sum(ws * ls) / np.sum(ws))
+            std = float(np.sqrt(np.sum(ws * (ls - mean) ** 2) / np.sum(ws)))
+            m.std = max(std, float(np.ptp(ls)) / 16, 1e-6)
+        return models
+
+
+#: the discrete Laplace's largest sensitivity (its pair has sensitivity + 1 outcomes)
+DLAP_MAX_SENSITIVITY = 4096
+
+
+@dataclass(frozen=True)
+class DiscreteLaplace(_FinitePair):
+    """The discrete Laplace mechanism (dp_accounting's ``DiscreteLaplaceDpEvent(a, Delta)``):
+    noise DLap(a), P(y) = tanh(a/2) e^{-a|y|} on the integers, on an integer query of integer
+    ``sensitivity`` Delta >= 1: the pair DLap(0, a) vs DLap(Delta, a).  Its privacy loss
+    a(|y| - |y - Delta|) is constant on y <= 0 and on y >= Delta, so the pair collapses exactly to
+    Delta + 1 outcomes y = 0..Delta with P = (1/(1+e^{-a}), tanh(a/2) e^{-a y} (0 < y < Delta),
+    e^{-a Delta}/(1+e^{-a})), Q = P reversed (a sufficient statistic: every divergence is kept);
+    losses a(2y - Delta), all on the lattice a Z.  eps0 = a Delta.  Sensitivity up to
+    ``DLAP_MAX_SENSITIVITY`` (the pair's outcomes; the interop refuses larger ones)."""
+    noise_parameter: float
+    sensitivity: int = 1
+
+    def __post_init__(self):
+        object.__setattr__(self, "noise_parameter", _pos("noise_parameter", self.noise_parameter))
+        d = self.sensitivity
+        if not (isinstance(d, (int, np.integer)) and not isinstance(d, bool) and 1 <= d <= DLAP_MAX_SENSITIVITY):
+            raise DomainError("sensitivity", d, f"integers in [1, {DLAP_MAX_SENSITIVITY}] (the discrete "
+                              "Laplace's shift; its pair has sensitivity + 1 outcomes)")
+        object.__setattr__(self, "sensitivity", int(d))
+
+    def __str__(self):
+        return f"dlaplace(a={self.noise_parameter:g}" + (
+            f", sensitivity={self.sensitivity})" if self.sensitivity != 1 else ")")
+
+    peer_form = property(lambda self: ("dlaplace", None))
+
+    def pure_epsilon(self):
+        return _round_up(self.noise_parameter * self.sensitivity)
+
+    def pure_epsilon_ball(self):
+        from fractions import Fraction
+        return Fraction(self.noise_parameter) * self.sensitivity
+
+    def _arb_pmfs(self):
+        from flint import arb
+        a, d = arb(self.noise_parameter), self.sensitivity
+        end = 1 / (1 + (-a).exp())
+        t = (a / 2).tanh()
+        p = [end] + [t * (-a * y).exp() for y in range(1, d)] + [(-a * d).exp() * end]
+        return p, p[::-1]
+
+    def pmf_pair(self):
+        a, d = self.noise_parameter, self.sensitivity
+        y = np.arange(1, d, dtype=float)
+        p = np.concatenate(([1.0 / (1.0 + math.exp(-a))], math.tanh(a / 2) * np.exp(-a * y),
+                            [math.exp(-a * d) / (1.0 + math.exp(-a))]))
+        return p, p[::-1].copy()
+
+    def pld_models(self):
+        """The pair on the lattice a Z (its losses a(2y - Delta) lie on it: exact there)."""
+        from . import pld
+        models = pld.discrete_models(*self.pmf_pair())
+        for m in models.values():
+            m.std, m.grid_anchor = self.noise_parameter / pld.DEFAULT_RESOLUTION, None
+        return models
+
+
+@dataclass(frozen=True)
+class ZCDP(Mechanism):
+    """A mechanism known only by a zCDP guarantee (dp_accounting's ``ZCDpEvent(rho, xi)``):
+    D_alpha <= xi + rho alpha for every alpha > 1 (Bun and Steinke 2016); RDP route only (the
+    guarantee bounds the Renyi curve, not the privacy-loss law: the PLD routes say so)."""
+    rho: float
+    xi: float = 0.0
+
+    def __post_init__(self):
+        for name in ("rho", "xi"):
+            v = getattr(self, name)
+            ok = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) \
+                and math.isfinite(float(v)) and v >= 0
+            if not ok:
+                raise DomainError(name, v, "[0, oo) (a finite number)")
+            object.__setattr__(self, name, float(v))
+        if self.rho == 0 and self.xi == 0:
+            raise DomainError("rho", self.rho, "(0, oo) or xi > 0 (rho = xi = 0 releases nothing)")
+
+    def __str__(self):
+        return f"zcdp(rho={self.rho:g}" + (f", xi={self.xi:g})" if self.xi else ")")
+
+    peer_form = property(lambda self: ("zcdp", None))
+
+    def rdp(self):
+        from . import rdp_pairs as RP
+        return RP.AffineRDP(self.rho, self.xi)
+
+    def pure_epsilon(self):
+        return self.xi if self.rho == 0 else math.inf
+
+    def pure_epsilon_ball(self):
+        from fractions import Fraction
+        return Fraction(self.xi) if self.rho == 0 else None
 
 
 # ----------------------------------------------------------------------------- sampling

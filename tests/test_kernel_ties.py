@@ -86,6 +86,7 @@ GENERATED = {
     "edgeworth.cornish_fisher": "lib:cornish_fisher",
     "edgeworth.clt_sgd": "lib:clt_sgd_mu",
     "fdp.Gaussian": "lib:gauss_tradeoff (its curve; delta/epsilon from the mu-GDP profile kernels)",
+    "rdp_pairs.AffineRDP": "lib:linear_rdp (its curve is the generated kernel plus zCDP's constant xi)",
 }
 
 # name -> (registered formula id or derive.<module>.<function>, the test holding them equal)
@@ -285,6 +286,11 @@ NOT_A_FORMULA = {
     "mechanism.Gaussian": _CONT, "mechanism.Laplace": _CONT, "mechanism.RandomizedResponse": _CONT,
     "mechanism.DiscreteGaussian": _CONT, "mechanism.Sampling": _CONT, "mechanism.Poisson": _CONT,
     "mechanism.WithoutReplacement": _CONT,
+    "mechanism.KaryRandomizedResponse": _CONT, "mechanism.SpecialRandomizedResponse": _CONT,
+    "mechanism.DiscreteLaplace": _CONT, "mechanism.ZCDP": _CONT,
+    "rdp_pairs.FinitePairRDP": "definition: D_alpha of a given pmf pair (Mironov 2017 Def. 3) summed in Arb "
+                               "(held to mpmath sums, tests/test_interop_dp_accounting.py)",
+    "rdp_pairs.arb_upper": "outward rounding",
 }
 
 

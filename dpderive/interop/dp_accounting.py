@@ -5,37 +5,81 @@ imported when this module is).
   composition is commutative) and ``from_events(events, neighbouring)`` -> ``DpEvent``.
 * ``DpDeriveAccountant(neighboring_relation)``: a ``dp_accounting.PrivacyAccountant``
   (``supports``, ``compose``, ``get_epsilon``, ``get_delta``, ``ledger``) answering with
-  dpderive's tightest certified upper bound (route ``best`` of ``numeric.account``).
-  Unsupported events are refused the way dp_accounting refuses them: ``supports`` is
-  False and ``compose`` raises ``UnsupportedEventError``.
+  dpderive's tightest certified upper bound (route ``best`` of ``numeric.account``).  It passes
+  dp_accounting's own abstract accountant test (``privacy_accountant_test.PrivacyAccountantTest``,
+  ``tests/test_peer_dp_accounting_suite.py``) under all three neighbouring relations.
 
-Mapping (dp_accounting's ``noise_multiplier`` is s / C, C the per-record norm bound):
+Mapping (dp_accounting's ``noise_multiplier`` is s / C, C the per-record norm bound; "special":
+REPLACE_SPECIAL, a record replaced by a special (zero) record; "any": every relation):
 
-=================================================  ============================================
-DpEvent                                            dpderive
-=================================================  ============================================
-GaussianDpEvent(nm)             add/remove         Gaussian(sigma=nm, sensitivity=1)
-                                replace-one        Gaussian(sigma=nm, sensitivity=2)  (2C)
-LaplaceDpEvent(nm)              add/remove         Laplace(scale=nm, sensitivity=1)
-                                replace-one        Laplace(scale=nm, sensitivity=2)
-RandomizedResponseDpEvent(p, 2) replace-one        RandomizedResponse(epsilon=log((2-p)/p))
-PoissonSampledDpEvent(q, X)     add/remove         Event(X, Poisson(q))
-SampledWithoutReplacementDpEvent(N, B, X)  replace-one  Event(X, WithoutReplacement(B, N))
-SelfComposedDpEvent(X, n)                          counts times n
-ComposedDpEvent([...])                             the list
-NoOpDpEvent                                        nothing
-=================================================  ============================================
+==============================================  ==========  ===================================================
+DpEvent                                         relation    dpderive
+==============================================  ==========  ===================================================
+GaussianDpEvent(nm)                             add/remove  Gaussian(sigma=nm, sensitivity=1)
+                                                special     Gaussian(sigma=nm, sensitivity=1)
+                                                replace-one Gaussian(sigma=nm, sensitivity=2)  (2C)
+LaplaceDpEvent(nm)                              add/remove  Laplace(scale=nm, sensitivity=1)
+                                                special     Laplace(scale=nm, sensitivity=1)
+                                                replace-one Laplace(scale=nm, sensitivity=2)  (2C)
+DiscreteLaplaceDpEvent(a, D)                    add/remove  DiscreteLaplace(a, sensitivity=D)
+                                                special     DiscreteLaplace(a, sensitivity=D)
+                                                replace-one DiscreteLaplace(a, sensitivity=2D)
+                                                            (dpderive's sensitivity up to 4096)
+RandomizedResponseDpEvent(p, 2)                 replace-one RandomizedResponse(epsilon=log((2-p)/p))
+RandomizedResponseDpEvent(p, k), k > 2          replace-one KaryRandomizedResponse(p, k)
+RandomizedResponseDpEvent(p, k)                 special     SpecialRandomizedResponse(p, k)
+ZCDpEvent(rho, xi)                              any         ZCDP(rho, xi)  (RDP xi + rho alpha; rdp route)
+SingleEpochTreeAggregationDpEvent(nm, T)        special     Gaussian(sigma=nm, sensitivity=sqrt(depth)),
+                                                            depth = bit_length(max T) (rounded up)
+PoissonSampledDpEvent(q, X)                     add/remove  Event(X, Poisson(q)); X a Gaussian, Laplace
+                                                special     or a composition of Gaussians
+SampledWithoutReplacementDpEvent(N, B, X)       replace-one Event(X, WithoutReplacement(B, N)); X a
+                                                            Gaussian, Laplace, 2-bucket RR or a
+                                                            composition of Gaussians
+SelfComposedDpEvent(X, n)                       any         counts times n
+ComposedDpEvent([...])                          any         the list
+NoOpDpEvent                                     any         nothing
+NonPrivateDpEvent                               any         epsilon = inf, delta = 1 (as dp_accounting)
+==============================================  ==========  ===================================================
 
-Replace-one Gaussian: a replaced record moves a sum of C-bounded terms by up to 2C, so the
-sensitivity is 2 in units of C (dpderive's fixed batches, README; dp_accounting's PLD
-accountant uses the same pair; its RDP accountant's ``SampledWithoutReplacementDpEvent``
-takes the base Gaussian at sensitivity C, half of that).  Randomized response with
-``num_buckets`` = 2 only (k > 2 is a three-point pair dpderive does not model), and under
-replace-one as in dp_accounting.  ``NonPrivateDpEvent`` makes every answer epsilon = inf,
-delta = 1 (as dp_accounting).  Anything else (REPLACE_SPECIAL, other event types, Poisson
-sampling under replace-one, a sampled composition that is not of Gaussians) is unsupported.
-A Poisson- or fixed-sampled composition of Gaussians is the one Gaussian of the same
-privacy (sigma_eff^-2 = sum n_i sigma_i^-2), as in dp_accounting.
+Degenerate parameters as dp_accounting reads them: noise 0 (a Gaussian or Laplace multiplier,
+RR's p, the discrete Laplace's a, or a = inf) is a NonPrivateDpEvent; an infinite Gaussian or
+Laplace multiplier, RR with p = 1 or one bucket, zero sensitivity, rho = xi = 0, a sampling
+probability or batch of 0 are no-ops.  Invalid parameters (a negative or NaN noise, a sampling
+probability outside [0, 1], a batch larger than the data set, a negative or non-integer count
+or a total count beyond 1e9, a number of buckets below 1) raise
+``numeric.errors.UserInputError`` (a ``ValueError``) naming the event's field, its value and the
+allowed range, from ``compose`` and ``supports`` alike (dp_accounting's own ledger refuses
+``compose(event, 0)``).
+
+Sensitivities.  Replace-one: a replaced record moves a sum of C-bounded terms by up to 2C, so
+a Gaussian's, a Laplace's and a discrete Laplace's sensitivity is twice their C (dpderive's fixed
+batches, README).  dp_accounting's PLD accountant uses the same 2C for the Gaussian and refuses
+Laplace and the discrete Laplace under REPLACE_ONE; its RDP accountant takes C for both
+Gaussian and Laplace whatever the relation, which under-reports for a sum of C-bounded terms:
+we do not follow it (our answer there lies above its).  REPLACE_SPECIAL (a record replaced by a
+special one: the zero record for the additive mechanisms, a uniform output for randomized
+response) is accounted as dp_accounting's PLD accountant does it: additive mechanisms (and their
+Poisson subsampling) face exactly the add/remove pairs; randomized response the asymmetric pair
+of ``SpecialRandomizedResponse``, both orders.
+
+Refused (``supports`` False, ``compose`` raising ``UnsupportedEventError`` whose invalid event
+is the offending leaf, not the tree holding it): randomized response under ADD_OR_REMOVE_ONE;
+Poisson sampling under REPLACE_ONE (dp_accounting's PLD accountant pairs (1-q) N(0) + q N(-C)
+with (1-q) N(0) + q N(C) there; no dominating pair for it is proved in dpderive);
+sampling without replacement under the other relations; tree aggregation outside
+REPLACE_SPECIAL; a sampled event that is not one of those listed; MixtureOfGaussiansDpEvent,
+RepeatAndSelectDpEvent, TruncatedSubsampledGaussianDpEvent, SampledWithReplacementDpEvent and
+any other event.  A Poisson- or fixed-sampled composition of Gaussians is the one Gaussian of
+the same privacy (sigma_eff^-2 = sum n_i sigma_i^-2, rounded down), as in dp_accounting.
+
+Answers at the ends: no events give epsilon = delta = 0; ``get_epsilon(0)`` is the certified
+pure-DP epsilon when every event has a bounded loss (else inf), ``get_epsilon(1)`` is 0,
+``get_delta(inf)`` 0; ``get_delta(eps)`` is exactly 0 from the pure-DP epsilon of the
+composition on, decided in exact arithmetic (fractions, or Arb balls where the pure epsilon is
+transcendental: ``Mechanism.pure_epsilon_ball``), so at eps = the pure epsilon itself too, and
+``get_epsilon(delta)`` is at most that pure epsilon.  A target delta outside [0, 1] or epsilon
+outside [0, inf] (NaN included) is a ``UserInputError``.
 
 Round trip: ``from_events(to_events(e)) == e`` for every tree built from the supported
 leaves by sampling and by ``SelfComposedDpEvent`` / ``ComposedDpEvent`` in the canonical
@@ -45,17 +89,28 @@ exceeds 1; ``ComposedDpEvent`` of those when there are several).
 from __future__ import annotations
 
 import math
+import numbers
+from fractions import Fraction
 
 import dp_accounting
+import numpy as np
 from dp_accounting import dp_event as de
 from dp_accounting import privacy_accountant as pa
 
 from numeric import events as EV
+from numeric.errors import UserInputError, user_input
 
 __all__ = ["to_events", "from_events", "DpDeriveAccountant", "NEIGHBOURING", "Unsupported"]
 
 NR = pa.NeighboringRelation
-NEIGHBOURING = {NR.ADD_OR_REMOVE_ONE: "add_remove", NR.REPLACE_ONE: "replace_one"}
+NEIGHBOURING = {NR.ADD_OR_REMOVE_ONE: "add_remove", NR.REPLACE_ONE: "replace_one",
+                NR.REPLACE_SPECIAL: "replace_special"}
+#: the ``numeric.events`` relation each is accounted under (REPLACE_SPECIAL: the add/remove
+#: pairs of the additive mechanisms, see the module docstring)
+_ACCOUNTED_AS = {"add_remove": "add_remove", "replace_one": "replace_one",
+                 "replace_special": "add_remove"}
+_PEER_NAME = {"add_remove": "ADD_OR_REMOVE_ONE", "replace_one": "REPLACE_ONE",
+              "replace_special": "REPLACE_SPECIAL"}
 
 
 class Unsupported(Exception):
@@ -75,135 +130,269 @@ class _NonPrivate:
 
 def _relation(neighbouring) -> str:
     if isinstance(neighbouring, str):
-        if neighbouring not in EV.NEIGHBOURING:
-            raise Unsupported(None, f"neighbouring relation {neighbouring!r}")
+        if neighbouring not in _ACCOUNTED_AS:
+            raise UserInputError("neighbouring", neighbouring, "add_remove, replace_one, replace_special "
+                                 "or a dp_accounting.NeighboringRelation")
         return neighbouring
     if neighbouring not in NEIGHBOURING:
-        raise Unsupported(None, f"neighbouring relation {neighbouring} (dpderive accounts "
-                          "ADD_OR_REMOVE_ONE and REPLACE_ONE)")
+        raise UserInputError("neighbouring", neighbouring, "a dp_accounting.NeighboringRelation "
+                             "(ADD_OR_REMOVE_ONE, REPLACE_ONE, REPLACE_SPECIAL) or add_remove, "
+                             "replace_one, replace_special")
     return NEIGHBOURING[neighbouring]
 
 
+# ----------------------------------------------------------------------------- checks
+def _where(event, field: str) -> str:
+    return f"{type(event).__name__}.{field}"
+
+
+def _as_float(v) -> float:
+    """One real number as a float (an integer beyond the doubles as +-inf); NaN for anything else."""
+    if not isinstance(v, numbers.Real) or isinstance(v, (bool, np.bool_)):
+        return math.nan
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
+def _real(event, field: str, allowed: str, lo: float = 0.0, hi: float = math.inf) -> float:
+    """The event's ``field`` as a float in [lo, hi] (inf allowed when hi is), else
+    UserInputError naming the field, its value and the range."""
+    v = getattr(event, field)
+    x = _as_float(v)
+    if not (lo <= x <= hi):              # NaN fails too
+        raise UserInputError(_where(event, field), v, allowed)
+    return x
+
+
+def _integer(event, field: str, allowed: str, lo: int = 0, hi: float = math.inf, value=None) -> int:
+    v = getattr(event, field) if value is None else value
+    ok = isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and lo <= v <= hi
+    if not ok:
+        raise UserInputError(_where(event, field), v, allowed)
+    return int(v)
+
+
+def _count(event, count: int, n: int) -> int:
+    total = count * n
+    if max(n, total) > EV.MAX_COUNT:
+        raise UserInputError(_where(event, "count"), n, f"a total count (with the enclosing counts, "
+                             f"{count} here) of at most {EV.MAX_COUNT:.0e}")
+    return total
+
+
+def _noise(event, field="noise_multiplier") -> float:
+    return _real(event, field, "[0, oo] (0: not private, inf: no release)")
+
+
+# ----------------------------------------------------------------------------- leaves
+def _rr(event, nb: str):
+    p = _real(event, "noise_parameter", "[0, 1] (the probability of a uniform output)", 0.0, 1.0)
+    k = _integer(event, "num_buckets", "integers >= 1", 1)
+    if nb == "add_remove":
+        raise Unsupported(event, "randomized response is accounted under REPLACE_ONE or "
+                          "REPLACE_SPECIAL (as in dp_accounting), not ADD_OR_REMOVE_ONE")
+    if k == 1 or p == 1:
+        return None          # the output does not depend on the input: a no-op
+    if p == 0:
+        return _NonPrivate
+    if nb == "replace_special":
+        return EV.SpecialRandomizedResponse(p, k)
+    if k > 2:
+        return EV.KaryRandomizedResponse(p, k)
+    # epsilon rounded up (a larger epsilon is a weaker claim); p remembered for the way back
+    e = math.nextafter(math.log((2.0 - p) / p) * (1 + 4e-16), math.inf)
+    _RR_P[e] = p
+    return EV.RandomizedResponse(e)
+
+
 def _mechanism(event, nb: str):
-    """A dpderive mechanism for a DpEvent leaf (None: not a supported leaf)."""
+    """A dpderive mechanism for a DpEvent leaf (None: a no-op; ``_NonPrivate``)."""
     k = 2.0 if nb == "replace_one" else 1.0
-    if isinstance(event, de.GaussianDpEvent):
-        if not event.noise_multiplier > 0:
+    if isinstance(event, (de.GaussianDpEvent, de.LaplaceDpEvent)):
+        nm = _noise(event)
+        if nm == 0:
             return _NonPrivate
-        return EV.Gaussian(float(event.noise_multiplier), k)
-    if isinstance(event, de.LaplaceDpEvent):
-        if not event.noise_multiplier > 0:
-            return _NonPrivate
-        return EV.Laplace(float(event.noise_multiplier), k)
+        if math.isinf(nm):
+            return None
+        make = EV.Gaussian if isinstance(event, de.GaussianDpEvent) else EV.Laplace
+        return make(nm, k)
     if isinstance(event, de.RandomizedResponseDpEvent):
-        if nb != "replace_one":
-            raise Unsupported(event, "randomized response is accounted under REPLACE_ONE "
-                              "(as in dp_accounting)")
-        if event.num_buckets != 2:
-            raise Unsupported(event, "randomized response with num_buckets = 2 only")
-        p = float(event.noise_parameter)
-        if p <= 0:
+        return _rr(event, nb)
+    if isinstance(event, de.DiscreteLaplaceDpEvent):
+        a = _real(event, "noise_parameter", "[0, oo] (0 and inf: not private, as dp_accounting)")
+        d = _integer(event, "sensitivity", "integers >= 0", 0)
+        if d == 0:
+            return None
+        if a == 0 or math.isinf(a):
             return _NonPrivate
-        if p >= 1:
-            return None          # output independent of the input: a no-op
-        # epsilon rounded up (a larger epsilon is a weaker claim); p remembered for the way back
-        e = math.nextafter(math.log((2.0 - p) / p) * (1 + 4e-16), math.inf)
-        _RR_P[e] = p
-        return EV.RandomizedResponse(e)
+        from numeric.mechanism import DLAP_MAX_SENSITIVITY
+        if d * int(k) > DLAP_MAX_SENSITIVITY:
+            raise Unsupported(event, f"a discrete-Laplace sensitivity of {d * int(k)} (in dpderive's terms) "
+                              f"above {DLAP_MAX_SENSITIVITY}: its pair has sensitivity + 1 outcomes")
+        return EV.DiscreteLaplace(a, d * int(k))
+    if isinstance(event, de.ZCDpEvent):
+        rho = _real(event, "rho", "[0, oo] (inf: not private)")
+        xi = _real(event, "xi", "[0, oo] (inf: not private)")
+        if math.isinf(rho) or math.isinf(xi):
+            return _NonPrivate
+        if rho == 0 and xi == 0:
+            return None
+        return EV.ZCDP(rho, xi)
+    if isinstance(event, de.SingleEpochTreeAggregationDpEvent):
+        return _tree(event, nb)
+    if isinstance(event, de.UnsupportedDpEvent):
+        raise Unsupported(event, "UnsupportedDpEvent is never supported")
     raise Unsupported(event, f"{type(event).__name__} is not supported by dpderive")
 
 
-def _gaussian_sum(event, nb: str, mult: int = 1):
-    """sum of n_i / sigma_i^2 over a composition of Gaussians (None if it is not one)."""
+def _tree(event, nb: str):
+    nm = _noise(event)
+    steps = event.step_counts
+    many = isinstance(steps, (list, tuple))
+    counts = list(steps) if many else [steps]
+    for s in counts:
+        _integer(event, "step_counts", "a positive integer or a non-empty list of integers >= 0", 0,
+                 value=s)
+    if not counts or (not many and counts[0] == 0):
+        raise UserInputError(_where(event, "step_counts"), steps,
+                             "a positive integer or a non-empty list of integers >= 0 (as dp_accounting)")
+    if nb != "replace_special":
+        raise Unsupported(event, "tree aggregation is accounted under REPLACE_SPECIAL (as in "
+                          f"dp_accounting), not {_PEER_NAME[nb]}")
+    # a record is in one leaf of one tree: it enters the bit_length(T) nodes on its path that are
+    # ever released (ceil(log2(T + 1)), dp_accounting's max_depth), each a Gaussian of
+    # sensitivity 1: together one Gaussian of L2 sensitivity sqrt(depth)
+    depth = int(max(counts)).bit_length()
+    if depth == 0 or math.isinf(nm):
+        return None
+    if nm == 0:
+        return _NonPrivate
+    r = math.isqrt(depth)
+    sens = float(r) if r * r == depth else math.nextafter(math.sqrt(depth), math.inf)
+    return EV.Gaussian(nm, sens)
+
+
+def _gaussian_sum(event, mult: int = 1):
+    """sum of n_i / sigma_i^2 over a composition of Gaussians; ``Unsupported`` naming the first
+    leaf that is not a Gaussian (or a no-op)."""
     if isinstance(event, de.GaussianDpEvent):
-        return mult / float(event.noise_multiplier) ** 2 if event.noise_multiplier > 0 else math.inf
+        nm = _noise(event)
+        if mult == 0:
+            return 0.0
+        # (a sum beyond the doubles, sigma_eff ~ 0, is inf: not private, a sound reading)
+        return mult / nm / nm if nm > 0 else math.inf
     if isinstance(event, de.SelfComposedDpEvent):
-        return _gaussian_sum(event.event, nb, mult * event.count)
+        n = _integer(event, "count", "integers >= 0", 0)
+        return _gaussian_sum(event.event, mult * n)
     if isinstance(event, de.ComposedDpEvent):
-        parts = [_gaussian_sum(e, nb, mult) for e in event.events]
-        return None if any(p is None for p in parts) else math.fsum(parts)
+        parts = [_gaussian_sum(e, mult) for e in _sub_events(event)]
+        return math.fsum(parts)
     if isinstance(event, de.NoOpDpEvent):
         return 0.0
-    return None
+    raise Unsupported(event, f"a sampled event must be a Gaussian or Laplace event (randomized "
+                      "response too, for sampling without replacement), or a composition of "
+                      f"Gaussians: {type(event).__name__} is not")
 
 
-def _sampled_mechanism(inner, nb, outer):
-    leaf = (de.GaussianDpEvent, de.LaplaceDpEvent, de.RandomizedResponseDpEvent)
-    if isinstance(inner, leaf):
+def _sub_events(event) -> list:
+    evs = event.events
+    if not isinstance(evs, (list, tuple)):
+        raise UserInputError(_where(event, "events"), evs, "a list of DpEvent")
+    return list(evs)
+
+
+def _sampled_mechanism(inner, nb: str, rr_ok: bool):
+    """The mechanism a sampling wraps (None: a no-op; ``_NonPrivate``)."""
+    if isinstance(inner, (de.GaussianDpEvent, de.LaplaceDpEvent)) or \
+            (rr_ok and isinstance(inner, de.RandomizedResponseDpEvent)):
         return _mechanism(inner, nb)
-    s = _gaussian_sum(inner, nb)
-    if s is None:
-        raise Unsupported(outer, "the sampled event must be a Gaussian, Laplace or randomized "
-                          "response event, or a composition of Gaussians")
+    s = _gaussian_sum(inner)
     if s == 0:
         return None
     if math.isinf(s):
         return _NonPrivate
-    return EV.Gaussian(1.0 / math.sqrt(s), 2.0 if nb == "replace_one" else 1.0)
+    # sigma_eff = s^-1/2 rounded down (a smaller noise is a weaker claim): the float error of the
+    # sum, the square root and the division is below 4 ulp
+    sigma = 1.0 / math.sqrt(s) * (1 - 1e-15)
+    return EV.Gaussian(sigma, 2.0 if nb == "replace_one" else 1.0)
 
 
+# ----------------------------------------------------------------------------- the walk
 def _walk(event, nb: str, count: int, out: list):
+    """Append the dpderive events of ``event`` (composed ``count`` times) to ``out`` (a
+    ``_NonPrivate`` for a non-private part).  Validates every parameter (UserInputError) and
+    raises ``Unsupported`` naming the offending leaf; with ``count`` 0 nothing is appended."""
     if not isinstance(event, de.DpEvent):
         raise Unsupported(event, f"{type(event).__name__} is not a DpEvent")
     if isinstance(event, de.NoOpDpEvent):
         return
     if isinstance(event, de.NonPrivateDpEvent):
-        out.append(_NonPrivate)
+        out.append(_NonPrivate)          # whatever the count (as dp_accounting)
         return
     if isinstance(event, de.SelfComposedDpEvent):
-        if event.count < 0:
-            raise Unsupported(event, "a negative count")
-        _walk(event.event, nb, count * event.count, out)
+        n = _integer(event, "count", "integers >= 0", 0)
+        _walk(event.event, nb, _count(event, count, n), out)
         return
     if isinstance(event, de.ComposedDpEvent):
-        for e in event.events:
+        for e in _sub_events(event):
             _walk(e, nb, count, out)
         return
     if isinstance(event, de.PoissonSampledDpEvent):
-        if nb != "add_remove":
-            raise Unsupported(event, "Poisson sampling is accounted under ADD_OR_REMOVE_ONE")
-        q = float(event.sampling_probability)
-        if q == 0:
-            return
-        m = _sampled_mechanism(event.event, nb, event)
-        if m is _NonPrivate:
-            out.append(_NonPrivate)
-        elif m is not None and count > 0:
-            out.append(EV.Event(m, EV.Poisson(q) if q < 1 else None, count))
+        q = _real(event, "sampling_probability", "[0, 1]", 0.0, 1.0)
+        m = _sampled_mechanism(event.event, nb, rr_ok=False)     # the inner event is checked first
+        if nb == "replace_one":
+            raise Unsupported(event, "Poisson sampling is accounted under ADD_OR_REMOVE_ONE or "
+                              "REPLACE_SPECIAL, not REPLACE_ONE (no dominating pair for it is proved "
+                              "in dpderive)")
+        if q > 0:
+            _append(out, m, EV.Poisson(q) if q < 1 else None, count)
         return
     if isinstance(event, de.SampledWithoutReplacementDpEvent):
+        n = _integer(event, "source_dataset_size", "integers >= 0", 0)
+        b = _integer(event, "sample_size", f"integers in [0, source_dataset_size = {n}]", 0, n)
+        m = _sampled_mechanism(event.event, nb, rr_ok=True)
         if nb != "replace_one":
-            raise Unsupported(event, "sampling without replacement is accounted under REPLACE_ONE")
-        m = _sampled_mechanism(event.event, nb, event)
-        if m is _NonPrivate:
-            out.append(_NonPrivate)
-        elif m is not None and count > 0:
-            out.append(EV.Event(m, EV.WithoutReplacement(int(event.sample_size),
-                                                         int(event.source_dataset_size)), count))
+            raise Unsupported(event, "sampling without replacement is accounted under REPLACE_ONE "
+                              f"(as in dp_accounting), not {_PEER_NAME[nb]}")
+        if b > 0:
+            _append(out, m, EV.WithoutReplacement(b, n), count)
         return
-    m = _mechanism(event, nb)
-    if m is _NonPrivate:
+    _append(out, _mechanism(event, nb), None, count)
+
+
+def _append(out: list, mech, sampling, count: int):
+    if mech is _NonPrivate:
         out.append(_NonPrivate)
-    elif m is not None and count > 0:
-        out.append(EV.Event(m, None, count))
+    elif mech is not None and count > 0:
+        out.append(EV.Event(mech, sampling, count))
+
+
+def _plan(event, nb: str, count: int = 1) -> list:
+    out: list = []
+    with user_input():                   # the event's values are the user's
+        _walk(event, nb, count, out)
+    return out
 
 
 def to_events(event, neighbouring="add_remove") -> list:
     """The dpderive events of a DpEvent tree (``Unsupported`` if it holds an event dpderive
     cannot account; a NonPrivateDpEvent raises ``Unsupported`` too: use the accountant,
-    which answers inf for it).  ``neighbouring``: "add_remove" / "replace_one" or a
-    ``dp_accounting.NeighboringRelation``."""
+    which answers inf for it).  ``neighbouring``: "add_remove" / "replace_one" /
+    "replace_special" or a ``dp_accounting.NeighboringRelation``; REPLACE_SPECIAL events are
+    accounted under "add_remove" (module docstring)."""
     nb = _relation(neighbouring)
-    out: list = []
-    _walk(event, nb, 1, out)
+    out = _plan(event, nb)
     if any(e is _NonPrivate for e in out):
         raise Unsupported(event, "a NonPrivateDpEvent (epsilon = inf)")
     return out
 
 
+# ----------------------------------------------------------------------------- the way back
 def _leaf(mech, nb: str):
-    """The DpEvent of one mechanism, read from its ``--spec`` form (``numeric.mechanism``:
-    the mechanism says what it is; no class tests here)."""
+    """The DpEvent of one mechanism, read from its ``--spec`` form or its ``peer_form``
+    (``numeric.mechanism``: the mechanism says what it is; no class tests here)."""
     try:
         spec = mech.spec()
     except EV.NotSupported:
@@ -222,7 +411,17 @@ def _leaf(mech, nb: str):
         if p is None or not math.isclose(p, 2.0 / (1.0 + math.exp(eps)), rel_tol=1e-12):
             p = 2.0 / (1.0 + math.exp(eps))
         return de.RandomizedResponseDpEvent(p, 2)
-    raise Unsupported(mech, f"{type(mech).__name__} has no DpEvent")
+    form = getattr(mech, "peer_form", None)
+    if form == ("rr", nb):
+        return de.RandomizedResponseDpEvent(mech.noise_parameter, mech.num_buckets)
+    if form is not None and form[0] == "dlaplace":
+        d = mech.sensitivity
+        if nb == "replace_one" and d % 2:
+            raise Unsupported(mech, "an odd discrete-Laplace sensitivity has no REPLACE_ONE event (2C)")
+        return de.DiscreteLaplaceDpEvent(mech.noise_parameter, d // int(k))
+    if form is not None and form[0] == "zcdp":
+        return de.ZCDpEvent(mech.rho, mech.xi)
+    raise Unsupported(mech, f"{type(mech).__name__} has no DpEvent under {nb}")
 
 
 def from_events(events, neighbouring="add_remove"):
@@ -230,7 +429,7 @@ def from_events(events, neighbouring="add_remove"):
     nb = _relation(neighbouring)
     if isinstance(events, EV.Event):
         events = [events]
-    EV._check_events(events, nb)
+    EV._check_events(events, _ACCOUNTED_AS[nb])
     parts = []
     for e in events:
         x = _leaf(e.mechanism, nb)
@@ -243,6 +442,42 @@ def from_events(events, neighbouring="add_remove"):
     return parts[0] if len(parts) == 1 else de.ComposedDpEvent(parts)
 
 
+# ----------------------------------------------------------------------------- pure DP, exactly
+def _pure_ball(e: EV.Event):
+    """A certified enclosure of one event's per-step pure-DP epsilon (a Fraction when exact, an
+    Arb ball else), or None (unbounded, or no enclosure known)."""
+    if not math.isfinite(e.pure_epsilon()):
+        return None
+    b = e.mechanism.pure_epsilon_ball()
+    if b is None or e.sampling is None:
+        return b
+    spec = e.sampling.spec()                 # the rate exactly: q, or B / N
+    g = Fraction(spec["rate"]) if spec.get("kind") == "poisson" else \
+        Fraction(spec["batch_size"], spec["dataset_size"])
+    if g == 1:
+        return b
+    from flint import arb
+    e0 = arb(b.numerator) / arb(b.denominator) if isinstance(b, Fraction) else b
+    # log(1 + g (e^eps0 - 1)) (Balle, Barthe, Gaboardi 2018, Thms. 8, 9)
+    return (arb(g.numerator) / arb(g.denominator) * e0.expm1()).log1p()
+
+
+def _pure_total(events):
+    """sum_i T_i eps_i as a Fraction or an Arb ball (None: some event has no enclosure).  Call
+    within ``numeric.rdp_pairs._precision()`` (Arb at 128 bits: the balls stay ~1e-38 wide)."""
+    balls = [_pure_ball(e) for e in events]
+    if any(b is None for b in balls):
+        return None
+    if all(isinstance(b, Fraction) for b in balls):
+        return sum((e.count * b for e, b in zip(events, balls)), Fraction(0))
+    from flint import arb
+    s = arb(0)
+    for e, b in zip(events, balls):
+        s += e.count * (arb(b.numerator) / arb(b.denominator) if isinstance(b, Fraction) else b)
+    return s
+
+
+# ----------------------------------------------------------------------------- the accountant
 class DpDeriveAccountant(pa.PrivacyAccountant):
     """A ``dp_accounting.PrivacyAccountant`` answering with dpderive's tightest certified
     upper bound (``method="best"``; "rdp" or "pld" pick one route; the PLD route is also
@@ -252,34 +487,37 @@ class DpDeriveAccountant(pa.PrivacyAccountant):
 
     def __init__(self, neighboring_relation: NR = NR.ADD_OR_REMOVE_ONE, method: str = "best",
                  resolution: float | None = 0.01):
+        if neighboring_relation not in NEIGHBOURING:
+            raise UserInputError("neighboring_relation", neighboring_relation,
+                                 "a dp_accounting.NeighboringRelation")
+        if not isinstance(method, str) or method not in ("best", "rdp", "pld"):
+            raise UserInputError("method", method, "best, rdp or pld")
         super().__init__(neighboring_relation)
         from numeric.stateful import StatefulAccountant
         self.method = method
-        self._nb = NEIGHBOURING.get(neighboring_relation)
-        self._state = StatefulAccountant(self._nb or "add_remove", resolution=resolution)
+        self._nb = NEIGHBOURING[neighboring_relation]
+        self._state = StatefulAccountant(_ACCOUNTED_AS[self._nb], resolution=resolution)
         self._non_private = False
         self.last_answer = None
 
     def _maybe_compose(self, event, count: int, do_compose: bool):
+        if not (isinstance(count, numbers.Integral) and not isinstance(count, (bool, np.bool_))
+                and count >= 0):
+            raise UserInputError("count", count, "integers >= 0 (the times the event is composed)")
+        c = int(count)
         try:
-            if self._nb is None:
-                raise Unsupported(event, f"neighboring relation {self.neighboring_relation} "
-                                  "(dpderive accounts ADD_OR_REMOVE_ONE and REPLACE_ONE)")
-            out: list = []
-            _walk(event, self._nb, count, out)
+            out = _plan(event, self._nb, c)
         except Unsupported as exc:
             return pa.PrivacyAccountant.CompositionErrorDetails(
                 invalid_event=exc.event if isinstance(exc.event, de.DpEvent) else event,
                 error_message=exc.message)
-        except (ValueError, TypeError) as exc:        # a DomainError: parameters out of range
-            return pa.PrivacyAccountant.CompositionErrorDetails(invalid_event=event,
-                                                                error_message=str(exc))
         if do_compose:
-            for e in out:
-                if e is _NonPrivate:
-                    self._non_private = True
-                else:
-                    self._state.compose(e)
+            with user_input():
+                for e in out:
+                    if e is _NonPrivate:
+                        self._non_private = True
+                    else:
+                        self._state.compose(e)
         return None
 
     @property
@@ -287,17 +525,104 @@ class DpDeriveAccountant(pa.PrivacyAccountant):
         """The underlying ``numeric.stateful.StatefulAccountant``."""
         return self._state
 
-    def get_epsilon(self, target_delta: float) -> float:
-        if self._non_private:
+    def _short(self, name, at, value, route):
+        from numeric.stateful import Answer
+        self.last_answer = Answer(name, at, value, value if route != "none" else 0.0, value, route,
+                                  self._state.steps)
+        return value
+
+    def _pure_upper(self) -> float:
+        """The certified pure-DP epsilon of the composition (inf when some loss is unbounded)."""
+        from numeric.rdp_pairs import _precision, arb_upper
+        events = self._state.events()
+        if not all(math.isfinite(e.pure_epsilon()) for e in events):
             return math.inf
-        self.last_answer = self._state.epsilon(target_delta, self.method)
-        return float(self.last_answer.value)
+        with _precision():
+            tot = _pure_total(events)
+            if isinstance(tot, Fraction):
+                f = float(tot)
+                return f if Fraction(f) >= tot else math.nextafter(f, math.inf)
+            if tot is not None:
+                return arb_upper(tot)
+        s = math.fsum(e.count * e.pure_epsilon() for e in events)
+        return math.nextafter(s * (1 + 1e-15), math.inf)
+
+    def _beyond_pure(self, eps: float) -> bool:
+        """eps >= the composition's pure-DP epsilon, decided exactly (delta(eps) = 0 there)."""
+        from numeric.rdp_pairs import _precision
+        events = self._state.events()
+        if not all(math.isfinite(e.pure_epsilon()) for e in events):
+            return False
+        with _precision():
+            tot = _pure_total(events)
+            if isinstance(tot, Fraction):
+                return Fraction(eps) >= tot
+            if tot is not None:
+                from flint import arb
+                return bool(arb(eps) >= tot)
+        return eps >= self._pure_upper()
+
+    def get_epsilon(self, target_delta: float) -> float:
+        d = _target(target_delta, "target_delta", "[0, 1]", 1.0)
+        if self._non_private:
+            return self._short("epsilon", d, math.inf, "none")
+        if self._state.steps == 0 or d >= 1:
+            return self._short("epsilon", d, 0.0, "trivial")
+        if d == 0:
+            up = self._pure_upper()
+            return self._short("epsilon", d, up, "pure" if math.isfinite(up) else "none")
+        ans = self._query("epsilon", d)
+        pure = self._pure_upper()
+        if pure < ans.value:       # bounded losses: the exact pure-DP epsilon holds at every delta
+            from numeric.stateful import Answer
+            ans = Answer("epsilon", d, pure, min(ans.lower, pure), pure, "pure", ans.steps, dict(ans.extras))
+        self.last_answer = ans
+        return float(ans.value)
 
     def get_delta(self, target_epsilon: float) -> float:
+        e = _target(target_epsilon, "target_epsilon", "[0, oo]", math.inf)
         if self._non_private:
-            return 1.0
-        self.last_answer = self._state.delta(target_epsilon, self.method)
+            return self._short("delta", e, 1.0, "none")
+        # every supported pair is mutually absolutely continuous: delta(inf) = 0
+        if self._state.steps == 0 or math.isinf(e):
+            return self._short("delta", e, 0.0, "trivial")
+        if self._beyond_pure(e):
+            return self._short("delta", e, 0.0, "pure")
+        self.last_answer = self._query("delta", e)
         return float(self.last_answer.value)
+
+    def _query(self, name: str, at: float):
+        """The state's full answer (method ``self.method``).  The finer-lattice PLD retry of
+        ``numeric.stateful`` (``resolution``) is left out outside the PLD route's range
+        (``numeric.events.pld_screen``: it does not screen it itself) and where its lattice
+        exceeds the memory (a composition of very different noises: it does not catch that);
+        ``numeric.account``'s routes answer there, as for dpderive's own commands.  NumPy's
+        "invalid value" warning is kept off stderr: ``numeric.conversion``'s inversion meets an
+        intermediate NaN at eps = 0 for a zCDP curve with xi > 0 and its bracket recovers (an
+        answer is never NaN: ``numeric.account`` checks)."""
+        st, res = self._state, self._state.resolution
+        try:
+            EV.pld_screen(st.events())
+        except EV.RouteError:
+            st.resolution = None
+        try:
+            with user_input(), np.errstate(invalid="ignore"):
+                try:
+                    return getattr(st, name)(at, self.method)
+                except MemoryError:
+                    if st.resolution is None:
+                        raise
+                    st.resolution = None
+                    return getattr(st, name)(at, self.method)
+        finally:
+            st.resolution = res
+
+
+def _target(v, name: str, allowed: str, hi: float) -> float:
+    x = _as_float(v)
+    if not (0 <= x <= hi):
+        raise UserInputError(name, v, allowed)
+    return x
 
 
 def version() -> str:
