@@ -73,6 +73,9 @@ def targets(only: set[str]) -> list[dict]:
     if "corpus" in only and (ROOT / "benchmarks" / "corpus").is_dir():
         out += [{"name": str(p.relative_to(ROOT)), "kind": "corpus", "args": [str(p.relative_to(ROOT))]}
                 for p in sorted((ROOT / "benchmarks" / "corpus").glob("*.toml"))]
+    if "papers" in only and (ROOT / "benchmarks" / "corpus" / "papers").is_dir():
+        out += [{"name": str(p.relative_to(ROOT)), "kind": "real paper", "args": [str(p.relative_to(ROOT))]}
+                for p in sorted((ROOT / "benchmarks" / "corpus" / "papers").glob("*.toml"))]
     return out
 
 
@@ -223,8 +226,8 @@ def slowest_claims(caches: dict[str, str], n: int, names: dict[str, dict]) -> li
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="+", default=["seeds", "examples", "corpus", "startup"],
-                    choices=["seeds", "all-seeds", "examples", "corpus", "startup"],
+    ap.add_argument("--only", nargs="+", default=["seeds", "examples", "corpus", "papers", "startup"],
+                    choices=["seeds", "all-seeds", "examples", "corpus", "papers", "startup"],
                     help="all-seeds: one bare `check` of every seed paper (instead of one per paper)")
     ap.add_argument("--keep", default=None, metavar="DIR",
                     help="keep the cold runs' caches (of the first --workers value) under DIR")

@@ -471,12 +471,13 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(prog="python -m derive.parse",
                                  description="refresh the committed parse cache (maintainers)")
     ap.add_argument("--refresh", action="store_true", required=True,
-                    help="parse the built-in papers, examples/*.toml and benchmarks/corpus/*.toml")
+                    help="parse the built-in papers, examples/*.toml, benchmarks/corpus/*.toml and benchmarks/corpus/papers/*.toml")
     ap.add_argument("--include-user", action="store_true",
                     help="also fold in the user's cache ($DPDERIVE_CACHE/parse), e.g. of a test run")
     a = ap.parse_args()
     root = Path(__file__).resolve().parent.parent
-    files = sorted(glob.glob(str(root / "examples" / "*.toml")) + glob.glob(str(root / "benchmarks" / "corpus" / "*.toml")))
+    files = sorted(glob.glob(str(root / "examples" / "*.toml")) + glob.glob(str(root / "benchmarks" / "corpus" / "*.toml"))
+                   + glob.glob(str(root / "benchmarks" / "corpus" / "papers" / "*.toml")))
     from derive import parse as module      # the module the registry imports, not __main__
     n = module.refresh_committed(files, a.include_user)
     print(f"wrote {module._CACHE_FILE} ({n} entries)")

@@ -11,7 +11,6 @@ mpmath alone, as before.  A test holds each against the mpmath truth.
 from __future__ import annotations
 
 import math
-from itertools import combinations_with_replacement
 
 LOG0 = -math.inf
 
@@ -131,17 +130,35 @@ def composed(pr, k):
         n = len(pr.logP)
         if math.comb(k + n - 1, n - 1) > 50_000:
             raise NoFloatPath("too many count vectors")
-        lf = [math.lgamma(j + 1) for j in range(k + 1)]
-        P, Q = [], []
-        for combo in combinations_with_replacement(range(n), k):
-            counts = [combo.count(i) for i in range(n)]
-            m = lf[k] - sum(lf[c] for c in counts)
-            lp = sum(c * pr.logP[i] for i, c in enumerate(counts) if c)
-            lq = sum(c * pr.logQ[i] for i, c in enumerate(counts) if c)
-            P.append(m + lp if lp != LOG0 else LOG0)
-            Q.append(m + lq if lq != LOG0 else LOG0)
-        return Pmf(P, Q)
+        import numpy as np
+        counts = _count_vectors(n, k)                      # every (c_1..c_n) >= 0 summing to k
+        lf = np.array([math.lgamma(j + 1) for j in range(k + 1)])
+        m = lf[k] - lf[counts].sum(axis=1)                 # log of the multinomial coefficient
+
+        def side(logs):
+            logs = np.asarray(logs, dtype=float)
+            used = counts > 0
+            dead = (used & np.isneginf(logs)).any(axis=1)  # a count on a point of mass 0
+            out = m + np.where(used, counts * np.where(np.isneginf(logs), 0.0, logs), 0.0).sum(axis=1)
+            return np.where(dead, LOG0, out)
+        return Pmf(side(pr.logP), side(pr.logQ))
     raise NoFloatPath("Composed of this pair")
+
+
+def _count_vectors(n: int, k: int):
+    """Every vector of n non-negative integers summing to k, as the rows of an int array (in the
+    order of ``itertools.combinations_with_replacement(range(n), k)``'s count vectors)."""
+    import numpy as np
+    if n == 1:
+        return np.array([[k]], dtype=np.int64)
+    if n == 2:
+        first = np.arange(k, -1, -1, dtype=np.int64)
+        return np.column_stack([first, k - first])
+    rows = []
+    for c in range(k, -1, -1):                            # the first point's count, largest first
+        rest = _count_vectors(n - 1, k - c)
+        rows.append(np.column_stack([np.full(len(rest), c, dtype=np.int64), rest]))
+    return np.concatenate(rows)
 
 
 def staircase(e, g, D=1):
@@ -196,6 +213,8 @@ def log_hockey(pr, lam) -> float:
     if not lam > 0:
         raise NoFloatPath("lambda <= 0")
     ll = math.log(lam)
+    if isinstance(pr, Pmf) and len(pr.logP) > 64:
+        return _log_hockey_long(pr, ll)
     if isinstance(pr, Pmf):
         terms = []
         for lp, lq in zip(pr.logP, pr.logQ):
@@ -219,6 +238,24 @@ def log_hockey(pr, lam) -> float:
             return math.log(1 - lam + lam * math.exp(log_hockey(pr, 1 / lam)))
         return math.log(-math.expm1((ll - pr.t) / 2)) if ll < pr.t else LOG0
     raise NoFloatPath("hockey-stick of this pair")
+
+
+def _log_hockey_long(pr, ll: float) -> float:
+    """log E_lam(P||Q) of a pmf with many points (a composed pair), vectorised: the same terms as
+    the loop of ``log_hockey`` (p (1 - lam q/p) where p > lam q, p where q = 0)."""
+    import numpy as np
+    lp, lq = np.asarray(pr.logP, dtype=float), np.asarray(pr.logQ, dtype=float)
+    keep = ~np.isneginf(lp) & (np.isneginf(lq) | (lp > ll + lq))
+    if not keep.any():
+        return LOG0
+    lp, lq = lp[keep], lq[keep]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        terms = np.where(np.isneginf(lq), lp, lp + np.log1p(-np.exp(np.where(np.isneginf(lq), -np.inf, ll + lq - lp))))
+    terms = terms[~np.isneginf(terms)]
+    if terms.size == 0:
+        return LOG0
+    top = float(terms.max())
+    return top + math.log(float(np.sum(np.exp(terms - top))))
 
 
 def hockey(pr, lam):

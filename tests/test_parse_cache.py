@@ -32,7 +32,7 @@ import derive.papers
 from derive import parse, registry
 from derive.claimfile import load_file
 registry.load_all()
-for f in sorted(glob.glob('examples/*.toml') + glob.glob('benchmarks/corpus/*.toml')):
+for f in sorted(glob.glob('examples/*.toml') + glob.glob('benchmarks/corpus/*.toml') + glob.glob('benchmarks/corpus/papers/*.toml')):
     load_file(f)
 print(parse.MISSES[0])
 """

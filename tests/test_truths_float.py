@@ -77,3 +77,42 @@ def test_a_float_root_that_does_not_converge_leaves_the_point_to_mpmath(monkeypa
     assert f is not None and f({"alpha": 4.0, "gamma": 0.5, "delta": 1e-5}) is None
     bound = g + sp.log(1 / d) / (a - 1)           # the classical conversion: an upper bound
     assert check_bound(bound, "upper", truth, dom).status in ("holds_numerically", "proved")
+
+
+@pytest.mark.parametrize("n,k", [(1, 4), (2, 1), (2, 9), (3, 6), (4, 5)])
+def test_count_vectors_are_the_multisets_of_k_draws(n, k):
+    """The composed pmf's outcomes: every count vector of k draws from n points, once each."""
+    import itertools
+    want = [[c.count(i) for i in range(n)] for c in itertools.combinations_with_replacement(range(n), k)]
+    assert tf._count_vectors(n, k).tolist() == want
+
+
+@pytest.mark.parametrize("make,k,lam", [
+    (lambda: tf.randomized_response(0.7), 300, math.exp(60.0)),      # long: the vectorised hockey
+    (lambda: tf.bernoulli(0.3, 0.0), 7, 0.5),                       # a point of Q-mass 0
+    (lambda: tf.pmf(0.0, 1.0, -2.0, 0.5, 0.0, 1.0), 12, 2.0),       # three points
+])
+def test_composed_hockey_matches_the_mpmath_composition(make, k, lam):
+    """E_lam(P^k || Q^k) in floats equals derive.truths' exact composition (merged loss atoms at
+    30 digits), for 2- and 3-point pairs, with a mass-0 point and at 2000-fold composition."""
+    pr = make()
+    got = tf.hockey(tf.composed(pr, k), lam)
+    with mp.workdps(30):
+        P = [mp.e ** mp.mpf(x) for x in pr.logP]
+        Q = [mp.e ** mp.mpf(x) for x in pr.logQ]
+        composed = truths.compose(truths.DPair(P, Q), k)
+        want = truths.hockey(composed.P, composed.Q, mp.mpf(lam))
+    assert math.isclose(got, float(want), rel_tol=1e-9, abs_tol=1e-300), (got, want)
+
+
+@pytest.mark.parametrize("e,k,lam", [(0.05, 2000, math.exp(3.0)), (1.5, 700, math.exp(200.0))])
+def test_composed_randomized_response_hockey_matches_the_binomial_sum(e, k, lam):
+    """k-fold randomized response: E_lam = sum_j C(k, j) (a^(k-j) b^j - lam b^(k-j) a^j)_+ with
+    a = e^e/(1+e^e), b = 1 - a (j flipped answers), summed at 40 digits."""
+    got = tf.hockey(tf.composed(tf.randomized_response(e), k), lam)
+    with mp.workdps(40):
+        a = mp.e ** e / (1 + mp.e ** e)
+        b = 1 - a
+        want = mp.fsum(max(mp.binomial(k, j) * (a ** (k - j) * b ** j - lam * b ** (k - j) * a ** j), 0)
+                       for j in range(k + 1))
+    assert math.isclose(got, float(want), rel_tol=1e-9), (got, want)
