@@ -65,3 +65,24 @@ def test_zheng_defref_headers_are_the_papers():
     props = set(re.findall(r"^Proposition (\d+\.\d+)", raw, flags=re.M))
     assert set(sec5.DEFREF_HEADERS["Definition"]) == defs
     assert set(sec5.DEFREF_HEADERS["Proposition"]) == props
+
+
+@pytest.mark.provenance
+def test_ghazi_issa_ref_headers_are_the_papers():
+    """ghazi_issa.lemma4.ref checks 'Lemma 4' against the paper's numbered lemmas and theorems, stated as data in
+    sec7.py (so its verdict reads nothing outside the repository): they are the seed's headers."""
+    from derive.papers.ghazi_issa import sec7
+    raw = (SEEDS / "003_6d6b38ca867c8af9.txt").read_text(encoding="utf-8")
+    assert set(re.findall(r"^Lemma\s(\d+)\s*$", raw, flags=re.M)) == set(sec7.REF_HEADERS["Lemma"])
+    assert set(re.findall(r"^Theorem\s(\d+)", raw, flags=re.M)) == set(sec7.REF_HEADERS["Theorem"])
+    assert len(re.findall(r"Lemma\s4", raw)) == 4                    # the four citations the entry names
+
+
+@pytest.mark.provenance
+def test_asoodeh_fdp_citations_are_the_papers():
+    """asoodeh2021.sec4c.fdp_ref compares the paper's citations of [17] for the f-DP to DP conversion, stated as
+    data in sec4.py: each occurs in the journal's seed text."""
+    from derive.papers.asoodeh2021 import sec4
+    text = seed_text("002_681a0562af0ee53f.txt")
+    for cite in sec4.FDP_TO_DP_CITES.values():
+        assert cite in text, cite

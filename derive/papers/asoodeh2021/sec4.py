@@ -259,4 +259,23 @@ def sigma2_at_plugged_alpha():
 
 # ----------------------------------------------------------------------------- variance reduction
 
+
+# ----------------------------------------------------------------------------- Sec. IV-C: a citation
+#: the places that cite [17] (Dong, Roth, Su) for the conversion of f-DP to (eps, delta)-DP, with the number
+#: each gives (data of the seed; tests/test_provenance.py holds them against it)
+FDP_TO_DP_CITES = {"Sec. I": "[17, Proposition 2.12]", "Sec. IV-C": "[17, Proposition 3.12]"}
+
+
+def _fdp_ref_check():
+    """Sec. IV-C converts the composed f-DP guarantee to DP 'via [17, Proposition 3.12]'; Sec. I cites the same
+    conversion ('The f-DP guarantee can be easily related to (eps, delta)-DP') as [17, Proposition 2.12], the
+    primal-dual result of Dong et al. (their Corollary 2.13, the GDP case, follows it)."""
+    numbers = sorted(set(FDP_TO_DP_CITES.values()))
+    if len(numbers) == 1:
+        return Verdict("proved", "one number for the cited conversion")
+    return Verdict("fails", "the paper's citations of [17] for the f-DP to (eps, delta)-DP conversion",
+                   counterexample=dict(FDP_TO_DP_CITES),
+                   note="cross-reference slip: one result of [17] cited under two numbers; Sec. I's "
+                        "Proposition 2.12 (primal to dual) is the conversion")
+
 P.load(__file__)  # the claims declared in sec4.toml (after the checks they name)

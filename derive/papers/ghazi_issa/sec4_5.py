@@ -75,4 +75,35 @@ def _thm3_check():
         v.counterexample = {"k=16": mp.nstr(dists[16], 5), "k=64": mp.nstr(dists[64], 5)}
     return v
 
+
+# ----------------------------------------------------------------------------- notation (Def. 5, App. G)
+def _def5_check():
+    """Def. 5 after (11): 'where M(D_0) ~ P_1 and M(D_1) ~ P_1'.  Read literally the pair is (P_1, P_1),
+    whose ROC curve is 1 - t (d_TV = 0), so (11) would hold for every f of the definition (f(x) <= 1 - x):
+    the first distribution is P_0, as in Theorem 1, Def. 4 and Corollary 1."""
+    import random
+    rng = random.Random(5)
+    P1 = T.random_pmf(rng, 4)
+    if TR.tv(P1, P1) != 0:
+        return Verdict("inconclusive", "d_TV of a pmf with itself is not 0")
+    return Verdict("fails", "symbol check: the pair of (11) against Theorem 1, Def. 4 and Corollary 1 "
+                   "(M(D_0) ~ P_0, M(D_1) ~ P_1)",
+                   counterexample={"printed": "M(D_0) ~ P_1 and M(D_1) ~ P_1", "should be": "M(D_0) ~ P_0",
+                                   "as printed": "f(P_1, P_1)(t) = 1 - t >= f(t) for every f of Def. 5"},
+                   note="typo: the output distribution under D_0 is P_0; with P_1 for both, (11) holds for "
+                        "every mechanism")
+
+
+def _appG_exponent_check():
+    """App. G, after (46): the ratio is printed eps_ni (e^{eps}_{ni} + 1)/(2 (e^{eps}_{ni} - 1)): the
+    subscript ni of the exponent is set on e^{eps}.  Theorem 3's array has no unindexed eps; the next line
+    (claim appG.taylor) and the Taylor expansion of t (e^t + 1)/(e^t - 1) quoted there need e^{eps_ni}."""
+    return Verdict("fails", "symbol check: the exponent of e against the triangular array (eps_ni, eta_ni) "
+                   "of Theorem 3",
+                   counterexample={"printed": "e^{eps}_{ni}", "should be": "e^{eps_ni}",
+                                   "symbols of Theorem 3": "eps_ni, eta_ni (no unindexed eps)"},
+                   note="typo: the subscript ni belongs to eps in the exponent, e^{eps_ni}, as the Taylor "
+                        "expansion of t (e^t + 1)/(e^t - 1) that the next line uses")
+
+
 P.load(__file__)  # the claims declared in sec4_5.toml (after the checks they name)

@@ -187,4 +187,39 @@ def _lemma3_appm_check(rng):
     over_eps = ldp_eps(W) - e
     return {"varepsilon": e, "alpha": a}, max(scale, over_tv, over_eps), mp.mpf(0)
 
+
+# ----------------------------------------------------------------------------- notation (Def. 7, Lemma 4)
+def _def7_check():
+    """Def. 7: 'Q is said to be eta-TV locally (or d_TV(Q) <= eta for short) if max d_TV(Q(.|x), Q(.|x'))
+    = eta' (25).  The short form, Def. 4's (1) and every use (Q_{eps,eta} of (27) in Prop. 2, Theorems 4-6,
+    eta ranging up to its maximum) read <= eta; '=' would make eta-TV the exact value of the Dobrushin
+    coefficient."""
+    return Verdict("fails", "symbol check: the relation of (25) against its own short form d_TV(Q) <= eta "
+                   "and Def. 4's (1)",
+                   counterexample={"printed": "max_{x,x'} d_TV(Q(.|X=x), Q(.|X=x')) = eta",
+                                   "should be": "max_{x,x'} d_TV(Q(.|X=x), Q(.|X=x')) <= eta",
+                                   "same definition's short form": "d_TV(Q) <= eta"},
+                   note="typo: (25) writes = where its short form d_TV(Q) <= eta and Def. 4's (1) have <=; the "
+                        "sups over Q_{eps,eta} are the same either way (each increases with eta)")
+
+
+#: the numbered lemmas and theorems of the paper, stated as data (tests/test_provenance.py holds them against
+#: the seed's headers), so that the verdict reads nothing outside the repository
+REF_HEADERS = {"Lemma": ("3",), "Theorem": ("1", "2", "3", "4", "5", "6", "7")}
+
+
+def _lemma4_ref_check():
+    """Sec. VII-C and VII-D cite 'Lemma 4' four times (after (36); step (a) of (39); twice in the proof of
+    Theorem 6); the paper's only lemma is Lemma 3 (App. M).  The result used, sup over Q_{eps,eta} of D_f =
+    D_f(P0*||P1*), is Theorem 4 (32), announced as 'very useful in the sequel'."""
+    if "4" in REF_HEADERS["Lemma"]:
+        return Verdict("proved", "Lemma 4 exists in the seed")
+    return Verdict("fails", "headers of the seed text",
+                   counterexample={"cited": "Lemma 4 (Sec. VII-C: after (36) and step (a) of (39); Sec. VII-D: "
+                                            "proof of Theorem 6, twice)",
+                                   "lemmas in the paper": list(REF_HEADERS["Lemma"]),
+                                   "the result used": "Theorem 4, (32): sup over Q_{eps,eta} of D_f = D_f(P0*||P1*)"},
+                   note="cross-reference slip: the result cited as Lemma 4 is Theorem 4")
+
+
 P.load(__file__)  # the claims declared in sec7.toml (after the checks they name)

@@ -305,4 +305,24 @@ def _footnote2_approx_check():
                   "F~_n(h)")
     return v
 
+
+# ----------------------------------------------------------------------------- notation: F_n's measure
+#: the probability measures Sec. 3 names: the product distributions P, Q; lowercase p_i, q_i are densities
+SEC3_MEASURES = ("P", "Q")
+
+
+def _fn_measure_check():
+    """Sec. 3, the definition of F_n between (3.1) and (3.2): 'the CDF of (T_n - E_P[T_n])/sqrt(Var_P[T_n])
+    when x is drawn from P. That is, F_n(h) = P_p(...)'.  The measure's subscript is a lowercase p, which Sec. 3
+    defines only as the densities p_i of P_i; the sentence, (3.2) and the companion F~_n (P_Q) have P."""
+    printed = "p"
+    if printed in SEC3_MEASURES:
+        return Verdict("proved", "the measure of F_n is one Sec. 3 defines")
+    return Verdict("fails", "symbol check: the subscript of the probability in F_n's definition against the "
+                   "measures Sec. 3 defines (P, Q; p_i, q_i are densities)",
+                   counterexample={"printed": "F_n(h) = P_p(...)", "should be": "F_n(h) = P_P(...)",
+                                   "measures of Sec. 3": list(SEC3_MEASURES)},
+                   note="typo: F_n is the CDF when x is drawn from P (the sentence itself, and (3.2) writes P_P); "
+                        "the lowercase p names only the densities p_i")
+
 P.load(__file__)  # the claims declared in sec3.toml (after the checks they name)
