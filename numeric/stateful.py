@@ -287,6 +287,7 @@ class StatefulAccountant:
         loss's standard deviation; any lattice is certified, a finer one is tighter)."""
         evs = [EV.Event(m, s, c) for (m, s), c in totals.items()]
         try:
+            EV.pld_screen(evs)           # the PLD route's range (pld_accountant checks it too)
             if resolution is None:
                 acc = EV.pld_accountant(evs, self.neighbouring, bounds)
             else:
