@@ -165,8 +165,9 @@ def assemble(records: dict[str, list[dict]], findings: dict[str, list[dict]] | N
     errata.sort(key=lambda e: (list(records).index(e["paper_key"]), _SEV_ORDER[e["severity"]], e["order"]))
     for i, e in enumerate(errata, 1):
         e["number"] = i
+    mistakes, dump = _split(errata)
     return {"errata": errata, "artifacts": artifacts, "disagreements": disagreements,
-            "counts": _counts(errata)}
+            "counts": _counts(errata), "n_mistakes": mistakes, "n_dump": dump}
 
 
 _STATUS_WORDS = {"proved": "proved", "holds_numerically": "holds numerically", "fails": "FAILS",
@@ -292,6 +293,7 @@ def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dic
         "printed_hl": highlight(g.get("printed", ""), g.get("wrong", ""), "wrongterm"),
         "corrected_hl": highlight(g.get("corrected", ""), g.get("right", ""), "rightterm"),
         "setting": _method_words(g.get("setting", "")), "explanation": g.get("explanation", ""),
+        "dump_suspect": g.get("dump_suspect", ""),
         "claims": [{"id": r["id"], "location": _short_loc(r) if short else _loc(r), "statement": r["statement"],
                     "method": _method_words(r["method"] or ""),
                     # the method may name its digits already ("confirmed at 50", "at 30 digits"): once
@@ -339,12 +341,24 @@ def _order_of(rec: dict) -> int:
     return list(registry.CLAIMS).index(rec["id"]) if rec["id"] in registry.CLAIMS else 0
 
 
+#: the column of entries that are probably conversion errors of a text dump (``dump_suspect``)
+DUMP = "probable dump error"
+
+
 def _counts(errata: list[dict]) -> list[dict]:
+    """Per paper: its mistakes by severity and their total; the probable dump errors beside them,
+    not in the total (a conversion of the PDF may have made them: the paper may print them right)."""
     out = {}
     for e in errata:
-        c = out.setdefault(e["paper_cite"], {s: 0 for s in SEVERITIES})
-        c[e["severity"]] += 1
-    return [{"paper": p, **{s: c[s] for s in SEVERITIES}, "total": sum(c.values())} for p, c in out.items()]
+        c = out.setdefault(e["paper_cite"], {**{s: 0 for s in SEVERITIES}, DUMP: 0})
+        c[DUMP if e.get("dump_suspect") else e["severity"]] += 1
+    return [{"paper": p, **c, "total": sum(c[s] for s in SEVERITIES)} for p, c in out.items()]
+
+
+def _split(errata: list[dict]) -> tuple[int, int]:
+    """(the papers' mistakes, the probable dump errors) among the entries."""
+    dump = sum(1 for e in errata if e.get("dump_suspect"))
+    return len(errata) - dump, dump
 
 
 # ----------------------------------------------------------------------------- JSON and Markdown
@@ -355,7 +369,7 @@ def json_records(rep: dict) -> dict:
     for e in rep["errata"]:
         errata.append({k: e[k] for k in ("number", "key", "paper_key", "paper_cite", "severity", "title",
                                          "locations", "printed", "corrected", "wrong", "right", "setting",
-                                         "explanation")}
+                                         "explanation", "dump_suspect")}
                       | {"claims": [{k: c[k] for k in ("id", "location", "seed", "statement", "method",
                                                        "precision", "counterexample", "certificate", "note")}
                                     for c in e["claims"]]})
@@ -373,26 +387,34 @@ def _count(n: int, noun: str) -> str:
 
 def markdown(rep: dict) -> str:
     errata = rep["errata"]
+    mistakes, dump = _split(errata)
     L = ["# Errata found by dpderive", "",
-         f"{_count(len(errata), 'mistake')} of the papers (each may appear at several locations), "
-         f"{_count(len(rep['disagreements']), 'reproduced number')} that disagree with the text"
+         f"{_count(mistakes, 'mistake')} of the papers (each may appear at several locations), "
+         + (f"{_count(dump, 'probable conversion error')} of the text dumps (marked; to be confirmed against "
+            "the published PDF, and not counted among the papers' mistakes), " if dump else "")
+         + f"{_count(len(rep['disagreements']), 'reproduced number')} that disagree with the text"
          + (f", and {_count(len(rep['artifacts']), 'transcription artifact')} of the text dumps (not errata)."
             if rep["artifacts"] else "."),
          "Every counterexample lies inside the paper's stated domain; the values are reproducible from "
          "the entry alone (distributions and precision are named).", "",
          "## Summary", "", "| # | paper | location | severity | mistake |", "| ---: | --- | --- | --- | --- |"]
     for e in errata:
-        L.append(f"| {e['number']} | {e['paper_cite']} | {_md_cell(e['short_locations'])} | {e['severity']} | "
+        sev = f"{e['severity']} ({DUMP})" if e.get("dump_suspect") else e["severity"]
+        L.append(f"| {e['number']} | {e['paper_cite']} | {_md_cell(e['short_locations'])} | {sev} | "
                  f"{_md_cell(e['title'])} |")
-    L += ["", "| paper | changes a stated result | wrong but harmless | proof step (result stands) | typo | total |",
-          "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    L += ["", "| paper | changes a stated result | wrong but harmless | proof step (result stands) | typo | total | "
+          "probable dump errors (not in the total) |",
+          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for c in rep["counts"]:
         L.append(f"| {c['paper']} | {c['changes a stated result']} | {c['wrong but harmless']} | {c[PROOF_STEP]} | "
-                 f"{c['typo']} | {c['total']} |")
+                 f"{c['typo']} | {c['total']} | {c[DUMP]} |")
     L.append("")
     for e in errata:
         L += [f"## {e['number']}. {e['paper_cite']}, {e['short_locations']}: {e['title']}", "",
               f"*Severity:* {e['severity']}.  *Locations:* " + "; ".join(e["locations"]) + ".", ""]
+        if e.get("dump_suspect"):
+            L += [f"*Probably a conversion error of the text dump, not of the paper:* {e['dump_suspect']}. "
+                  "Confirm against the published PDF before correcting.", ""]
         if e["printed"] or e["corrected"]:
             if e["printed"] and e["corrected"]:
                 L += ["```diff", f"- {e['printed']}", f"+ {e['corrected']}", "```"]

@@ -145,3 +145,26 @@ def test_every_correction_claim_is_registered_and_not_a_member():
         for cid in e.get("corrected_by", ()):
             assert f"{key}.{cid}" in registry.CLAIMS, (e["key"], cid)
             assert cid not in e["claims"], (e["key"], cid)
+
+
+def test_probable_dump_errors_are_marked_and_not_counted_as_the_papers_mistakes():
+    """Issue 32 item 3: the four entries of seed 002 that a PDF-to-text conversion very probably made
+    (e^ell, App. F's 1/pi and 1/2 beside its (.)_perp, G_{1/2}, b for b-bar) carry ``dump_suspect``;
+    the report lists them with the errata, marked, and leaves them out of the papers' totals."""
+    import json
+    from pathlib import Path
+
+    from dpderive import errata as ER
+    root = Path(__file__).resolve().parent.parent
+    suspects = {e["key"] for e in ER.grouping_table("asoodeh2021") if e.get("dump_suspect")}
+    assert suspects == {"eq13_ell", "appF_ranges", "remark2_gauss", "eq45_binary_kl"}
+    recs = {k: json.loads((root / "reports" / f"{k}.json").read_text()) for k in ("asoodeh2021", "zheng2020", "ghazi_issa")}
+    rep = ER.assemble(recs, {})
+    marked = {e["key"].split(".", 1)[1] for e in rep["errata"] if e["dump_suspect"]}
+    assert marked == suspects
+    assert rep["n_dump"] == 4 and rep["n_mistakes"] == len(rep["errata"]) - 4
+    assert sum(c["total"] for c in rep["counts"]) == rep["n_mistakes"]
+    assert sum(c[ER.DUMP] for c in rep["counts"]) == 4
+    md = ER.markdown(rep)
+    assert md.splitlines()[2].startswith(f"{rep['n_mistakes']} mistakes of the papers")
+    assert md.count("(probable dump error)") == 4 and md.count("Confirm against the published PDF") == 4
