@@ -57,6 +57,7 @@ registered unless the whole file is valid.
 from __future__ import annotations
 
 import json
+import keyword
 import re
 import tomllib
 from dataclasses import dataclass
@@ -523,8 +524,16 @@ def parse_interval(text: str, names=None):
     if m and names:
         lb, a, b, rb = m.groups()
         local = {n: sp.Symbol(n) for n in names}
+        # a symbol named as a Python keyword (lambda, the Laplace scale) is spelled apart for sympify
+        kw = {n: f"{n}_kw__" for n in names if keyword.iskeyword(n)}
+        local.update({alias: sp.Symbol(n) for n, alias in kw.items()})
+
+        def spelled(end: str) -> str:
+            for n, alias in kw.items():
+                end = re.sub(rf"\b{n}\b", alias, end)
+            return end
         try:
-            lo, hi = sp.sympify(a, locals=local), sp.sympify(b, locals=local)
+            lo, hi = sp.sympify(spelled(a), locals=local), sp.sympify(spelled(b), locals=local)
         except (sp.SympifyError, TypeError, SyntaxError):
             lo = hi = None
         words = {w for w in re.findall(r"\b[A-Za-z_]\w*\b(?!\s*\()", f"{a} {b}")} - set(names) - \

@@ -369,3 +369,21 @@ def test_a_claims_narrower_domain_narrows_the_declared_search_range(tmp_path):
     assert got["lower"].status == "fails"
     p = float(got["lower"].counterexample["params"]["p"])
     assert 0 < p < 0.5
+
+
+def test_a_domain_end_may_name_a_symbol_called_like_a_python_keyword(tmp_path):
+    """lambda (a Laplace scale, Mironov 2017) is a Python keyword: "(0, 1/lambda]" used to be refused
+    with "its ends must be numbers".  x lambda <= 1 holds on x in (0, 1/lambda] and fails on
+    (0, 2/lambda], at a point with lambda x > 1."""
+    head = ('[paper]\nkey = "kwdom"\ntitle = "t"\n\n[symbols]\n'
+            'lambda = { domain = "(0, oo)", search = [0.05, 50] }\nx = "(0, oo)"\n')
+    body = "".join(f'\n[[claim]]\nid = "{cid}"\nwhere = "test"\nkind = "inequality"\n'
+                   f"latex = 'x \\lambda \\le 1'\ndomain = {{ x = \"(0, {k}/lambda]\" }}\n"
+                   for cid, k in (("inside", 1), ("beyond", 2)))
+    f = tmp_path / "kwdom.toml"
+    f.write_text(head + body)
+    got = {c.id.split(".", 1)[1]: c.check() for c in ClaimFile(f).claims}
+    assert got["inside"].status in ("holds_numerically", "proved")
+    assert got["beyond"].status == "fails"
+    ce = got["beyond"].counterexample["params"]
+    assert float(ce["lambda"]) * float(ce["x"]) > 1
