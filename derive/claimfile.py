@@ -1031,6 +1031,9 @@ class ClaimFile:
         except Exception as exc:  # noqa: BLE001 - ANTLR raises several types
             from .errors import plain_reason
             msg = plain_reason(exc)
+            if "@" in text:     # a formula reference is a whole field, or inside { sympy = "..." }
+                msg += ("; a formula reference @name stands alone as the whole field, or inside a SymPy "
+                        "expression: { sympy = \"n*@{name}\" }")
             raise self._err(line, item, f"cannot parse the LaTeX of {what} '{text}': {msg}") from None
         if isinstance(raw, sp.core.relational.Relational) != relation:
             want = "a relation (A = B, A \\le B, ...)" if relation else "an expression, not a relation"

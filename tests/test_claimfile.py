@@ -274,3 +274,20 @@ latex = '\\Phi^{-1}(u) \\le 1'
     import mpmath as mp
     u = mp.mpf(v2.counterexample["params"]["u"])
     assert mp.sqrt(2) * mp.erfinv(2 * u - 1) > 1
+
+
+def test_a_formula_reference_inside_latex_is_told_where_it_may_stand(tmp_path):
+    """`n \\cdot @rdp` in LaTeX used to end in ANTLR's "I don't understand this" alone; the error now
+    says that @name is a whole field or goes inside { sympy = "n*@{name}" } (which then checks)."""
+    head = ('[paper]\nkey = "atref"\ntitle = "t"\n\n[symbols]\nalpha = { domain = "(1, oo)", search = [1.01, 20] }\n'
+            'n = { domain = "[1, oo)", integer = true, search = [1, 30] }\n\n'
+            '[formulas.rdp]\nwhere = "(1)"\nlatex = \'\\frac{\\alpha}{2}\'\n\n'
+            '[[claim]]\nid = "c"\nwhere = "(2)"\nkind = "inequality"\n')
+    f = tmp_path / "atref.toml"
+    f.write_text(head + "latex = 'n \\cdot @rdp \\le n \\alpha'\n")
+    with pytest.raises(ClaimFileError, match=r'inside a SymPy expression: \{ sympy = "n\*@\{name\}" \}'):
+        ClaimFile(f)
+    f.write_text(head.replace('kind = "inequality"\n', 'kind = "inequality"\nop = "<="\n')
+                 + "lhs = { sympy = \"n*@{rdp}\" }\nrhs = 'n \\alpha'\n")
+    (c,) = ClaimFile(f).claims
+    assert c.check().status in ("proved", "holds_numerically")
