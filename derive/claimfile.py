@@ -592,11 +592,13 @@ _WRAP = r"\\(?:mathrm|text|operatorname|mathit|textrm|mathsf)"
 
 def _is_multi_letter(name: str) -> bool:
     """A name the LaTeX parser does not read as one symbol: a base of several letters that is not a
-    Greek letter, or a subscript of several letters (``Erev``, ``E_rev``; not ``sigma_0``, ``q_t``)."""
+    Greek letter, or a subscript of several letters or of letters and digits (``Erev``, ``E_rev``,
+    ``D_P2``, which the parser reads as D_{P*2}; not ``sigma_0``, ``q_t``, ``x_12``)."""
     base, _, sub = name.partition("_")
     if not (len(base) == 1 or base in _GREEK):
         return True
-    return len(re.sub(r"[^A-Za-z]", "", sub)) > 1
+    letters = len(re.sub(r"[^A-Za-z]", "", sub))
+    return letters > 1 or (letters == 1 and len(sub) > 1 and bool(re.search(r"[0-9]", sub)))
 
 
 def _letters(i: int) -> str:

@@ -387,3 +387,18 @@ def test_a_domain_end_may_name_a_symbol_called_like_a_python_keyword(tmp_path):
     assert got["beyond"].status == "fails"
     ce = got["beyond"].counterexample["params"]
     assert float(ce["lambda"]) * float(ce["x"]) > 1
+
+
+@pytest.mark.parametrize("latex", [r"D_P2 \le \alpha \mu^2", r"D_{P2} \le \alpha \mu^2"])
+def test_a_name_with_a_letter_and_digit_subscript_is_one_name(tmp_path, latex):
+    """A quantity named D_P2 used to be parsed as D_{P*2} ("unknown symbol 'D_{P*2}': declare it under
+    [symbols]", though it was declared under [quantities]).  D_alpha(N(mu,1)||N(0,1)) = alpha mu^2/2."""
+    f = tmp_path / "dp2.toml"
+    f.write_text('[paper]\nkey = "dp2"\ntitle = "t"\n\n[symbols]\nalpha = { domain = "(1, oo)", search = [1.01, 20] }\n'
+                 'mu = { domain = "(0, oo)", search = [0.1, 5] }\n\n[quantities]\nD_P2 = "Renyi(Gaussian(mu), alpha)"\n\n'
+                 f'[[claim]]\nid = "c"\nwhere = "(1)"\nkind = "inequality"\nlatex = \'{latex}\'\n'
+                 '\n[[claim]]\nid = "too_small"\nwhere = "(2)"\nkind = "inequality"\n'
+                 "latex = '" + latex.replace(r"\alpha \mu^2", r"\frac{\alpha \mu^2}{3}") + "'\n")
+    got = {c.id.split(".", 1)[1]: c.check() for c in ClaimFile(f).claims}
+    assert got["c"].status in ("proved", "holds_numerically")
+    assert got["too_small"].status == "fails"
