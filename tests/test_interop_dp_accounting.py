@@ -270,9 +270,10 @@ def test_peer_pld_accountant_ignores_the_count_of_randomized_response():
     ev = de.SelfComposedDpEvent(de.RandomizedResponseDpEvent(0.3, 5), 50)
     peer = PLDAccountant(NR.REPLACE_ONE).compose(ev).get_epsilon(DELTA)
     lo, _ = _eps_bracket([_krr(0.3, 5)], 50, DELTA)
-    if peer >= lo:
-        pytest.skip("dp_accounting's PLDAccountant composes randomized response's count now")
-    assert peer < lo <= _ours(NR.REPLACE_ONE, ev)[0]
+    assert lo <= _ours(NR.REPLACE_ONE, ev)[0]            # ours is sound whatever the peer does
+    from importlib.metadata import version
+    if version("dp-accounting") == "0.6.0":                 # the release the bug was found in
+        assert peer < lo
 
 
 @pytest.mark.parametrize("a,d,T", [(0.5, 1, 20), (0.1, 3, 30), (1.0, 2, 10)])
