@@ -238,6 +238,7 @@ class Query:
     events: list | None = None          # epsilon / delta
     at: list = field(default_factory=list)   # epsilon: the deltas; delta: the epsilons
     calibration: dict | None = None     # calibrate: account.calibrate's arguments and more
+    accuracy: float | None = None       # epsilon / delta: the bracket's largest relative width
 
 
 def command_parser():
@@ -267,7 +268,12 @@ def _profile_query(args, name: str) -> Query:
         method = "rdp"                       # a conversion names the RDP route
     if method != "rdp" and args.conversion != "optimal":
         raise UserInputError("conversion", args.conversion, "optimal unless --method rdp")
-    return Query(name, method, nb, args.conversion, events, ats)
+    from numeric.account import check_accuracy
+    accuracy = getattr(args, "accuracy", None)
+    if accuracy is not None and method == "all":
+        raise UserInputError("accuracy", accuracy, "absent with --method all (a table of routes)")
+    accuracy = check_accuracy(accuracy, method) if method != "all" else None
+    return Query(name, method, nb, args.conversion, events, ats, accuracy=accuracy)
 
 
 def _calibrate_query(args) -> Query:
@@ -372,8 +378,8 @@ def answer(q: Query) -> list:
             return [res]
         if q.method == "all":
             return [account.table(q.events, q.command, at, q.neighbouring) for at in q.at]
-        return [account.profile(q.events, q.command, at, q.method, q.neighbouring, q.conversion)
-                for at in q.at]
+        return [account.profile(q.events, q.command, at, q.method, q.neighbouring, q.conversion,
+                                accuracy=q.accuracy) for at in q.at]
 
 
 _ANSWER_KEYS = ("epsilon", "delta", "value", "lower", "upper", "approximation", "sigma", "scale",
@@ -421,18 +427,36 @@ def jsonable(obj):
 
 
 # ----------------------------------------------------------------------------- output
+def _directed(v: float, digits: int, up: bool) -> str:
+    """``v`` to ``digits`` significant digits, rounded up (an upper end) or down (a lower end):
+    a printed bound never claims more than the computed one."""
+    if not math.isfinite(v) or v == 0:
+        return f"{v:g}"
+    e = math.floor(math.log10(abs(v)))
+    scale = 10.0 ** (digits - 1 - e)
+    x = math.ceil(v * scale) if up else math.floor(v * scale)
+    return f"{x / scale:.{digits}g}"
+
+
 def _line(res) -> str:
     name, x = res.name, res.extras
+    # the digits an accuracy request asks for (two beyond it), else 6
+    acc = x.get("accuracy")
+    digits = max(6, 2 - math.floor(math.log10(acc))) if acc else 6
+    certified_value = name in ("epsilon", "delta") and x.get("guarantee", True)
     if not math.isfinite(res.value):
         at = f" at delta = {res.delta:g}" if name == "epsilon" else ""
         parts = [f"{name} = inf (no finite {name} is certified{at})"]
+    elif certified_value:
+        parts = [f"{name} = {_directed(res.value, digits, True)}"]
     else:
         parts = [f"{name} = {res.value:.6g}"]
     if name not in ("epsilon", "delta") and res.epsilon is not None:
         parts.append(f"(achieved epsilon = {res.epsilon:.6g} at delta = {res.delta:g})")
     q = name if name in ("epsilon", "delta") else "epsilon"
     if f"{q}_lower" in x and x.get("guarantee", True):
-        parts.append(f"(certified: {x[q + '_lower']:.6g} <= {q} <= {x[q + '_upper']:.6g}; "
+        parts.append(f"(certified: {_directed(x[q + '_lower'], digits, False)} <= {q} <= "
+                     f"{_directed(x[q + '_upper'], digits, True)}; "
                      f"route {x.get('route', res.method)})")
     if x.get("approximation"):
         parts.append(f"(approximation by {res.method}, not a guarantee)")
@@ -590,18 +614,27 @@ def _common(p, calibrate=False):
     p._negative_number_matcher = _NEGATIVE_NUMBER
 
 
+def _accuracy_flag(p) -> None:
+    p.add_argument("--accuracy", type=float, default=None, metavar="A",
+                   help="a certified bracket of relative width (upper - lower) / upper at most A "
+                        "(1e-8 to 0.5; finer PLD lattices until it is met, else one line saying "
+                        "the width reached; default: the standard lattice)")
+
+
 def add_commands(subparsers) -> None:
     """Add the ``epsilon``, ``delta`` and ``calibrate`` subcommands."""
     p = subparsers.add_parser("epsilon", help="epsilon(delta) of a mechanism or a composition")
     _common(p)
     p.add_argument("--delta", required=True, help="delta in (0, 1); several: comma-separated")
     p.add_argument("--plot", metavar="FILE.png", help="draw the privacy profile delta(eps)")
+    _accuracy_flag(p)
     p.set_defaults(func=cmd_epsilon, command="epsilon", strict_errors=True)
 
     p = subparsers.add_parser("delta", help="delta(epsilon) of a mechanism or a composition")
     _common(p)
     p.add_argument("--epsilon", required=True, help="epsilon >= 0; several: comma-separated")
     p.add_argument("--plot", metavar="FILE.png", help="draw the privacy profile delta(eps)")
+    _accuracy_flag(p)
     p.set_defaults(func=cmd_delta, command="delta", strict_errors=True)
 
     p = subparsers.add_parser("calibrate", help="noise, steps, epochs or batch size meeting "

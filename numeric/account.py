@@ -434,12 +434,15 @@ PURE_CITATION = ("pure-DP composition of bounded-loss mechanisms (sum of T_i eps
 
 
 def profile(events, name: str, at: float, method: str = "best", neighbouring: str = "add_remove",
-            conversion: str = "optimal", skip_rdp: bool = True) -> AccountingResult:
-    """epsilon(delta = at) or delta(epsilon = at) of the composition by ``method``."""
+            conversion: str = "optimal", skip_rdp: bool = True,
+            accuracy: float | None = None) -> AccountingResult:
+    """epsilon(delta = at) or delta(epsilon = at) of the composition by ``method``;
+    ``accuracy``: the certified bracket's largest relative width (``refine``)."""
     _check_method(method)
     if method == "all":
         raise UserInputError("method", method, "best, rdp, pld, clt or edgeworth (use table())")
     _check_conversion(conversion)
+    accuracy = check_accuracy(accuracy, method)
     from .kernels import check_nonneg, check_open01
     at = _real("delta" if name == "epsilon" else "epsilon", at)
     with user_input():
@@ -452,19 +455,109 @@ def profile(events, name: str, at: float, method: str = "best", neighbouring: st
         return r
     lower, upper, route, cite, extra = _certified(events, name, at, method, neighbouring,
                                                   conversion, skip_rdp)
+    if accuracy is not None:
+        lower, upper, route, cite = refine(events, name, at, neighbouring, accuracy, lower, upper,
+                                           route, cite, extra)
     return _flat(name, upper, method, route, lower, upper, cite, events, given, extra)
 
 
+# ----------------------------------------------------------------------------- accuracy
+#: the relative widths ``accuracy`` may ask for (below: the exact Gaussian profile's own
+#: float allowance, 1e-9 relative, is the floor of every certified bracket)
+ACCURACY_RANGE = (1e-8, 0.5)
+#: finer PLD lattices tried before an accuracy is declared out of reach
+MAX_REFINEMENTS = 8
+
+
+def check_accuracy(accuracy, method: str = "best"):
+    """``accuracy`` as a float in ``ACCURACY_RANGE`` (None: no request), else UserInputError;
+    a request needs a route with a certified lower bound (best or pld)."""
+    if accuracy is None:
+        return None
+    a = _real("accuracy", accuracy)
+    if not ACCURACY_RANGE[0] <= a <= ACCURACY_RANGE[1]:
+        raise UserInputError("accuracy", accuracy, f"[{ACCURACY_RANGE[0]:g}, {ACCURACY_RANGE[1]:g}] "
+                             "(the certified bracket's largest relative width, (upper - lower) / upper)")
+    if method not in ("best", "pld"):
+        raise UserInputError("accuracy", accuracy, f"no request with --method {method} (it gives no "
+                             "certified lower bound); use best or pld")
+    return a
+
+
+def _rel_width(lower: float, upper: float) -> float:
+    if upper == 0:
+        return 0.0
+    if not math.isfinite(upper):
+        return math.inf
+    return (upper - lower) / upper
+
+
+def refine(events, name, at, neighbouring, accuracy, lower, upper, route, cite, extra):
+    """Narrow the certified bracket [lower, upper] to relative width <= ``accuracy`` on finer
+    PLD lattices: each attempt sets the lattice step from the width just reached (the bracket
+    of the connect-the-dots pair narrows as h^2) and keeps the larger lower and the smaller
+    upper end (every lattice is certified).  The sequence of lattices depends on the events and
+    the request alone, so the command line and the accountants agree at equal settings.  Out of
+    reach (no PLD route for these events, the lattice's memory cap, a bracket that stops
+    narrowing): ``UserInputError`` naming the accuracy reached.  Returns (lower, upper, route,
+    cite) and records ``accuracy``, ``resolution`` and ``width`` in ``extra``."""
+    from . import pld
+    w = _rel_width(lower, upper)
+    res, why = None, ""
+    r = pld.DEFAULT_RESOLUTION
+    for _ in range(MAX_REFINEMENTS):
+        if w <= accuracy:
+            break
+        # h^2 scaling, with a margin; at least halve, at most a tenth per attempt
+        r *= min(0.5, max(0.1, 0.7 * math.sqrt(accuracy / w))) if math.isfinite(w) else 0.5
+        try:
+            with np.errstate(all="ignore"):
+                acc = EV.pld_accountant(events, neighbouring, "both", resolution=r)
+                lo, hi = getattr(acc, name)(at)
+        except EV.RouteError as exc:
+            why = f"the PLD route cannot narrow it ({exc.reason})"
+            break
+        except NUMERIC_FAILURES as exc:
+            why = "a finer lattice exceeds the memory limit" if isinstance(exc, MemoryError) else                 "a finer lattice leaves double precision"
+            break
+        lo, hi = float(np.max(lo)), float(np.max(hi))
+        if name == "delta":
+            hi = min(hi, 1.0)
+        prev = w
+        if lo >= 0 and lo > lower:
+            lower = lo
+        if math.isfinite(hi) and hi < upper:
+            upper, route = hi, "pld"
+            if PLD_CITATION not in cite:
+                cite = "; ".join(c for c in (cite, PLD_CITATION) if c)
+        res = r
+        w = _rel_width(lower, upper)
+        if w > accuracy and w > 0.7 * prev:
+            why = "the bracket stopped narrowing on finer lattices (the lattice's window cap)"
+            break
+    if w > accuracy:
+        raise UserInputError("accuracy", accuracy, f"a relative width of at least {w:.3g} here: the "
+                             f"certified {name} lies in [{lower:.10g}, {upper:.10g}] and "
+                             + (why or f"{MAX_REFINEMENTS} finer lattices did not narrow it further"))
+    extra["accuracy"] = accuracy
+    extra["width"] = w
+    if res is not None:
+        extra["resolution"] = res
+    return lower, upper, route, cite
+
+
 def epsilon(events, delta_: float, method: str = "best", neighbouring: str = "add_remove",
-            conversion: str = "optimal") -> AccountingResult:
-    """The certified epsilon(delta) of the composition of ``events`` (module docstring)."""
-    return profile(events, "epsilon", delta_, method, neighbouring, conversion)
+            conversion: str = "optimal", accuracy: float | None = None) -> AccountingResult:
+    """The certified epsilon(delta) of the composition of ``events`` (module docstring);
+    ``accuracy``: a certified bracket of at most this relative width (``refine``)."""
+    return profile(events, "epsilon", delta_, method, neighbouring, conversion, accuracy=accuracy)
 
 
 def delta(events, eps: float, method: str = "best", neighbouring: str = "add_remove",
-          conversion: str = "optimal") -> AccountingResult:
-    """The certified delta(epsilon) of the composition of ``events`` (module docstring)."""
-    return profile(events, "delta", eps, method, neighbouring, conversion)
+          conversion: str = "optimal", accuracy: float | None = None) -> AccountingResult:
+    """The certified delta(epsilon) of the composition of ``events`` (module docstring);
+    ``accuracy`` as for ``epsilon``."""
+    return profile(events, "delta", eps, method, neighbouring, conversion, accuracy=accuracy)
 
 
 def table(events, name: str, at: float, neighbouring: str = "add_remove") -> list[dict]:

@@ -346,22 +346,27 @@ def pld_screen(events) -> None:
                              f"[{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the PLD grid's range)")
 
 
-def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both"):
+def pld_accountant(events, neighbouring: str = "add_remove", bounds: str = "both",
+                   resolution: float | None = None):
     """A ``numeric.pld`` result (``.delta(eps)`` / ``.epsilon(delta)`` give certified
     (lower, upper) pairs) for the composition, or ``RouteError`` (outside ``pld_screen``'s
-    range among the reasons)."""
+    range among the reasons).  ``resolution``: the lattice step h as a multiple of the one-step
+    loss's standard deviation (default ``numeric.pld.DEFAULT_RESOLUTION``; every lattice is
+    certified, a finer one is tighter and slower)."""
     from . import pld, pld_exact
     events = _check_events(events, neighbouring)
     pld_screen(events)
     factors = [(_pld_models(e), e.count) for e in events]
+    res = pld.DEFAULT_RESOLUTION if resolution is None else resolution
     if len(factors) == 1:           # one event: its own lattice, refined per direction
         (models, count), = factors
-        if pld_exact.applies(models, count):    # a two-atom law: the exact binomial sums
+        if resolution is None and pld_exact.applies(models, count):
+            # a two-atom law: the exact binomial sums
             return pld_exact.ExactBinomialPLD(describe(events), models, count, bounds)
         anchor = models["single"].grid_anchor if "single" in models else None
-        h = pld._choose_h(models, None, pld.DEFAULT_RESOLUTION, anchor)
+        h = pld._choose_h(models, None, res, anchor)
         return pld.PLDResult(describe(events), models, count, h, pld.TAIL_BOUND, bounds)
-    return pld.composite(factors, bounds=bounds)
+    return pld.composite(factors, resolution=res, bounds=bounds)
 
 
 def timed(fn, *a, **k):

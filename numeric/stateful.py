@@ -122,7 +122,7 @@ class StatefulAccountant:
 
     def __init__(self, neighbouring: str = "add_remove", refresh_growth: float = 2.0,
                  refresh_lower: bool = True, lookahead: float | None = LOOKAHEAD,
-                 resolution: float | None = None):
+                 resolution: float | None = None, accuracy: float | None = None):
         if neighbouring not in EV.NEIGHBOURING:
             raise DomainError("neighbouring", neighbouring, " or ".join(EV.NEIGHBOURING))
         if not (isinstance(refresh_growth, (int, float)) and refresh_growth > 1):
@@ -137,6 +137,11 @@ class StatefulAccountant:
         #: method "best" / "pld" also tries the PLD route at this finer lattice resolution
         #: (numeric.pld.DEFAULT_RESOLUTION is 0.05; 0.01 costs ~4x and tightens ~5e-4)
         self.resolution = resolution
+        #: a certified bracket of at most this relative width for methods best / pld
+        #: (``numeric.account.refine``: the same lattices as ``dpderive epsilon --accuracy``, so
+        #: the answers agree exactly; the ``resolution`` retry is then left out)
+        from .account import check_accuracy
+        self.accuracy = check_accuracy(accuracy)
         self._ahead: dict = {}           # (name, at) -> (projected totals, PLD upper bound there)
         self.history: list = []          # [[(mechanism, sampling), count], ...] consecutive groups
         self._totals: dict = {}          # (mechanism, sampling) -> total count
@@ -254,6 +259,8 @@ class StatefulAccountant:
         hit = self._cache.get(ck)
         if hit is not None:
             return hit
+        if method == "fast" and self.accuracy is not None:
+            method = "best"            # an accuracy request needs the full route's bracket
         if method == "fast":
             ans = self._fast(name, at)
         else:
@@ -263,10 +270,13 @@ class StatefulAccountant:
 
     def _full(self, name, at, method):
         from . import account
-        r = account.profile(self.events(), name, at, method, self.neighbouring)
+        acc = self.accuracy if method in ("best", "pld") else None
+        r = account.profile(self.events(), name, at, method, self.neighbouring, accuracy=acc)
         lo, up, route = float(r.extras.get(f"{name}_lower", 0.0)), float(r.value), r.extras["route"]
-        extras = {k: r.extras[k] for k in ("routes", "note") if k in r.extras}
-        if self.resolution is not None and method in ("best", "pld") and route != "exact":
+        extras = {k: r.extras[k] for k in ("routes", "note", "accuracy", "width", "resolution")
+                  if k in r.extras}
+        if self.resolution is not None and acc is None and method in ("best", "pld") and \
+                route != "exact":
             got = self._pld_side(self._totals, name, at, "both", self.resolution)
             if got is not None:
                 lo = max(lo, got[0])
@@ -337,6 +347,7 @@ class StatefulAccountant:
     def to_dict(self) -> dict:
         return {"format": "dpderive.stateful/1", "neighbouring": self.neighbouring,
                 "refresh_growth": self.refresh_growth, "resolution": self.resolution,
+                "accuracy": self.accuracy,
                 "history": [_spec(m, s, c) for (m, s), c in self.history],
                 "lower_bounds": [{"name": n, "at": a, "steps": st, "value": v}
                                  for (n, a), (st, v) in self._lower.items()]}
@@ -349,7 +360,7 @@ class StatefulAccountant:
         if not isinstance(d, dict) or d.get("format") != "dpderive.stateful/1":
             raise DomainError("state", type(d).__name__, "a dict written by StatefulAccountant.to_dict")
         acct = cls(d.get("neighbouring", "add_remove"), d.get("refresh_growth", 2.0),
-                   resolution=d.get("resolution"))
+                   resolution=d.get("resolution"), accuracy=d.get("accuracy"))
         if d.get("history"):
             for e in EV.events_from_spec(d["history"]):
                 acct.compose(e)
@@ -374,15 +385,7 @@ class StatefulAccountant:
 
 def _pld_at_resolution(events, neighbouring, bounds, resolution):
     """``numeric.events.pld_accountant`` with another lattice resolution."""
-    from . import pld
-    events = EV._check_events(events, neighbouring)
-    factors = [(EV._pld_models(e), e.count) for e in events]
-    if len(factors) == 1:
-        (models, count), = factors
-        anchor = models["single"].grid_anchor if "single" in models else None
-        h = pld._choose_h(models, None, resolution, anchor)
-        return pld.PLDResult(EV.describe(events), models, count, h, pld.TAIL_BOUND, bounds)
-    return pld.composite(factors, resolution=resolution, bounds=bounds)
+    return EV.pld_accountant(events, neighbouring, bounds, resolution)
 
 
 # ----------------------------------------------------------------------------- conversions

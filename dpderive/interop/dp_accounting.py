@@ -481,12 +481,14 @@ def _pure_total(events):
 class DpDeriveAccountant(pa.PrivacyAccountant):
     """A ``dp_accounting.PrivacyAccountant`` answering with dpderive's tightest certified
     upper bound (``method="best"``; "rdp" or "pld" pick one route; the PLD route is also
-    tried at the finer lattice ``resolution``, default 0.01, ~4x the default's cost).  Composition goes into a
+    tried at the finer lattice ``resolution``, default 0.01, ~4x the default's cost; ``accuracy``:
+    a certified bracket of at most this relative width instead, on the lattices of ``dpderive
+    epsilon --accuracy``, so both answer the same).  Composition goes into a
     ``numeric.stateful.StatefulAccountant``; ``last_answer`` holds the full answer (route,
     certified lower bound) of the latest ``get_epsilon`` / ``get_delta``."""
 
     def __init__(self, neighboring_relation: NR = NR.ADD_OR_REMOVE_ONE, method: str = "best",
-                 resolution: float | None = 0.01):
+                 resolution: float | None = 0.01, accuracy: float | None = None):
         if neighboring_relation not in NEIGHBOURING:
             raise UserInputError("neighboring_relation", neighboring_relation,
                                  "a dp_accounting.NeighboringRelation")
@@ -496,7 +498,13 @@ class DpDeriveAccountant(pa.PrivacyAccountant):
         from numeric.stateful import StatefulAccountant
         self.method = method
         self._nb = NEIGHBOURING[neighboring_relation]
-        self._state = StatefulAccountant(_ACCOUNTED_AS[self._nb], resolution=resolution)
+        from numeric.account import check_accuracy
+        with user_input():
+            accuracy = check_accuracy(accuracy, method)
+        self.accuracy = accuracy
+        self._state = StatefulAccountant(_ACCOUNTED_AS[self._nb],
+                                         resolution=None if accuracy is not None else resolution,
+                                         accuracy=accuracy)
         self._non_private = False
         self.last_answer = None
 
