@@ -1,0 +1,111 @@
+"""Time to a certified epsilon bracket of relative width 1e-4 and 1e-5 (issue 35, item 3), in
+one run, on the routes benchmark's Poisson-subsampled cases: dpderive's ``accuracy=`` against
+prv_accountant's ``eps_error`` and dp_accounting's PLD discretisation.
+
+* ours: ``numeric.account.epsilon(events, 1e-5, accuracy=A)``; its bracket is certified (the
+  width reported is (upper - lower) / upper).
+* prv_accountant: ``PRVAccountant(eps_error=A * eps / 2)`` (its (lower, upper) estimates are
+  eps -+ eps_error; eps from ours), the width it reports.
+* dp_accounting: the PLD's pessimistic and optimistic estimates at the coarsest discretisation
+  of the ladder (1e-3, 3e-4, 1e-4, 3e-5, 1e-5) whose two estimates are within A relative (the
+  time of both); a rung over ``--budget`` seconds ends the ladder ("not reached").
+
+Medians over ``--repeats`` for ours (warm, in-process); the peers once per rung (they take
+seconds to minutes).  The figures go under ``"accuracy"`` in ``benchmarks/results_routes.json``
+(the other keys are kept).
+
+    python3 benchmarks/bench_accuracy.py [--repeats 3] [--budget 120] [--out benchmarks/results_routes.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+warnings.filterwarnings("ignore")
+
+import _harness  # noqa: E402
+from _harness import ROUTE_CASES, median_time  # noqa: E402
+from numeric import account  # noqa: E402
+from numeric import events as EV  # noqa: E402
+
+DELTA = 1e-5
+TARGETS = (1e-4, 1e-5)
+LADDER = (1e-3, 3e-4, 1e-4, 3e-5, 1e-5)
+CASES = [c for c in ROUTE_CASES if c[2] < 1 and c[3] <= 100_000]
+
+
+def ours(s, q, T, acc, repeats):
+    ev = [EV.Event(EV.Gaussian(s), EV.Poisson(q), T)]
+    sec, r = median_time(lambda: account.epsilon(ev, DELTA, accuracy=acc), repeats)
+    lo, up = r.extras["epsilon_lower"], r.value
+    return {"seconds": round(sec, 4), "lower": lo, "upper": up, "width": (up - lo) / up}
+
+
+def prv(s, q, T, acc, eps):
+    try:
+        from prv_accountant import PRVAccountant
+        from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
+    except ImportError:
+        return {"skipped": "prv_accountant not installed"}
+    t0 = time.perf_counter()
+    m = PoissonSubsampledGaussianMechanism(noise_multiplier=s, sampling_probability=q)
+    a = PRVAccountant(prvs=[m], max_self_compositions=[T], eps_error=acc * eps / 2, delta_error=1e-10)
+    lo, est, up = a.compute_epsilon(delta=DELTA, num_self_compositions=[T])
+    return {"seconds": round(time.perf_counter() - t0, 3), "lower": lo, "upper": up,
+            "width": (up - lo) / up}
+
+
+def dp_pld(s, q, T, acc, budget):
+    try:
+        from dp_accounting.pld import privacy_loss_distribution as PLD
+    except ImportError:
+        return {"skipped": "dp_accounting not installed"}
+    for d in LADDER:
+        t0 = time.perf_counter()
+        vals = {}
+        for pess in (True, False):
+            p = PLD.from_gaussian_mechanism(s, sampling_prob=q, pessimistic_estimate=pess,
+                                            value_discretization_interval=d).self_compose(T)
+            vals[pess] = p.get_epsilon_for_delta(DELTA)
+        sec = time.perf_counter() - t0
+        w = (vals[True] - vals[False]) / vals[True]
+        if w <= acc:
+            return {"seconds": round(sec, 3), "discretization": d, "lower": vals[False],
+                    "upper": vals[True], "width": w}
+        if sec > budget:
+            return {"not_reached": f"width {w:.3g} at discretisation {d:g} after {sec:.0f} s"}
+    return {"not_reached": f"width {w:.3g} at the finest discretisation {LADDER[-1]:g}"}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--budget", type=float, default=120.0)
+    ap.add_argument("--out", default=str(Path(__file__).with_name("results_routes.json")))
+    args = ap.parse_args(argv)
+    _harness.fix()
+    ours(2.0, 0.01, 10, 1e-3, 1)                    # warm: kernels, imports
+    rows = []
+    for name, s, q, T in CASES:
+        for acc in TARGETS:
+            o = ours(s, q, T, acc, args.repeats)
+            row = {"case": name, "accuracy": acc, "ours": o,
+                   "prv": prv(s, q, T, acc, o["upper"]),
+                   "dp_pld": dp_pld(s, q, T, acc, args.budget)}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    out = Path(args.out)
+    data = json.loads(out.read_text()) if out.exists() else {}
+    data["accuracy"] = {"delta": DELTA, "rows": rows, "load_average": os.getloadavg()[0],
+                        "note": "seconds: ours median of repeats (warm); peers once"}
+    out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()
