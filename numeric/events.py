@@ -185,6 +185,10 @@ def _check_events(events, neighbouring):
     if neighbouring not in NEIGHBOURING:
         raise DomainError("neighbouring", neighbouring, " or ".join(NEIGHBOURING))
     for e in events:
+        inner = getattr(e.mechanism, "neighbouring", neighbouring)    # a mechanism over inner events
+        if inner != neighbouring:
+            raise DomainError("neighbouring", neighbouring, f"{inner} for {e.mechanism} (its inner "
+                              f"events are accounted under {inner})")
         nb = getattr(e.sampling, "neighbouring", neighbouring)
         if nb == "replace_one" and neighbouring != "replace_one":
             raise DomainError("neighbouring", neighbouring, "replace_one for fixed-size batches "

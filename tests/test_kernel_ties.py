@@ -198,7 +198,9 @@ _CONT = "container/base class: holds parameters or results, no formula of its ow
 NOT_A_FORMULA = {
     "kernels.is_number": "input check: a plain Python number (the scalar fast path of the domain checks)",
     "account.profile": _ACCT, "account.epsilon": _ACCT, "account.delta": _ACCT,
-    "account.table": "I/O: tabulates routes for the CLI", "account.calibrate": _SOLVER,
+    "account.table": "I/O: tabulates routes for the CLI",
+    "account.check_accuracy": "input check: the accuracy request's range",
+    "account.refine": "refinement loop over listed PLD lattices (numeric.pld), no formula of its own", "account.calibrate": _SOLVER,
     "account.integer_bisect": _SOLVER,
     "accountant.AccountingResult": _CONT, "accountant.eps_conversion": "dispatch to a conversion kernel by name",
     "accountant.delta_conversion": "dispatch to a conversion kernel by name",
@@ -212,6 +214,9 @@ NOT_A_FORMULA = {
     "conversion.eps_exact": _SOLVER, "conversion.delta_exact": _SOLVER,
     "edgeworth.Edgeworth": _CONT, "edgeworth.edgeworth": _ACCT, "edgeworth.clt": _ACCT,
     "edgeworth.laplace": _ACCT, "edgeworth.subsampled_gaussian": _ACCT, "edgeworth.gaussian": _ACCT,
+    "repeat_select.RepeatAndSelectRDP": "an RDP bound assembled from the inner run's curve (Papernot and "
+    "Steinke 2022, Thms. 2 and 6; held against their Corollaries 3 and 4 in tests/test_repeat_select.py)",
+    "repeat_select.RepeatAndSelect": _CONT,
     "events.RouteError": "exception type", "events.Event": _CONT, "events.describe": "I/O: text description", "events.events_from_spec": "I/O: JSON parsing",
     "events.rdp_curve": "dispatch: builds rdp curves from events", "events.pld_accountant": "dispatch: builds a PLD accountant",
     "events.timed": "timing wrapper", "events.merge_events": "bookkeeping: sums the counts of identical events",

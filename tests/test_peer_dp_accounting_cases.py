@@ -321,13 +321,45 @@ def test_raises_on_invalid_noise_multiplier():
         _acc(de.PoissonSampledDpEvent(0.1, de.GaussianDpEvent(-1.0)))
 
 
-def test_repeat_and_select_is_refused():
-    """RepeatAndSelectDpEvent is not accounted by dpderive (refused, the event named)."""
-    ev = de.RepeatAndSelectDpEvent(de.GaussianDpEvent(1.0), 10, 1)
+_RS_CASES = [  # (inner event, mean, shape): rdp_privacy_accountant_test's repeat-and-select cases
+    (de.LaplaceDpEvent(1 / 0.1), 10.0, 1.0), (de.LaplaceDpEvent(1.0), 2.0, 0.0),
+    (de.LaplaceDpEvent(1 / 0.5), 100.0, 0.5), (de.GaussianDpEvent(math.sqrt(0.5 / 0.01)), 5.0, 1.0),
+    (de.GaussianDpEvent(1.0), 10.0, 5.0), (de.GaussianDpEvent(1.0), 1.0, 2.0),
+    (de.GaussianDpEvent(2.0), 10.0, math.inf), (de.GaussianDpEvent(1.0), 100.0, math.inf),
+    (de.PoissonSampledDpEvent(0.01, de.GaussianDpEvent(1.0)), 20.0, 1.0),
+]
+
+
+@pytest.mark.parametrize("inner, mean, shape", _RS_CASES)
+def test_repeat_and_select(inner, mean, shape):
+    """Papernot-Steinke repeat-and-select (the peer's RDP accountant supports it): a valid
+    answer <= the peer's; mean 1 is the inner run itself."""
+    ev = de.RepeatAndSelectDpEvent(inner, mean, shape)
+    ours = _acc(ev, count=3).get_epsilon(1e-5)
+    peer = RdpAccountant().compose(ev, 3).get_epsilon(1e-5)
+    assert 0 < ours <= peer + 1e-9
+    if mean == 1.0:                  # K = 1: exactly one run, at least its certified lower end
+        one = DpDeriveAccountant(method="pld").compose(inner, 3)
+        one.get_epsilon(1e-5)
+        assert ours >= one.last_answer.lower
+
+
+def test_repeat_and_select_edges():
     acc = DpDeriveAccountant()
-    assert not acc.supports(ev)
-    with pytest.raises(dpa.UnsupportedEventError, match="RepeatAndSelectDpEvent"):
-        acc.compose(ev)
+    assert acc.supports(de.RepeatAndSelectDpEvent(de.GaussianDpEvent(1.0), 10, 1))
+    non_private = _acc(de.RepeatAndSelectDpEvent(de.NonPrivateDpEvent(), 10, 1))
+    assert non_private.get_epsilon(1e-5) == math.inf and non_private.get_delta(1.0) == 1
+    noop = _acc(de.RepeatAndSelectDpEvent(de.NoOpDpEvent(), 10, 1))
+    assert noop.get_epsilon(1e-5) == 0
+    for bad, field in ((de.RepeatAndSelectDpEvent(de.GaussianDpEvent(1.0), 0.5, 1), "mean"),
+                       (de.RepeatAndSelectDpEvent(de.GaussianDpEvent(1.0), 10, -1), "shape"),
+                       (de.RepeatAndSelectDpEvent(de.GaussianDpEvent(-1.0), 10, 1), "noise_multiplier")):
+        with pytest.raises(ValueError, match=field):
+            DpDeriveAccountant().compose(bad)
+    # a refused inner leaf is named, not the repeat-and-select around it
+    leaf = de.MixtureOfGaussiansDpEvent(1.0, [1.0], [1.0])
+    err = DpDeriveAccountant(NR.REPLACE_ONE)._maybe_compose(de.RepeatAndSelectDpEvent(leaf, 10, 1), 1, False)
+    assert err is not None and err.invalid_event == leaf
 
 
 # ----------------------------------------------------------------------------- pld_privacy_accountant_test

@@ -36,6 +36,8 @@ PoissonSampledDpEvent(q, X)                     add/remove  Event(X, Poisson(q))
 SampledWithoutReplacementDpEvent(N, B, X)       replace-one Event(X, WithoutReplacement(B, N)); X a
                                                             Gaussian, Laplace, 2-bucket RR or a
                                                             composition of Gaussians
+RepeatAndSelectDpEvent(X, mean, shape)          any         RepeatAndSelect(events of X, mean, shape): route rdp
+                                                            (Papernot and Steinke 2022, Thms. 2 and 6)
 SelfComposedDpEvent(X, n)                       any         counts times n
 ComposedDpEvent([...])                          any         the list
 NoOpDpEvent                                     any         nothing
@@ -69,7 +71,7 @@ Poisson sampling under REPLACE_ONE (dp_accounting's PLD accountant pairs (1-q) N
 with (1-q) N(0) + q N(C) there; no dominating pair for it is proved in dpderive);
 sampling without replacement under the other relations; tree aggregation outside
 REPLACE_SPECIAL; a sampled event that is not one of those listed; MixtureOfGaussiansDpEvent,
-RepeatAndSelectDpEvent, TruncatedSubsampledGaussianDpEvent, SampledWithReplacementDpEvent and
+TruncatedSubsampledGaussianDpEvent, SampledWithReplacementDpEvent and
 any other event.  A Poisson- or fixed-sampled composition of Gaussians is the one Gaussian of
 the same privacy (sigma_eff^-2 = sum n_i sigma_i^-2, rounded down), as in dp_accounting.
 
@@ -339,6 +341,9 @@ def _walk(event, nb: str, count: int, out: list):
         for e in _sub_events(event):
             _walk(e, nb, count, out)
         return
+    if isinstance(event, de.RepeatAndSelectDpEvent):
+        _repeat_and_select(event, nb, count, out)
+        return
     if isinstance(event, de.PoissonSampledDpEvent):
         q = _real(event, "sampling_probability", "[0, 1]", 0.0, 1.0)
         m = _sampled_mechanism(event.event, nb, rr_ok=False)     # the inner event is checked first
@@ -360,6 +365,26 @@ def _walk(event, nb: str, count: int, out: list):
             _append(out, m, EV.WithoutReplacement(b, n), count)
         return
     _append(out, _mechanism(event, nb), None, count)
+
+
+def _repeat_and_select(event, nb: str, count: int, out: list):
+    """RepeatAndSelectDpEvent: the inner event's run, repeated a random number of times (mean,
+    shape) with the best run released (Papernot and Steinke 2022; ``numeric.repeat_select``,
+    route rdp), composed ``count`` times."""
+    from numeric.repeat_select import RepeatAndSelect
+    mean = _real(event, "mean", "[1, oo) (the mean number of runs)", 1.0)
+    shape = _real(event, "shape", "[0, oo] (0 logarithmic, 1 geometric, (0, oo) truncated "
+                  "negative binomial, inf Poisson)")
+    if math.isinf(mean):
+        out.append(_NonPrivate)        # unboundedly many runs: no finite guarantee
+        return
+    inner: list = []
+    _walk(event.event, nb, 1, inner)
+    if any(e is _NonPrivate for e in inner):
+        out.append(_NonPrivate)
+        return
+    if inner and count > 0:            # (a run of no-ops, repeated, is a no-op)
+        out.append(EV.Event(RepeatAndSelect(tuple(inner), mean, shape, _ACCOUNTED_AS[nb]), None, count))
 
 
 def _append(out: list, mech, sampling, count: int):
