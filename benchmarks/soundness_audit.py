@@ -45,7 +45,12 @@ from ``default_rng(seed)`` exactly as before; ``v2`` (default) interleaves cases
 kinds (dgauss, sdgauss, fixed; share ``NEW_SHARE``) drawn from a separate stream
 ``default_rng([seed, 2])``, so its old-kind cases are the v1 cases of the same seed, in order; ``v3`` is the v2 sequence
 with the expensive kinds thinned by the keep probabilities ``V3_KEEP`` (every kind present;
-the 10^5-case run fits the time budget of a shared 2-core machine).
+the 10^5-case run fits the time budget of a shared 2-core machine); ``v4`` is v3 with cases of the
+mechanisms dp_accounting's events bring (share ``INTEROP_SHARE``, stream ``default_rng([seed, 4])``):
+k-ary and special randomized response and the discrete Laplace against the exact multinomial
+sum of their T-fold pairs (``exact_pair_eps``, pmfs written from the mechanisms' definitions),
+zCDP against the exact epsilon of the Gaussian of the same rho (every rho-zCDP accountant must
+answer at least it), repeat-and-select with one run (mean 1) of Gaussian steps against G_mu.
 
     python3 benchmarks/soundness_audit.py --cases 10000 --seed 1 --chunk 0/4 --out audit_0.json
     python3 benchmarks/soundness_audit.py --merge results_soundness_audit.json audit_*.json
@@ -112,6 +117,72 @@ def exact_rr_eps(eps_rr, q, n, delta):
     if f(hi) > 0:
         return hi
     return brentq(f, 0.0, hi, xtol=1e-13)
+
+
+def _finite_pair_delta(p, q, T, eps):
+    """delta(eps) = sum (P^T - e^eps Q^T)_+ of the T-fold product of a pair of pmfs on a few
+    outcomes (written here from the mechanisms' definitions, not from numeric's pmf pairs): the
+    outcomes grouped by their loss log(p/q), the T-fold law multinomial over the groups, each
+    count vector's term P(n) (1 - e^{eps - L(n)}) summed where L(n) > eps (no cancellation)."""
+    p, q = np.asarray(p, float), np.asarray(q, float)
+    keep = p > 0
+    p, q = p[keep], q[keep]
+    L = np.log(p) - np.log(q)
+    groups = {}
+    for lv, pv in zip(np.round(L, 12), p):
+        groups[lv] = groups.get(lv, 0.0) + pv
+    ls, ps = np.array(list(groups)), np.array(list(groups.values()))
+    from scipy.special import gammaln
+    if len(ls) == 1:
+        return max(0.0, -math.expm1(eps - T * ls[0])) if T * ls[0] > eps else 0.0
+    # count vectors n (sum T) over the groups: all of them, vectorised (groups <= 3 here)
+    grids = np.meshgrid(*[np.arange(T + 1)] * (len(ls) - 1), indexing="ij")
+    n = np.stack([g.ravel() for g in grids], axis=1)
+    n = n[n.sum(axis=1) <= T]
+    n = np.concatenate([n, T - n.sum(axis=1, keepdims=True)], axis=1)
+    loss = n @ ls
+    logp = gammaln(T + 1) - gammaln(n + 1).sum(axis=1) + n @ np.log(ps)
+    on = loss > eps
+    return float(np.sum(np.exp(logp[on]) * -np.expm1(eps - loss[on])))
+
+
+def exact_pair_eps(pairs, T, delta):
+    """epsilon(delta) of the T-fold composition, the worse of the given (p, q) orders."""
+    f = lambda e: max(_finite_pair_delta(p, q, T, e) for p, q in pairs) - delta   # noqa: E731
+    if f(0.0) <= 0:
+        return 0.0
+    hi = 1.0
+    while f(hi) > 0:
+        hi *= 2
+        if hi > 1e4:
+            return hi
+    return brentq(f, 0.0, hi, xtol=1e-14, rtol=1e-14)
+
+
+def kary_rr_pairs(p, k):
+    """k-ary randomized response (true bucket w.p. 1 - p, else uniform), replace-one: outcomes
+    (x's bucket, x''s bucket, the k - 2 others)."""
+    a, c = 1 - p + p / k, p / k
+    P, Q = [a, c, (k - 2) * c], [c, a, (k - 2) * c]
+    return [(P, Q), (Q, P)]
+
+
+def special_rr_pairs(p, k):
+    """k-ary randomized response vs the special input (uniform output), both orders."""
+    X, U = [1 - p + p / k, (k - 1) * p / k], [1 / k, (k - 1) / k]
+    return [(X, U), (U, X)]
+
+
+def dlaplace_pairs(a, d):
+    """DLap(a) noise, P(y) = c e^{-a|y|} on the integers (c = tanh(a/2)), at 0 vs at d: the
+    outcomes y <= 0, y = 1..d-1 and y >= d (the loss is constant on each tail), the tails'
+    masses the geometric sums sum_{j >= 0} c e^{-a j} = 1/(1 + e^{-a}) (times e^{-a d} for
+    the far one)."""
+    c, end = math.tanh(a / 2), 1 / (1 + math.exp(-a))
+    y = np.arange(1, d)
+    P = np.concatenate(([end], c * np.exp(-a * y), [math.exp(-a * d) * end]))
+    Q = np.concatenate(([math.exp(-a * d) * end], c * np.exp(-a * (d - y)), [end]))
+    return [(P, Q), (Q, P)]
 
 
 def fine_pld_lower(events, delta):
@@ -304,7 +375,7 @@ def random_case(rng):
 
 NEW_SHARE = 0.4               # share of new-kind cases in the v2 mix
 NEW_KINDS = ["dgauss"] * 3 + ["sdgauss"] * 2 + ["fixed"] * 6   # sdgauss: ~80% of the time
-MIXES = ("v2", "v1", "v3")
+MIXES = ("v2", "v1", "v3", "v4")
 # v3: the v2 stream with the expensive kinds thinned (each v2 case of kind k kept with
 # probability V3_KEEP[k], drawn from a third stream ``default_rng([seed, 3])``, one draw per v2
 # case): every kind present, the v3 cases a subset of the v2 cases of the same seed, in order.
@@ -345,6 +416,34 @@ def random_new_case(rng):
     return kind, evs, delta
 
 
+INTEROP_SHARE = 0.15          # share of the dp_accounting mechanisms' cases in the v4 mix
+INTEROP_KINDS = ["kary"] * 3 + ["special"] * 2 + ["dlaplace"] * 2 + ["zcdp"] * 2 + ["rsel"] * 1
+
+
+def random_interop_case(rng):
+    """(kind, events, delta) of a mechanism dp_accounting's events bring: k-ary and special
+    randomized response, the discrete Laplace, zCDP, repeat-and-select with one run (mean 1)."""
+    delta = _loguni(rng, 1e-12, 1e-3)
+    kind = str(rng.choice(INTEROP_KINDS))
+    if kind == "kary":
+        m = EV.KaryRandomizedResponse(float(rng.uniform(0.05, 0.95)), int(rng.integers(3, 50)))
+        evs = [EV.Event(m, None, int(_loguni(rng, 1, 150)))]
+    elif kind == "special":
+        m = EV.SpecialRandomizedResponse(float(rng.uniform(0.05, 0.95)), int(rng.integers(2, 50)))
+        evs = [EV.Event(m, None, int(_loguni(rng, 1, 2000)))]
+    elif kind == "dlaplace":
+        m = EV.DiscreteLaplace(_loguni(rng, 0.02, 2.0), int(rng.choice([1, 1, 2])))
+        evs = [EV.Event(m, None, int(_loguni(rng, 1, 150 if m.sensitivity == 2 else 1500)))]
+    elif kind == "zcdp":
+        evs = [EV.Event(EV.ZCDP(_loguni(rng, 1e-4, 1.0)), None, int(_loguni(rng, 1, 1e4)))]
+    else:
+        from numeric.repeat_select import RepeatAndSelect
+        inner = (EV.Event(EV.Gaussian(_loguni(rng, 0.5, 20)), None, int(_loguni(rng, 1, 100))),)
+        evs = [EV.Event(RepeatAndSelect(inner, 1.0, float(rng.choice([0.0, 0.5, 1.0, 3.0]))), None,
+                        int(_loguni(rng, 1, 20)))]
+    return "interop/" + kind, evs, delta
+
+
 def kind_key(kind, evs):
     """The kind, fixed split by mechanism (``fixed/dgauss``...), as in the timing table."""
     return kind + ("/" + EV.describe(evs).split("(")[0] if kind == "fixed" else "")
@@ -359,13 +458,18 @@ def generate(seed, cases, mix="v2"):
     old = np.random.default_rng(seed)
     new = np.random.default_rng([seed, 2])
     thin = np.random.default_rng([seed, 3])
+    extra = np.random.default_rng([seed, 4])
     made = 0
     while made < cases:
-        if mix in ("v2", "v3") and new.random() < NEW_SHARE:
+        if mix == "v4" and extra.random() < INTEROP_SHARE:
+            made += 1
+            yield random_interop_case(extra)
+            continue
+        if mix in ("v2", "v3", "v4") and new.random() < NEW_SHARE:
             case = random_new_case(new)
         else:
             case = random_case(old)
-        if mix == "v3" and thin.random() >= V3_KEEP.get(kind_key(case[0], case[1]), 1.0):
+        if mix in ("v3", "v4") and thin.random() >= V3_KEEP.get(kind_key(case[0], case[1]), 1.0):
             continue
         made += 1
         yield case
@@ -386,6 +490,25 @@ def reference(kind, evs, delta):
     if kind == "rr":
         e = evs[0]
         v = exact_rr_eps(e.mechanism.epsilon, e.rate, e.count, delta)
+        return v, v
+    if kind.startswith("interop/"):
+        e = evs[0]
+        m = e.mechanism
+        if kind == "interop/kary":
+            v = exact_pair_eps(kary_rr_pairs(m.noise_parameter, m.num_buckets), e.count, delta)
+        elif kind == "interop/special":
+            v = exact_pair_eps(special_rr_pairs(m.noise_parameter, m.num_buckets), e.count, delta)
+        elif kind == "interop/dlaplace":
+            v = exact_pair_eps(dlaplace_pairs(m.noise_parameter, m.sensitivity), e.count, delta)
+        elif kind == "interop/zcdp":
+            # the Gaussian mechanism of sigma^2 = 1/(2 rho) is rho-zCDP: every rho-zCDP
+            # accountant must answer at least its exact epsilon (a lower reference only)
+            return exact_gdp_eps(math.sqrt(2 * m.rho * e.count), delta), None
+        else:
+            # one run (mean 1: K = 1 surely) of T Gaussian steps: exactly G_mu, composed
+            g = m.events[0]
+            mu = math.sqrt(e.count * g.count) / g.mechanism.sigma
+            v = exact_gdp_eps(mu, delta)
         return v, v
     if kind == "dgauss":
         e = evs[0]
