@@ -196,8 +196,11 @@ class StatefulAccountant:
 
     @staticmethod
     def _rdp_on_grid(event) -> np.ndarray:
-        curve = EV._rdp_event(event)
         out = np.full(ORDERS.shape, np.inf)
+        try:
+            curve = EV._rdp_event(event)
+        except EV.RouteError:          # no RDP curve (a PLD-only mechanism): no RDP bound
+            return out
         ok = ORDERS <= curve.alpha_max
         if curve.integer_only:
             ok &= ORDERS == np.round(ORDERS)

@@ -72,7 +72,7 @@ def test_unsupported_like_dp_accounting():
     for ev in (de.UnsupportedDpEvent(), de.RandomizedResponseDpEvent(0.5, 3),
                de.PoissonSampledDpEvent(0.1, de.ZCDpEvent(0.1)),
                de.SingleEpochTreeAggregationDpEvent(1.0, 10),
-               de.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.5, 0.5])):
+               de.TruncatedSubsampledGaussianDpEvent(100, 0.1, 20, 1.0)):
         assert not acc.supports(ev)
         with pytest.raises(dpa.UnsupportedEventError):
             acc.compose(ev)
@@ -81,7 +81,8 @@ def test_unsupported_like_dp_accounting():
     assert not DpDeriveAccountant(NR.REPLACE_SPECIAL).supports(
         de.SampledWithoutReplacementDpEvent(100, 10, de.GaussianDpEvent(1.0)))
     with pytest.raises(Unsupported):
-        to_events(de.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.5, 0.5]))
+        to_events(de.TruncatedSubsampledGaussianDpEvent(100, 0.1, 20, 1.0))
+    assert not DpDeriveAccountant(NR.REPLACE_ONE).supports(de.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.5, 0.5]))
     # nothing was composed by the refusals
     assert acc.get_epsilon(1e-5) == 0.0
     # a non-private event: epsilon = inf, as dp_accounting
@@ -444,7 +445,7 @@ def test_invalid_queries_raise_value_error():
 
 def test_unsupported_names_the_leaf():
     leaf = de.UnsupportedDpEvent()
-    mog = de.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.5, 0.5])
+    mog = de.TruncatedSubsampledGaussianDpEvent(100, 0.1, 20, 1.0)      # refused
     for tree, bad in ((de.ComposedDpEvent([de.GaussianDpEvent(1.0), de.SelfComposedDpEvent(leaf, 3)]), leaf),
                       (de.SelfComposedDpEvent(de.ComposedDpEvent([mog]), 2), mog),
                       (de.PoissonSampledDpEvent(0.1, de.ComposedDpEvent([de.GaussianDpEvent(1.0),

@@ -260,6 +260,9 @@ NOT_A_FORMULA = {
     "pld_models.gaussian_models": "model constructor: loss-law objects for the PLD accountant",
     "pld_models.laplace_models": "model constructor: loss-law objects for the PLD accountant",
     "pld_models.mixture_models": "model constructor: loss-law objects for the PLD accountant",
+    "mixture.mixture_gaussian_models": "model constructor: loss-law objects for the PLD accountant "
+    "(held against closed-form hockey-sticks in tests/test_mixture_gaussians.py)",
+    "mixture.validate_mixture": "input check: the mixture's parameters", "mixture.MixtureOfGaussians": _CONT,
     "pld_models.discrete_models": "model constructor: loss-law objects for the PLD accountant",
     "pld_models.subsampled_laplace_models": "model constructor: loss-law objects for the PLD accountant",
     "pld_models.fixed_gaussian_models": "model constructor: loss-law objects for the PLD accountant",

@@ -29,6 +29,8 @@ RandomizedResponseDpEvent(p, 2)                 replace-one RandomizedResponse(e
 RandomizedResponseDpEvent(p, k), k > 2          replace-one KaryRandomizedResponse(p, k)
 RandomizedResponseDpEvent(p, k)                 special     SpecialRandomizedResponse(p, k)
 ZCDpEvent(rho, xi)                              any         ZCDP(rho, xi)  (RDP xi + rho alpha; rdp route)
+MixtureOfGaussiansDpEvent(sd, c, p)             add/remove  MixtureOfGaussians(sd, c, p): N(0, sd^2) vs
+                                                special     sum_i p_i N(c_i, sd^2), both orders (pld route)
 SingleEpochTreeAggregationDpEvent(nm, T)        special     Gaussian(sigma=nm, sensitivity=sqrt(depth)),
                                                             depth = bit_length(max T) (rounded up)
 PoissonSampledDpEvent(q, X)                     add/remove  Event(X, Poisson(q)); X a Gaussian, Laplace
@@ -70,8 +72,9 @@ is the offending leaf, not the tree holding it): randomized response under ADD_O
 Poisson sampling under REPLACE_ONE (dp_accounting's PLD accountant pairs (1-q) N(0) + q N(-C)
 with (1-q) N(0) + q N(C) there; no dominating pair for it is proved in dpderive);
 sampling without replacement under the other relations; tree aggregation outside
-REPLACE_SPECIAL; a sampled event that is not one of those listed; MixtureOfGaussiansDpEvent,
-TruncatedSubsampledGaussianDpEvent, SampledWithReplacementDpEvent and
+REPLACE_SPECIAL; the mixture of Gaussians under REPLACE_ONE (as dp_accounting); a sampled event
+that is not one of those listed; TruncatedSubsampledGaussianDpEvent (dp_accounting accounts it
+with the REPLACE_ONE Poisson pair above), SampledWithReplacementDpEvent and
 any other event.  A Poisson- or fixed-sampled composition of Gaussians is the one Gaussian of
 the same privacy (sigma_eff^-2 = sum n_i sigma_i^-2, rounded down), as in dp_accounting.
 
@@ -99,6 +102,7 @@ import numpy as np
 from dp_accounting import dp_event as de
 from dp_accounting import privacy_accountant as pa
 
+from derive.errors import DomainError
 from numeric import events as EV
 from numeric.errors import UserInputError, user_input
 
@@ -244,9 +248,39 @@ def _mechanism(event, nb: str):
         return EV.ZCDP(rho, xi)
     if isinstance(event, de.SingleEpochTreeAggregationDpEvent):
         return _tree(event, nb)
+    if isinstance(event, de.MixtureOfGaussiansDpEvent):
+        return _mixture(event, nb)
     if isinstance(event, de.UnsupportedDpEvent):
         raise Unsupported(event, "UnsupportedDpEvent is never supported")
     raise Unsupported(event, f"{type(event).__name__} is not supported by dpderive")
+
+
+def _mixture(event, nb: str):
+    """MixtureOfGaussiansDpEvent: N(0, sigma^2) vs sum_i p_i N(c_i, sigma^2), both orders
+    (add/remove and REPLACE_SPECIAL, as dp_accounting's PLD accountant; ``numeric.mixture``)."""
+    from numeric.mixture import MixtureOfGaussians, validate_mixture
+    sd = _real(event, "standard_deviation", "[0, oo) (0: not private)", 0.0, math.inf)
+    cs, ps = event.sensitivities, event.sampling_probs
+    if nb == "replace_one":
+        raise Unsupported(event, "MixtureOfGaussiansDpEvent is accounted under ADD_OR_REMOVE_ONE or "
+                          "REPLACE_SPECIAL (as in dp_accounting), not REPLACE_ONE")
+    try:
+        nothing = len(cs) >= 1 and all(_as_float(c) == 0 for c in cs)
+    except TypeError:
+        nothing = False
+    if nothing:
+        return None                       # every sensitivity 0: the two outputs have one law
+    if sd == 0:
+        return _NonPrivate
+    if math.isinf(sd):
+        return None
+    try:
+        validate_mixture(sd, cs, ps)
+    except DomainError as exc:
+        field = {"sigma": "standard_deviation", "probs": "sampling_probs"}.get(
+            exc.name.split("[")[0], exc.name.split("[")[0])
+        raise UserInputError(_where(event, field), exc.value, exc.allowed) from None
+    return MixtureOfGaussians(sd, tuple(float(c) for c in cs), tuple(float(p) for p in ps))
 
 
 def _tree(event, nb: str):
