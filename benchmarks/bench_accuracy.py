@@ -10,8 +10,9 @@ prv_accountant's ``eps_error`` and dp_accounting's PLD discretisation.
   of the ladder (1e-3, 3e-4, 1e-4, 3e-5, 1e-5) whose two estimates are within A relative (the
   time of both); a rung over ``--budget`` seconds ends the ladder ("not reached").
 
-Medians over ``--repeats`` for ours (warm, in-process); the peers once per rung (they take
-seconds to minutes).  The figures go under ``"accuracy"`` in ``benchmarks/results_routes.json``
+Medians over ``--repeats`` for ours (warm, in-process); the peers once per rung, each in a child
+process with an 8 GB address-space cap and a time limit (prv_accountant's mesh at a tight
+``eps_error`` exhausts the machine's memory: "not reached" then).  The figures go under ``"accuracy"`` in ``benchmarks/results_routes.json``
 (the other keys are kept).
 
     python3 benchmarks/bench_accuracy.py [--repeats 3] [--budget 120] [--out benchmarks/results_routes.json]
@@ -83,7 +84,38 @@ def dp_pld(s, q, T, acc, budget):
     return {"not_reached": f"width {w:.3g} at the finest discretisation {LADDER[-1]:g}"}
 
 
+PEER_MEMORY = 8 * 2 ** 30     # address-space cap of a peer's run (prv_accountant's mesh grows as 1/eps_error)
+
+
+def _peer(which, s, q, T, acc, eps, budget):
+    """One peer's run in a child process (a memory cap and a time budget: prv_accountant at a
+    tight eps_error exhausts the memory of the machine)."""
+    import subprocess
+    cmd = [sys.executable, __file__, "--peer", which, repr(s), repr(q), str(T), repr(acc), repr(eps),
+           repr(budget)]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=budget * 6)
+    except subprocess.TimeoutExpired:
+        return {"not_reached": f"over {budget * 6:.0f} s"}
+    if out.returncode != 0:
+        tail = (out.stderr.strip().splitlines() or ["killed"])[-1][:160]
+        return {"not_reached": f"failed ({tail}; memory cap {PEER_MEMORY / 2 ** 30:.0f} GB)"}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _peer_main(argv):
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (PEER_MEMORY, PEER_MEMORY))
+    which, s, q, T, acc, eps, budget = argv
+    s, q, T, acc, eps, budget = float(s), float(q), int(T), float(acc), float(eps), float(budget)
+    r = prv(s, q, T, acc, eps) if which == "prv" else dp_pld(s, q, T, acc, budget)
+    print(json.dumps(r))
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--peer":
+        return _peer_main(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--budget", type=float, default=120.0)
@@ -96,8 +128,8 @@ def main(argv=None):
         for acc in TARGETS:
             o = ours(s, q, T, acc, args.repeats)
             row = {"case": name, "accuracy": acc, "ours": o,
-                   "prv": prv(s, q, T, acc, o["upper"]),
-                   "dp_pld": dp_pld(s, q, T, acc, args.budget)}
+                   "prv": _peer("prv", s, q, T, acc, o["upper"], args.budget),
+                   "dp_pld": _peer("dp_pld", s, q, T, acc, o["upper"], args.budget)}
             rows.append(row)
             print(json.dumps(row), flush=True)
     out = Path(args.out)
