@@ -25,7 +25,40 @@ from derive.core import SEED_CITES, cite_location
 #: step of a proof is false while the result it proves still checks; a slip the text corrects
 PROOF_STEP = "a step of the proof is wrong; the result stands"
 SEVERITIES = ("changes a stated result", "wrong but harmless", "typo", PROOF_STEP, "unclassified")
-_SEV_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
+
+#: the graded model an entry reports (``grade``), inferred from the checks of its failing claims:
+#: a stated result false everywhere on its domain or on part of it (the counterexample's extent);
+#: a slip of a constant, a sign or a term (a formula of the text); wrong but harmless (the printed
+#: statement is false, yet every result derived from it checks, or the printed bound is still valid,
+#: only looser); notation or a cross-reference (its checks are of notation or reference); a proof step
+G_ALL = "wrong everywhere on its domain"
+G_PART = "wrong on part of its domain"
+G_TERM = "a constant, sign or term"
+G_HARMLESS = "wrong but harmless"
+G_NOTATION = "notation or cross-reference"
+GRADES = (G_ALL, G_PART, G_TERM, G_HARMLESS, PROOF_STEP, G_NOTATION)
+_SEV_ORDER = {s: i for i, s in enumerate(GRADES)}
+#: claim kinds whose checks are of the text's notation or references
+NOTATION_KINDS = ("notation", "reference")
+
+
+def grade(severity: str, members: list[dict]) -> str:
+    """The graded severity of an entry (``GRADES``) from its judgement (``severity``: the table's,
+    or ``severity_of``'s) and its failing claims' records: a false stated result is graded by where
+    its counterexamples lie (``everywhere`` when a member's check found it false at every spread point
+    of the domain; else on part of it: the milder reading where a custom check measures no extent); a
+    slip whose every member is a notation or reference check is notation, any other slip a constant,
+    sign or term; harmless and proof steps stay as judged (their checks: ``result_holds_by``, the
+    proved result)."""
+    if severity in (G_HARMLESS, PROOF_STEP):
+        return severity
+    if severity == "typo":
+        if members and all(m.get("kind") in NOTATION_KINDS for m in members):
+            return G_NOTATION
+        return G_TERM
+    extents = [((m.get("counterexample") or {}).get("extent", "") if isinstance(m.get("counterexample"), dict)
+                else "") for m in members]
+    return G_ALL if any(x.startswith("everywhere") for x in extents) else G_PART
 
 
 def grouping_table(key: str) -> list[dict]:
@@ -92,9 +125,27 @@ def _val(v) -> str:
     return referee_numbers(str(v))
 
 
+_PMF_PAIR = re.compile(r"^\(\[([^\]]*)\],\s*\[([^\]]*)\]\)$")
+
+
+def pair_value(v) -> str:
+    """A searched pmf pair as a referee writes it: "P = (0.0177, 0.965), Q = (...)" (three
+    significant digits; the record keeps every digit), else the value unchanged."""
+    m = _PMF_PAIR.match(str(v).strip())
+    if not m:
+        return v
+    try:
+        p, q = ([float(x) for x in g.split(",")] for g in m.groups())
+    except ValueError:
+        return v
+    fmt = lambda xs: "(" + ", ".join(f"{x:.3g}" for x in xs) + ")"     # noqa: E731
+    return f"P = {fmt(p)}, Q = {fmt(q)}"
+
+
 def counterexample_rows(ce) -> list[dict]:
     """Rows (name, math name or None, value) of a counterexample: the named parameters first, then
-    both sides' values and the relation the check required."""
+    both sides' values and the relation the check required.  The search's worst point (its own
+    record) is left to the JSON: the entry quotes the counterexample, at a moderate point."""
     if not ce:
         return []
     rows = []
@@ -102,14 +153,28 @@ def counterexample_rows(ce) -> list[dict]:
         params = ce.get("params")
         if isinstance(params, dict):
             for k, v in params.items():
-                rows.append({"name": k, "math": param_tex(k), "value": _val(v), "kind": "parameter"})
+                rows.append({"name": k, "math": param_tex(k), "value": _val(pair_value(v)), "kind": "parameter"})
         for k, v in ce.items():
-            if k == "params":
+            if k in ("params", "worst_point"):
                 continue
             label = _SIDE_LABELS.get(k, k)
             if k == "relation":
-                v = {"lhs == rhs": "left = right", "lhs <= rhs": "left <= right",
-                     "lhs >= rhs": "left >= right"}.get(v, v)
+                v = re.sub(r"\blhs\b", "left side", re.sub(r"\brhs\b", "right side", str(v)))
+            if k == "distributions" and " with " in str(v):
+                from .render import truth_latex
+                parts = []
+                for piece in str(v).split("; "):
+                    head, _, tail = piece.partition(" with ")
+                    tl = truth_latex(f"truth {head} from derive.truths; ") if tail else ""
+                    parts.append(f"${tl}$, the library pair {tail}" if tl else piece)
+                rows.append({"name": label, "math": None, "value": "; ".join(parts), "kind": "math"})
+                continue
+            if k == "quantity":
+                from .render import truth_latex
+                tl = truth_latex(f"truth {v} from derive.truths; ")
+                if tl:
+                    rows.append({"name": label, "math": None, "value": f"${tl}$", "kind": "math"})
+                    continue
             rows.append({"name": label, "math": None, "value": _val(v), "kind": "value"})
     else:
         rows.append({"name": "counterexample", "math": None, "value": _val(ce), "kind": "value"})
@@ -250,13 +315,29 @@ def generated_entry(r: dict, by_id: dict | None = None) -> dict:
                 "bound = truth is violated": "is not equal to"}.get(ce.get("relation", ""), "fails against")
         at = ", ".join(f"${param_tex(k) or k} = {v}$" for k, v in (ce.get("params") or {}).items())
         from .render import truth_latex
-        tl = derived or truth_latex(r.get("method", ""))
+        tl = derived or truth_latex(r.get("method", "")) or truth_latex(f"truth {ce.get('quantity', '')} from derive.truths; ")
         truth = f"${tl}$" if tl else ce.get("quantity", "the truth")
         bound = f"${printed}$ " if printed else ""
         title = (f"the printed bound {bound}{what} {truth}: at {at} it is {_sig(ce['bound'])}, while the true "
                  f"value is {_sig(ce['truth'])}")
     elif derived and printed:
         title = f"the printed form is wrong: the true value is ${derived}$"
+    elif isinstance(ce, dict) and ce.get("relation") and printed and "lhs" in ce and "rhs" in ce:
+        nums, pairs = [], []
+        for k, v in (ce.get("params") or {}).items():
+            pv = pair_value(v)
+            if str(pv).startswith("P ="):
+                pairs.append(f"the pair {k} with {pv}")
+            else:
+                nums.append(f"${param_tex(k) or k} = {_sig(pv, 3)}$" if param_tex(k) else f"{k} = {_sig(pv, 3)}")
+        at = " and ".join(x for x in (", ".join(nums), ", ".join(pairs)) if x)
+        sides = re.split(r"\\(?:le|ge|leq|geq)\b|(?<![<>!])=|<|>", printed)
+        if len(sides) == 2 and all(x.strip() for x in sides):
+            left, right = (f"${x.strip()}$" for x in sides)
+        else:
+            left, right = "the left side", "the right side"
+        title = (f"${printed}$ is false: {'at ' + at + ', ' if at else ''}{left} is {_sig(ce['lhs'], 3)} "
+                 f"and {right} is {_sig(ce['rhs'], 3)}")
     elif isinstance(ce, dict) and ce.get("relation"):
         title = f"{r['statement']}: {ce['relation']}"
     else:
@@ -283,7 +364,8 @@ def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dic
     paper once, in its heading)."""
     first = members[0]
     return {
-        "paper_key": key, "key": f"{key}.{g['key']}", "severity": g["severity"], "title": g["title"],
+        "paper_key": key, "key": f"{key}.{g['key']}", "severity": grade(g["severity"], members),
+        "judgement": g["severity"], "title": g["title"],
         "paper_cite": SEED_CITES.get(first["paper"], first["paper"]),
         "locations": [_short_loc(r) if short else _loc(r) for r in members],
         "short_locations": ", ".join(dict.fromkeys(_short_loc(r) if r["paper"] == first["paper"] else _loc(r)
@@ -307,7 +389,13 @@ def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dic
 
 
 def _method_words(method: str) -> str:
-    """A check's method as the entry prints it: digits said once, internal names in words."""
+    """A check's method as the entry prints it: digits said once, internal names in words, the truth
+    it compared with typeset in the literature's notation."""
+    from .render import _TRUTH_METHOD, truth_latex
+    m = _TRUTH_METHOD.match(method or "")
+    tl = truth_latex(method) if m else ""
+    if tl:
+        method = f"truth ${tl}$ (dpderive's independent computation); " + method[m.end():]
     method = _CONFIRMED_AT.sub(r"confirmed at \1 digits", method)
     for internal, words in _INTERNAL_NAMES:
         method = method.replace(internal, words)
@@ -350,9 +438,9 @@ def _counts(errata: list[dict]) -> list[dict]:
     not in the total (a conversion of the PDF may have made them: the paper may print them right)."""
     out = {}
     for e in errata:
-        c = out.setdefault(e["paper_cite"], {**{s: 0 for s in SEVERITIES}, DUMP: 0})
+        c = out.setdefault(e["paper_cite"], {**{s: 0 for s in GRADES}, DUMP: 0})
         c[DUMP if e.get("dump_suspect") else e["severity"]] += 1
-    return [{"paper": p, **c, "total": sum(c[s] for s in SEVERITIES)} for p, c in out.items()]
+    return [{"paper": p, **c, "total": sum(c[s] for s in GRADES)} for p, c in out.items()]
 
 
 def _split(errata: list[dict]) -> tuple[int, int]:
@@ -367,7 +455,7 @@ def json_records(rep: dict) -> dict:
     the reproduction disagreements."""
     errata = []
     for e in rep["errata"]:
-        errata.append({k: e[k] for k in ("number", "key", "paper_key", "paper_cite", "severity", "title",
+        errata.append({k: e[k] for k in ("number", "key", "paper_key", "paper_cite", "severity", "judgement", "title",
                                          "locations", "printed", "corrected", "wrong", "right", "setting",
                                          "explanation", "dump_suspect")}
                       | {"claims": [{k: c[k] for k in ("id", "location", "seed", "statement", "method",
@@ -402,12 +490,17 @@ def markdown(rep: dict) -> str:
         sev = f"{e['severity']} ({DUMP})" if e.get("dump_suspect") else e["severity"]
         L.append(f"| {e['number']} | {e['paper_cite']} | {_md_cell(e['short_locations'])} | {sev} | "
                  f"{_md_cell(e['title'])} |")
-    L += ["", "| paper | changes a stated result | wrong but harmless | proof step (result stands) | typo | total | "
-          "probable dump errors (not in the total) |",
-          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    L += ["", "| paper | wrong everywhere | wrong on part of the domain | a constant, sign or term | wrong but "
+          "harmless | proof step (result stands) | notation or reference | total | probable dump errors (not in "
+          "the total) |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for c in rep["counts"]:
-        L.append(f"| {c['paper']} | {c['changes a stated result']} | {c['wrong but harmless']} | {c[PROOF_STEP]} | "
-                 f"{c['typo']} | {c['total']} | {c[DUMP]} |")
+        L.append(f"| {c['paper']} | " + " | ".join(str(c[g]) for g in GRADES) + f" | {c['total']} | {c[DUMP]} |")
+    L += ["", "Severity is graded from the checks: a stated result false everywhere on its domain or on part "
+          "of it (where the counterexamples lie); a slip of a constant, sign or term in a formula; wrong but "
+          "harmless (the printed statement is false, but what the paper derives from it checks, or the "
+          "printed bound stays valid, looser); notation or a cross-reference.  Slips of notation and "
+          "cross-references are reported wherever found, in every paper, each as an entry of its own; slips "
+          "of typesetting that change no symbol (spacing, fonts, punctuation) are not listed."]
     L.append("")
     for e in errata:
         L += [f"## {e['number']}. {e['paper_cite']}, {e['short_locations']}: {e['title']}", "",

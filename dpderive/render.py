@@ -322,13 +322,26 @@ _TRUTH_METHOD = re.compile(r"^truth (.+?) from derive\.truths; ")
 _TRUTH_LOCALS = {n: _sp.Symbol(n) for n in ("E", "I", "S", "N", "Q", "O", "beta", "gamma", "zeta", "C")}
 
 
+_STATEMENT_TRUTH = re.compile(r"^((?:upper|lower) bound on|equals) (.+)$")
+
+
+def statement_math(text: str) -> str:
+    """A generated statement ("upper bound on EpsOfDelta(Gaussian(mu), delta)") with its truth
+    typeset in the literature's notation ($...$); any other statement unchanged."""
+    m = _STATEMENT_TRUTH.match(text or "")
+    if not m:
+        return text
+    tl = truth_latex(f"truth {m.group(2)} from derive.truths; ")
+    return f"{m.group(1)} ${tl}$" if tl else text
+
+
 def truth_latex(method: str) -> str:
     """The truth a check compared with (``truth X from derive.truths; ...`` in its method), typeset;
     "" when the method names none or it is a description rather than SymPy text."""
     m = _TRUTH_METHOD.match(method or "")
     if not m:
         return ""
-    try:
-        return paper_latex(_parse_expr(m.group(1), local_dict=dict(_TRUTH_LOCALS)))
+    try:   # the method's text writes products with a middle dot (derive.printing.plain)
+        return paper_latex(_parse_expr(m.group(1).replace("\u00b7", "*"), local_dict=dict(_TRUTH_LOCALS)))
     except Exception:           # not SymPy syntax (a description): keep the words
         return ""

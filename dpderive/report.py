@@ -28,7 +28,7 @@ from derive.verify import sample_points
 
 from . import __version__
 from . import errata as ER
-from .render import _TRUTH_METHOD, ascii_tex, environment, paper_latex, symbol_notes, truth_latex
+from .render import _TRUTH_METHOD, ascii_tex, environment, paper_latex, statement_math, symbol_notes, truth_latex
 
 # paper key -> module with build(outdir, progress) -> {"figures", "tables", "findings"}
 FIGURE_MODULES = {
@@ -124,7 +124,7 @@ def verdict_detail(v) -> tuple[str, str]:
     method = v.method or ""
     truth = truth_latex(method)
     if truth:
-        method = "the truth below, computed from its definition (derive.truths); " + method[_TRUTH_METHOD.match(method).end():]
+        method = "the truth below, computed by dpderive from its definition; " + method[_TRUTH_METHOD.match(method).end():]
     if v.status == "proved":
         return method, truth
     if v.status == "holds_numerically":
@@ -147,6 +147,7 @@ def claim_display(c, rec: dict) -> dict:
     d = dict(rec)
     d["short_location"] = c.source.cite_paper() if c.source.seed != _main_seed(c.paper) else \
         rec["location"] if not rec["location"].startswith("(") else f"eq. {rec['location']}"
+    d["statement"] = statement_math(rec.get("statement", ""))
     d["detail"], d["truth_latex"] = verdict_detail(v)
     d["rows"] = ER.counterexample_rows(v.counterexample)
     if v.derived is not None and hasattr(v.derived, "free_symbols"):

@@ -25,7 +25,10 @@ replace-one pair), ``SpecialRandomizedResponse(p, k)`` (its REPLACE_SPECIAL pair
 ``DiscreteLaplace(a, sensitivity)`` (DLap(a) noise, integer sensitivity; rdp by a closed form,
 pld by its exact pmf pair on sensitivity + 1 outcomes) and ``ZCDP(rho, xi)`` (a zCDP guarantee:
 RDP xi + rho alpha, route rdp only); their RDP curves are certified in Arb ball arithmetic
-(``numeric.rdp_pairs``).
+(``numeric.rdp_pairs``).  ``numeric.mixture.MixtureOfGaussians(sigma, sensitivities, probs)``
+(N(0, sigma^2) vs sum_i p_i N(c_i, sigma^2), both orders; route pld) and
+``numeric.repeat_select.RepeatAndSelect(events, mean, shape)`` (the best of a random number of
+runs of ``events``, Papernot and Steinke 2022; route rdp) complete dp_accounting's events.
 
 Sampling: ``None`` (the whole data set), ``Poisson(rate)`` (each record independently)
 or ``WithoutReplacement(batch_size, dataset_size)`` (a fixed batch).

@@ -192,13 +192,14 @@ def test_generated_erratum_of_a_claim_file_record():
     e = errata.generated_entry(rec)
     assert e["severity"] == "changes a stated result"
     assert e["title"].startswith(r"the printed bound $\frac{\sqrt{2\log(1.25/\delta)}}{\sigma}$ is not an upper bound on")
-    assert "EpsOfDelta" in e["title"] and r"$\delta = 1e-12$" in e["title"]
+    assert r"\varepsilon_{G_{\frac{1}{\sigma}}}(\delta)" in e["title"] and r"$\delta = 1e-12$" in e["title"]
     assert "it is 20, while the true value is 21.95" in e["title"]
     long = dict(rec, counterexample=dict(rec["counterexample"], truth="21.9512345678901"))
     assert "the true value is 21.9512 " in errata.generated_entry(long)["title"]
     assert "on part of the domain" in e["title"]
     rep = errata.assemble({"mine": [rec]})
     assert rep["errata"][0]["locations"] == ["Thm. 1"]
+    assert rep["errata"][0]["severity"] == errata.G_PART          # graded by the extent of its failure
     md = errata.markdown(rep)
     assert "Transcription artifacts" not in md and "None." not in md
     rec2 = dict(rec, counterexample=dict(rec["counterexample"], extent="only near the domain's edge (none of 16 ...)"),

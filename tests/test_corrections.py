@@ -168,3 +168,55 @@ def test_probable_dump_errors_are_marked_and_not_counted_as_the_papers_mistakes(
     md = ER.markdown(rep)
     assert md.splitlines()[2].startswith(f"{rep['n_mistakes']} mistakes of the papers")
     assert md.count("(probable dump error)") == 4 and md.count("Confirm against the published PDF") == 4
+
+
+def _graded_entries():
+    """The committed errata of the seeds with their failing claims' records (reports/*.json)."""
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "reports"
+    rep = json.loads((root / "errata.json").read_text())
+    recs = {}
+    for key in registry.PAPERS:
+        recs.update({r["id"]: r for r in json.loads((root / f"{key}.json").read_text())})
+    return rep["errata"], recs
+
+
+def test_each_severity_follows_from_the_checks_that_grade_it():
+    """Issue 32, item 2: the graded severity of every entry is the one its checks infer
+    (``errata.grade`` of the table's judgement and its failing claims' records), and the inference
+    is pinned on entries of each grade: a notation / reference check grades a slip as notation, a
+    formula's slip as a constant, sign or term, a stated result by where its counterexamples lie, a
+    bound that stays valid as harmless."""
+    from dpderive import errata as ER
+    entries, recs = _graded_entries()
+    by_key = {e["key"]: e for e in entries}
+    for e in entries:
+        members = [recs[c["id"]] for c in e["claims"]]
+        assert e["severity"] == ER.grade(e["judgement"], members), e["key"]
+        if e["severity"] == ER.G_NOTATION:
+            assert all(m["kind"] in ER.NOTATION_KINDS for m in members), e["key"]
+        if e["severity"] == ER.G_ALL:
+            assert any(m["counterexample"].get("extent", "").startswith("everywhere") for m in members)
+    expect = {"asoodeh2021.fdp_ref": ER.G_NOTATION, "ghazi_issa.lemma4_ref": ER.G_NOTATION,
+              "ghazi_issa.def5_p0": ER.G_NOTATION, "asoodeh2021.eq76_sign": ER.G_TERM,
+              "zheng2020.He7": ER.G_TERM, "asoodeh2021.appH_mass_at_zero": ER.G_HARMLESS,
+              "zheng2020.asym_variance": ER.G_PART}
+    for key, g in expect.items():
+        assert by_key[key]["severity"] == g, key
+    # every grade the model has but the proof step (none in the seeds) occurs
+    assert {e["severity"] for e in entries} >= {ER.G_PART, ER.G_TERM, ER.G_HARMLESS, ER.G_NOTATION}
+
+
+def test_grade_inference_on_records():
+    from dpderive import errata as ER
+    every = {"kind": "inequality", "counterexample": {"extent": "everywhere on the domain (16 of 16)"}}
+    part = {"kind": "bound", "counterexample": {"extent": "on part of the domain (3 of 16)"}}
+    note = {"kind": "notation", "counterexample": {}}
+    assert ER.grade("changes a stated result", [part, every]) == ER.G_ALL
+    assert ER.grade("changes a stated result", [part]) == ER.G_PART
+    assert ER.grade("changes a stated result", [{"kind": "property", "counterexample": {}}]) == ER.G_PART
+    assert ER.grade("typo", [note, dict(note, kind="reference")]) == ER.G_NOTATION
+    assert ER.grade("typo", [note, part]) == ER.G_TERM
+    assert ER.grade("wrong but harmless", [every]) == ER.G_HARMLESS
+    assert ER.grade(ER.PROOF_STEP, [every]) == ER.PROOF_STEP

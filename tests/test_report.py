@@ -79,7 +79,9 @@ def test_sidecars_and_errata(built):
     assert res["errata"] == len(errata) < len(failing)           # grouped: fewer errata than failing claims
     assert {e["paper_key"] for e in errata} == set(PAPERS)
     assert all(c["counterexample"] for e in errata for c in e["claims"])
-    assert all(e["severity"] in ("typo", "wrong but harmless", "changes a stated result") for e in errata)
+    from dpderive.errata import GRADES
+    assert all(e["severity"] in GRADES for e in errata)
+    assert all(e["judgement"] in ("typo", "wrong but harmless", "changes a stated result") for e in errata)
     assert {a["id"] for a in rep["transcription_artifacts"]} == {r["id"] for r in recs if r["verdict"] == "artifact"}
     assert all(r["citation"] for r in recs) and all(r["paper"].endswith(".txt") for r in recs)
     md = (out / "errata.md").read_text()
