@@ -518,7 +518,8 @@ def refine(events, name, at, neighbouring, accuracy, lower, upper, route, cite, 
             why = f"the PLD route cannot narrow it ({exc.reason})"
             break
         except NUMERIC_FAILURES as exc:
-            why = "a finer lattice exceeds the memory limit" if isinstance(exc, MemoryError) else                 "a finer lattice leaves double precision"
+            why = ("a finer lattice exceeds the memory limit" if isinstance(exc, MemoryError)
+                   else "a finer lattice leaves double precision")
             break
         lo, hi = float(np.max(lo)), float(np.max(hi))
         if name == "delta":
