@@ -44,7 +44,7 @@ def main():
     eta = (1 - a) * math.tanh(e / 2)
     print(f"{'k':>7} {'windowed s':>11} {'full s':>9} {'NP s':>8} {'max rel diff':>13}")
     for k in (5, 8, 100, 1000, 3000, 10000):
-        tw, pw = _time(lambda: tv.theorem2_deltas(k, e, 0.0, eta))
+        tw, pw = _time(lambda: tv.tv_composition_deltas(k, e, 0.0, eta))
         tf, lf = _time(lambda: tv.loss_distribution(k, e, a, window=False)) if k <= 3000 else (float("nan"), None)
         tnp, diff = float("nan"), float("nan")
         if k <= 8:
@@ -63,7 +63,7 @@ def main():
             v = eq5_float(k, k // 4, e, a)
         except OverflowError:
             v = float("inf")
-        ref = tv.theorem2_deltas(k, e, 0.0, eta).delta_prime[k // 4]
+        ref = tv.tv_composition_deltas(k, e, 0.0, eta).delta_prime[k // 4]
         print(f"printed (5) in floats, k={k}, j={k // 4}: {v:.6g}   numeric.tv: {ref:.6g}")
 
 

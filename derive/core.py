@@ -21,14 +21,9 @@ VERDICTS = ("proved", "holds_numerically", "fails", "artifact", "inconclusive")
 # version): another version of the same paper prints the statement correctly (``Claim.artifact`` says
 # where).  An artifact is not an erratum of the paper.
 
-# seed file -> how an author cites the paper (prose, headings, errata, `dpderive show`)
-SEED_CITES = {
-    "000_719a574de2899529.txt": "Asoodeh et al. 2020 (ISIT)",
-    "001_7a33c8c9f53e52ce.txt": "Asoodeh et al. 2020 (ISIT)",
-    "002_681a0562af0ee53f.txt": "Asoodeh et al. 2021",
-    "003_6d6b38ca867c8af9.txt": "Ghazi and Issa 2023",
-    "004_92b282974724984b.txt": "Zheng et al. 2020",
-}
+# source file -> how an author cites the paper (prose, headings, errata, `dpderive show`); the
+# paper packages (``derive.papers``) and the claim files fill it in: the library names no source
+SEED_CITES: dict[str, str] = {}
 
 
 def cite_location(location: str) -> str:

@@ -5,14 +5,14 @@ printing (the pattern of ``sympy.codegen.numpy_nodes.logaddexp``).
 * ``Phi(x)``: the standard normal CDF; ``Phi(x).rewrite(sp.erf)`` gives (1 + erf(x/sqrt 2))/2.
 * ``PhiInv(u)``: its inverse, sqrt(2) erfinv(2u - 1).
 * ``GaussTradeoff(mu, tau)``: G_mu(tau) = Phi(Phi^{-1}(1 - tau) - mu), the trade-off function of
-  N(0,1) vs N(mu,1) (004 Def. 2.2; 002 eq. (41)).
+  N(0,1) vs N(mu,1) (Zheng et al. 2020, Def. 2.2; Asoodeh et al. 2021, eq. (41)).
 * ``GaussHockey(mu, gamma)``: E_gamma(N(mu,1) || N(0,1)), the hockey-stick divergence of two unit
-  Gaussians (002 eq. (40) at gamma = e^eps; Balle and Wang 2018).
-* ``ZetaAlpha(alpha)``: zeta_alpha = (1/alpha)(1 - 1/alpha)^(alpha-1) (002 Thm. 4).
+  Gaussians (Asoodeh et al. 2021, eq. (40) at gamma = e^eps; Balle and Wang 2018).
+* ``ZetaAlpha(alpha)``: zeta_alpha = (1/alpha)(1 - 1/alpha)^(alpha-1) (Asoodeh et al. 2021, Thm. 4).
 * ``Chi(alpha, x)`` = (e^{(alpha-1)x} - 1)/(alpha - 1), the map from D_alpha to chi^alpha
-  (002 Sec. III), and ``ChiInv(alpha, y)`` = log(1 + (alpha-1) y)/(alpha - 1), its inverse.
+  (Asoodeh et al. 2021, Sec. III), and ``ChiInv(alpha, y)`` = log(1 + (alpha-1) y)/(alpha - 1), its inverse.
 * ``BinaryRenyi(alpha, p, q)``: d_alpha(p||q), the Renyi divergence of Bern(p) and Bern(q)
-  (002 Lemma 4).
+  (Asoodeh et al. 2021, Lemma 4).
 * ``LogSubExp(x, y)``: log(e^x - e^y) for x > y (``sympy.codegen.numpy_nodes.logaddexp`` is the sum).
 * ``LogPhi(x)``, ``Log1mExp(x)`` = log(1 - e^{-x}), ``LogExpm1(x)`` = log(e^x - 1): the log-domain
   helpers the generated kernels print in their stable forms.
@@ -165,7 +165,7 @@ class _Named(sp.Function):
 
 class GaussTradeoff(_Named):
     """G_mu(tau) = Phi(Phi^{-1}(1 - tau) - mu): the trade-off function T(N(0,1), N(mu,1))
-    (004 Def. 2.2; 002 eq. (41))."""
+    (Zheng et al. 2020, Def. 2.2; Asoodeh et al. 2021, eq. (41))."""
 
     nargs = 2
 
@@ -182,7 +182,7 @@ class GaussTradeoff(_Named):
 
 class GaussHockey(_Named):
     """E_gamma(N(mu,1) || N(0,1)) = Phi(mu/2 - log(gamma)/mu) - gamma Phi(-mu/2 - log(gamma)/mu)
-    (002 eq. (40) with gamma = e^eps; Balle and Wang 2018, Thm. 8)."""
+    (Asoodeh et al. 2021, eq. (40) with gamma = e^eps; Balle and Wang 2018, Thm. 8)."""
 
     nargs = 2
 
@@ -198,7 +198,7 @@ class GaussHockey(_Named):
 
 
 class ZetaAlpha(_Named):
-    """zeta_alpha = (1/alpha)(1 - 1/alpha)^(alpha-1) (002 Thm. 4)."""
+    """zeta_alpha = (1/alpha)(1 - 1/alpha)^(alpha-1) (Asoodeh et al. 2021, Thm. 4)."""
 
     nargs = 1
 
@@ -214,7 +214,7 @@ class ZetaAlpha(_Named):
 
 
 class Chi(_Named):
-    """chi(x) = (e^{(alpha-1)x} - 1)/(alpha - 1): D_alpha = x gives chi^alpha = chi(x) (002 Sec. III)."""
+    """chi(x) = (e^{(alpha-1)x} - 1)/(alpha - 1): D_alpha = x gives chi^alpha = chi(x) (Asoodeh et al. 2021, Sec. III)."""
 
     nargs = 2
 
@@ -229,7 +229,7 @@ class Chi(_Named):
 
 
 class ChiInv(_Named):
-    """chi^{-1}(y) = log(1 + (alpha-1) y)/(alpha - 1), the inverse of ``Chi`` (002 Sec. III)."""
+    """chi^{-1}(y) = log(1 + (alpha-1) y)/(alpha - 1), the inverse of ``Chi`` (Asoodeh et al. 2021, Sec. III)."""
 
     nargs = 2
 
@@ -245,7 +245,7 @@ class ChiInv(_Named):
 
 class BinaryRenyi(_Named):
     """d_alpha(p||q) = log(p^alpha q^(1-alpha) + (1-p)^alpha (1-q)^(1-alpha))/(alpha - 1):
-    D_alpha(Bern(p) || Bern(q)) (002 Lemma 4)."""
+    D_alpha(Bern(p) || Bern(q)) (Asoodeh et al. 2021, Lemma 4)."""
 
     nargs = 3
 

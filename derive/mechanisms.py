@@ -5,7 +5,7 @@ These are the definitions the accountant's fast kernels in ``numeric/rdp.py`` im
 kernel equal to its definition over the domain, extremes included.  They are library
 definitions, not any seed paper's formula (the seeds cite them).
 
-* ``gaussian_rdp``: alpha Delta^2/(2 sigma^2) (Mironov 2017, Prop. 7; 002 eq. (28)).
+* ``gaussian_rdp``: alpha Delta^2/(2 sigma^2) (Mironov 2017, Prop. 7; Asoodeh et al. 2021, eq. (28)).
 * ``laplace_rdp``: Mironov 2017, Prop. 6, scale b, sensitivity Delta (lambda = b/Delta).
 * ``rr_rdp``: binary randomized response with p = e^eps/(1+e^eps) (Mironov 2017, Prop. 5).
 * ``sgm_moment_integral``: A_alpha of the Poisson-subsampled Gaussian, the defining integral
@@ -21,7 +21,7 @@ import sympy as sp
 
 from .symbols import alpha, b, eps, k, n, q, sigma, x   # the library's one symbol table
 
-#: Mironov 2017 Prop. 7 (002 eq. (28)), unit sensitivity
+#: Mironov 2017 Prop. 7 (Asoodeh et al. 2021, eq. (28)), unit sensitivity
 gaussian_rdp = alpha / (2 * sigma ** 2)
 
 #: Mironov 2017 Prop. 6, Laplace with scale b, unit sensitivity
@@ -45,7 +45,7 @@ sgm_moment_binomial = sp.Sum(sp.binomial(n, k) * q ** k * (1 - q) ** (n - k)
 sgm_rdp = sp.log(sgm_moment_integral) / (alpha - 1)
 
 CITATIONS = {
-    "gaussian_rdp": "Mironov 2017, Prop. 7; 002 eq. (28)",
+    "gaussian_rdp": "Mironov 2017, Prop. 7; Asoodeh et al. 2021, eq. (28)",
     "laplace_rdp": "Mironov 2017, Prop. 6",
     "rr_rdp": "Mironov 2017, Prop. 5",
     "sgm_moment_integral": "Mironov, Talwar, Zhang 2019, Sec. 3.3 (definition of A_alpha)",

@@ -16,7 +16,7 @@ The normaliser's rules, in order (each purely notational):
      name is a value, never a function); ``\\overbrace{X}^{L}`` -> ``(X)`` (the label is a name);
      ``\\int_{\\mathbb{R}}`` -> ``\\int_{-\\infty}^{\\infty}``; ``\\iint`` -> ``\\int\\int``;
      ``{a \\choose b}`` -> ``\\binom{a}{b}``;
-  3. ``\\bar{x}`` and ``\\bar x`` -> ``(1-x)`` (the papers' notation, 002 Sec. I-C);
+  3. ``\\bar{x}`` and ``\\bar x`` -> ``(1-x)`` (the papers' notation, Asoodeh et al. 2021, Sec. I-C);
   4. ``( ... )_+`` and ``( ... )_{+}`` -> ``\\max(..., 0)`` (positive part);
      ``\\max\\{a, b\\}`` / ``\\min\\{...\\}`` -> ``\\max(a, b)`` / ``\\min(...)``;
   5. ``\\log^{k} x`` -> ``(\\log x)^{k}`` (x a single token or a braced group);
@@ -329,7 +329,7 @@ def _map_symbols(expr: sp.Expr, extra: dict | None = None) -> sp.Expr:
 # and the extra symbols; values are SymPy ``srepr`` strings), in two layers:
 # * the committed cache beside this module, ``parse_cache.json``: every parse the built-in
 #   papers, the examples and the benchmark corpus need; read only at run time (a run never
-#   writes into the package), refreshed by ``python -m derive.parse --refresh`` (maintainers);
+#   writes into the package), refreshed by ``python -m derive.parse_refresh`` (maintainers);
 # * the user's cache, ``$DPDERIVE_CACHE/parse/parse_cache.json`` (default
 #   ``~/.cache/dpderive/...``): the misses of the user's own claim files, merged in at exit
 #   (written atomically; several processes may add to it).
@@ -447,37 +447,3 @@ def _parse_uncached(text: str, extra_symbols: dict | None) -> sp.Expr:
     # the ANTLR backend writes log(x) as log(x, E); fold it back
     return expr.replace(lambda e: isinstance(e, sp.log) and len(e.args) == 2 and e.args[1] == sp.E,
                         lambda e: sp.log(e.args[0]))
-
-
-def refresh_committed(claim_files=(), include_user: bool = False) -> int:
-    """Parse everything the built-in papers and ``claim_files`` need and write the committed
-    cache (its entries of this version kept, this run's misses added; ``include_user``: the
-    user's cache too, e.g. after a test run).  Returns the number of entries written."""
-    from . import registry
-    from .claimfile import load_file
-    _cache()
-    registry.load_all()
-    for f in claim_files:
-        load_file(f)
-    entries = {**_read(_CACHE_FILE), **(_read(_user_file()) if include_user else {}), **_NEW}
-    _write(_CACHE_FILE, entries)
-    _NEW.clear()
-    return len(entries)
-
-
-if __name__ == "__main__":
-    import argparse
-    import glob
-    ap = argparse.ArgumentParser(prog="python -m derive.parse",
-                                 description="refresh the committed parse cache (maintainers)")
-    ap.add_argument("--refresh", action="store_true", required=True,
-                    help="parse the built-in papers, examples/*.toml, benchmarks/corpus/*.toml and benchmarks/corpus/papers/*.toml")
-    ap.add_argument("--include-user", action="store_true",
-                    help="also fold in the user's cache ($DPDERIVE_CACHE/parse), e.g. of a test run")
-    a = ap.parse_args()
-    root = Path(__file__).resolve().parent.parent
-    files = sorted(glob.glob(str(root / "examples" / "*.toml")) + glob.glob(str(root / "benchmarks" / "corpus" / "*.toml"))
-                   + glob.glob(str(root / "benchmarks" / "corpus" / "papers" / "*.toml")))
-    from derive import parse as module      # the module the registry imports, not __main__
-    n = module.refresh_committed(files, a.include_user)
-    print(f"wrote {module._CACHE_FILE} ({n} entries)")

@@ -385,7 +385,7 @@ def tradeoff(pr, a):
     raise NoFloatPath("Tradeoff of this pair")
 
 
-# ----------------------------------------------------------------------------- the optimal conversion (002 Thm. 3)
+# ----------------------------------------------------------------------------- the optimal conversion (Asoodeh et al. 2021, Thm. 3)
 def _log_h1(p, a, d, e):
     """log of (78)'s objective p^a (p-d)^(1-a) + (1-p)^a (e^e - p + d)^(1-a), in log space."""
     if not (d < p < 1):

@@ -40,11 +40,17 @@ from dataclasses import dataclass, field
 from numeric.errors import UserInputError, user_input
 
 
-CONVERSION_CHOICES = ("mironov", "balle", "lemma1", "optimal")
+CONVERSION_CHOICES = ("mironov", "balle", "asoodeh", "optimal")   # numeric.accountant.CONVERSIONS
 METHOD_CHOICES = ("best", "rdp", "pld", "edgeworth", "clt", "all")
 MAX_STEPS = 1e9
 # argparse takes "-1e-5" for an option; numbers (with exponents, inf, nan) are values here
 _NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^-(inf|nan)$", re.I)
+
+
+def _conversion_name(text: str) -> str:
+    """A --conversion value under its current name (a former name such as 'lemma1' is mapped)."""
+    from numeric.accountant import canonical_conversion
+    return canonical_conversion(text)
 
 
 def _finite(name, v, allowed):
@@ -578,12 +584,13 @@ EPS_PLOT_MAX = 200.0
 
 
 # ----------------------------------------------------------------------------- parser
-def _common(p, calibrate=False):
-    if not calibrate:
-        p.add_argument("--sigma", type=float, help="Gaussian noise multiplier sigma (> 0)")
-    else:
-        p.add_argument("--sigma", type=float, help="Gaussian / discrete Gaussian noise (unless "
-                       "solving for it)")
+def event_arguments(p, solving: bool = False) -> None:
+    """The flags that describe the events (mechanism, noise, sampling, count, relation, spec file):
+    shared by ``epsilon``, ``delta``, ``calibrate`` and ``risk``.  ``solving``: the noise may be
+    the unknown (``calibrate``)."""
+    p.add_argument("--sigma", type=float,
+                   help=("Gaussian / discrete Gaussian noise (unless solving for it)" if solving
+                         else "Gaussian noise multiplier sigma (> 0)"))
     p.add_argument("--mechanism", choices=("gaussian", "laplace", "rr", "dgauss"), default=None,
                    help="gaussian (default; --sigma), laplace (--scale), rr (--rr-epsilon) or "
                         "dgauss (the discrete Gaussian; --sigma, integer --sensitivity)")
@@ -605,8 +612,14 @@ def _common(p, calibrate=False):
                    help="sensitivity under the neighbouring relation (default 1; with fixed "
                    "batches the replace-one sensitivity, 2C for sums clipped to norm C)")
     p.add_argument("--spec", metavar="FILE.json", help="a JSON list of events to compose")
-    p.add_argument("--conversion", choices=CONVERSION_CHOICES, default="optimal",
-                   help="RDP-to-DP conversion of --method rdp (default: optimal, 002 Theorem 3)")
+
+
+def _common(p, calibrate=False):
+    event_arguments(p, solving=calibrate)
+    p.add_argument("--conversion", choices=CONVERSION_CHOICES, default="optimal", type=_conversion_name,
+                   help="RDP-to-DP conversion of --method rdp: mironov (Mironov 2017), balle (Balle et al. "
+                        "2020), asoodeh (Asoodeh et al. 2021, Lemma 1; 'lemma1' is still accepted), optimal "
+                        "(default: the exact optimal conversion, Asoodeh et al. 2021, Thm. 3)")
     p.add_argument("--method", choices=METHOD_CHOICES, default="best",
                    help="best (default: tightest certified of rdp, pld), rdp, pld, clt or edgeworth "
                         "(approximations), all (a table of every route)")

@@ -1,5 +1,5 @@
 """``dpderive region``: the privacy-region outer bound (a trade-off curve) implied by
-Renyi DP (Asoodeh et al. 2021, seed 002, Corollary 1 eq. (48); ``numeric.region``).
+Renyi DP (Asoodeh et al. 2021, Corollary 1 eq. (48); ``numeric.region``).
 
 Input: either mechanism parameters (--sigma, --sampling-rate, --steps; the exact Poisson-
 subsampled Gaussian RDP, or the paper's rho_q approximation with --rdp rho_q) or an RDP curve
@@ -85,7 +85,7 @@ def _cmd_region(args) -> int:
     tau = np.linspace(0.0, 1.0, n)
     beta = f(tau)
     rec = {"curve": f.to_dict(n), "area": f.area(),
-           "source": "Asoodeh et al. 2021 (002) Corollary 1, eq. (48): outer bound of the privacy region",
+           "source": "Asoodeh et al. 2021, Corollary 1, eq. (48): outer bound of the privacy region",
            "warnings": getattr(f, "warnings", [])}
     rec["curve"]["alpha"], rec["curve"]["beta"] = tau.tolist(), beta.tolist()
     if d is not None:

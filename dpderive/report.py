@@ -81,8 +81,8 @@ def validation_rows(f, n: int = 3) -> list[dict]:
     """A short numeric validation table: the float64 kernel (NumPy/SciPy
     lambdify) against mpmath at 50 digits at ``n`` in-domain points."""
     if not f.expr.free_symbols <= set(f.symbols) or f.expr.atoms(AppliedUndef):
-        # the expression names a quantity defined elsewhere: an optimum (M in 002 (20)) or an
-        # abstract function (T(P, Q), F_n in 004 (3.5)); nothing to compile
+        # the expression names a quantity defined elsewhere: an optimum (M in Asoodeh et al. 2021, (20)) or an
+        # abstract function (T(P, Q), F_n in Zheng et al. 2020, (3.5)); nothing to compile
         return []
     if not f.expr.free_symbols:
         return []                  # a constant: nothing to evaluate at points

@@ -197,26 +197,6 @@ def _plot(path, r) -> None:
     plt.close(fig)
 
 
-def _event_flags(p):
-    p.add_argument("--sigma", type=float, help="Gaussian / discrete Gaussian noise multiplier")
-    p.add_argument("--mechanism", choices=("gaussian", "laplace", "rr", "dgauss"), default=None,
-                   help="gaussian (default), laplace (--scale), rr (--rr-epsilon), dgauss")
-    p.add_argument("--scale", type=float, help="Laplace noise scale b (> 0)")
-    p.add_argument("--rr-epsilon", dest="rr_epsilon", type=float, help="randomized response epsilon")
-    p.add_argument("--sampling-rate", dest="sampling_rate", type=float, default=None,
-                   help="Poisson sampling rate q in (0, 1] (default 1)")
-    p.add_argument("--steps", type=float, default=None, help="number of compositions T (default 1)")
-    p.add_argument("--epochs", type=float, help="training epochs E (with --batch-size, --dataset-size)")
-    p.add_argument("--batch-size", dest="batch_size", type=float, help="batch size B")
-    p.add_argument("--dataset-size", dest="dataset_size", type=float, help="data set size N")
-    p.add_argument("--sampling", choices=("poisson", "fixed"), default=None,
-                   help="Poisson batches (default) or fixed size without replacement")
-    p.add_argument("--neighbouring", choices=("add-remove", "replace-one"), default=None,
-                   help="neighbouring relation (default add-remove; replace-one for fixed batches)")
-    p.add_argument("--sensitivity", type=float, default=1.0, help="sensitivity (default 1)")
-    p.add_argument("--spec", metavar="FILE.json", help="a JSON list of events to compose")
-
-
 def _target_flags(p, fpr_help):
     p.add_argument("--at-fpr", dest="at_fpr", default=None, help=fpr_help)
     p.add_argument("--target-tpr", dest="target_tpr", type=float, default=None,
@@ -265,7 +245,7 @@ def add_commands(subparsers) -> None:
     p = subparsers.add_parser("risk", help="attack risk: certified advantage and TPR at FPR; "
                                            "calibration to a target TPR@FPR or advantage")
     p._negative_number_matcher = A._NEGATIVE_NUMBER
-    _event_flags(p)
+    A.event_arguments(p)
     _target_flags(p, "FPR(s) in [0, 1], comma-separated (default 0.01)")
     p.add_argument("--calibrate", choices=("sigma", "scale", "rr-epsilon", "steps", "epochs"),
                    default=None, help="solve for this parameter meeting --target-tpr / --target-advantage")

@@ -3,12 +3,12 @@ mechanism composed ``--steps`` times, printed, as JSON, or plotted.
 
 Methods (``--method``):
 
-* ``exact``  - no subsampling: G_mu with mu = sqrt(T) Delta / sigma (004 eq. (2.2), Cor. 2.5);
+* ``exact``  - no subsampling: G_mu with mu = sqrt(T) Delta / sigma (Zheng et al. 2020, eq. (2.2), Cor. 2.5);
 * ``pld``    - numerical composition of the privacy-loss distribution (numeric.pld); the
                pessimistic curve, which lies below the true one (a guarantee);
 * ``clt``    - the central-limit approximation G_mu, mu = q sqrt(T (e^{1/sigma^2} - 1))
-               (004 Sec. 2 / Bu et al.); an approximation, not a guarantee;
-* ``edgeworth`` - 004's degree-2 Edgeworth approximation (numeric.edgeworth); an approximation.
+               (Zheng et al. 2020, Sec. 2 / Bu et al.); an approximation, not a guarantee;
+* ``edgeworth`` - Zheng et al. 2020's degree-2 Edgeworth approximation (numeric.edgeworth); an approximation.
 
 The default is ``exact`` without subsampling and ``pld`` with it.  Invalid input
 raises ``DomainError`` (one line, exit status 2 from the main command line).

@@ -1,4 +1,4 @@
-"""``dpderive tv``: total-variation-aware composition (Ghazi & Issa, seed 003).
+"""``dpderive tv``: total-variation-aware composition (Ghazi and Issa 2023).
 
     dpderive tv --epsilon 1 --eta 0.32 --k 5                 Theorem 2: the k-fold (j eps, delta'_j) profile
     dpderive tv --epsilon 1 --delta 1e-6 --eta 0.3 --k 10000 --at-delta 1e-5
@@ -53,9 +53,9 @@ def cmd_tv(args) -> int:
     seconds = time.perf_counter() - t0
     kair = tv.KairouzComposition(int(k), e, d)
     pr = curve.profile
-    e_thm2, e_kair = float(curve.epsilon(at)), float(kair.epsilon(at))
+    e_tv, e_kair = float(curve.epsilon(at)), float(kair.epsilon(at))
     e_plain = plain_composition(int(k), e, d, at)
-    best = min((v, src) for v, src in ((e_thm2, "theorem2"), (e_kair, "kairouz"),
+    best = min((v, src) for v, src in ((e_tv, "theorem2"), (e_kair, "kairouz"),
                                        (e_plain, "plain composition")))
     if not math.isfinite(best[0]):
         raise DomainError("at_delta", at, f"(k delta, 1) = ({int(k) * d:.6g}, 1): no finite "
@@ -63,7 +63,7 @@ def cmd_tv(args) -> int:
     out = {"k": int(k), "epsilon_step": e, "delta_step": d, "eta_step": n, "alpha": pr.alpha,
            "sampling_rate": p, "tv_composed": pr.tv, "at_delta": at,
            "epsilon": best[0], "epsilon_source": best[1],
-           "epsilon_theorem2": e_thm2 if math.isfinite(e_thm2) else None,
+           "epsilon_theorem2": e_tv if math.isfinite(e_tv) else None,
            "epsilon_kairouz": e_kair if math.isfinite(e_kair) else None,
            "epsilon_plain": e_plain if math.isfinite(e_plain) else None,
            "area_theorem2": curve.area(), "area_kairouz": kair.area(), "seconds": seconds,

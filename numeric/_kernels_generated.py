@@ -90,6 +90,23 @@ def edgeworth_pdf(a0, a1, a2, a3):
 
 
 @_float_kernel
+def eps_asoodeh(a0, a1, a2):
+    """eps_asoodeh(alpha, gamma, delta): the closed-form eps of (alpha, gamma)-RDP: exact where alpha delta >= 1, the small-delta bound else [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
+    return numpy.where(numpy.greater_equal(a0*a2, 1), eps_large_delta(a0, a1, a2), eps_asoodeh_small_delta(a0, a1, a2))
+
+
+@_float_kernel
+def eps_asoodeh_small_delta(a0, a1, a2):
+    """eps_asoodeh_small_delta(alpha, gamma, delta): the upper bound min{(eps_balle)_+, eps_chi_bound} on eps of (alpha, gamma)-RDP for alpha delta < 1 [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
+    return numpy.minimum(eps_chi_bound(a0, a1, a2), numpy.maximum(0, eps_balle(a0, a1, a2)))
+
+
+def eps_asoodeh_small_delta_scalar(a0, a1, a2):
+    """eps_asoodeh_small_delta_scalar(alpha, gamma, delta): one float, math: the upper bound min{(eps_balle)_+, eps_chi_bound} on eps of (alpha, gamma)-RDP for alpha delta < 1 [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
+    return min(((_logaddexp_s(0.0, -math.log(a0) - math.log(a2) + ((a1*(a0 - 1.0)) + _log1mexp_s(a1*(a0 - 1.0))))/(a0 - 1.0)) if (a1*(a0 - 1.0) > 0.0) else (0.0)), max(0.0, a1 - (-(a0 - 1.0)*((-math.log(a0) + math.log(a0 - 1.0)) if (a0 < 2.0) else (math.log1p(-1.0/a0))) + math.log(a0) + math.log(a2))/(a0 - 1.0)))
+
+
+@_float_kernel
 def eps_balle(a0, a1, a2):
     """eps_balle(alpha, gamma, delta): eps = gamma - log(delta/zeta_alpha)/(alpha-1) of (alpha, gamma)-RDP [Balle, Barthe, Gaboardi, Hsu, Sato 2020, Thm. 21 (Canonne, Kamath, Steinke 2020 form)]"""
     t0 = a0 - 1
@@ -114,23 +131,6 @@ def eps_large_delta(a0, a1, a2):
 def eps_large_delta_scalar(a0, a1, a2):
     """eps_large_delta_scalar(alpha, gamma, delta): one float, math: eps = (gamma + log(1 - delta))_+ of (alpha, gamma)-RDP when alpha delta >= 1 (exact) [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
     return max(0.0, a1 + math.log1p(-a2))
-
-
-@_float_kernel
-def eps_lemma1(a0, a1, a2):
-    """eps_lemma1(alpha, gamma, delta): the closed-form eps of (alpha, gamma)-RDP: exact where alpha delta >= 1, the small-delta bound else [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
-    return numpy.where(numpy.greater_equal(a0*a2, 1), eps_large_delta(a0, a1, a2), eps_lemma1_small_delta(a0, a1, a2))
-
-
-@_float_kernel
-def eps_lemma1_small_delta(a0, a1, a2):
-    """eps_lemma1_small_delta(alpha, gamma, delta): the upper bound min{(eps_balle)_+, eps_chi_bound} on eps of (alpha, gamma)-RDP for alpha delta < 1 [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
-    return numpy.minimum(eps_chi_bound(a0, a1, a2), numpy.maximum(0, eps_balle(a0, a1, a2)))
-
-
-def eps_lemma1_small_delta_scalar(a0, a1, a2):
-    """eps_lemma1_small_delta_scalar(alpha, gamma, delta): one float, math: the upper bound min{(eps_balle)_+, eps_chi_bound} on eps of (alpha, gamma)-RDP for alpha delta < 1 [Asoodeh, Liao, Calmon, Kosut, Sankar 2021 (optimal RDP-to-DP conversion), Lemma 1]"""
-    return min(((_logaddexp_s(0.0, -math.log(a0) - math.log(a2) + ((a1*(a0 - 1.0)) + _log1mexp_s(a1*(a0 - 1.0))))/(a0 - 1.0)) if (a1*(a0 - 1.0) > 0.0) else (0.0)), max(0.0, a1 - (-(a0 - 1.0)*((-math.log(a0) + math.log(a0 - 1.0)) if (a0 < 2.0) else (math.log1p(-1.0/a0))) + math.log(a0) + math.log(a2))/(a0 - 1.0)))
 
 
 @_float_kernel
@@ -359,5 +359,5 @@ def objective_dB_deps(a0, a1, a2, a3):
     return (a0 - 1)/(a1*a3 - 1)
 
 
-QUANTITY_NAMES = ('binary_kl', 'binary_renyi', 'clt_sgd_mu', 'conversion_objective', 'cornish_fisher', 'edgeworth_c2', 'edgeworth_c3', 'edgeworth_c5', 'edgeworth_cdf', 'edgeworth_pdf', 'eps_balle', 'eps_chi_bound', 'eps_large_delta', 'eps_lemma1', 'eps_lemma1_small_delta', 'gamma_large_delta', 'gamma_lower', 'gamma_upper', 'gauss_delta', 'gauss_log_delta', 'gauss_mu', 'gauss_tradeoff', 'gaussian_rdp', 'laplace_rdp', 'linear_rdp', 'log_zeta', 'ma_epsilon', 'ma_sigma2', 'mironov_delta', 'rr_rdp', 'sigma2_sufficient', 'subsampled_eps', 'subsampled_gaussian_rho', 'tv_alpha', 'tv_eta_max', 'tv_gaussian', 'tv_laplace', 'tv_staircase', 'zeta')
+QUANTITY_NAMES = ('binary_kl', 'binary_renyi', 'clt_sgd_mu', 'conversion_objective', 'cornish_fisher', 'edgeworth_c2', 'edgeworth_c3', 'edgeworth_c5', 'edgeworth_cdf', 'edgeworth_pdf', 'eps_asoodeh', 'eps_asoodeh_small_delta', 'eps_balle', 'eps_chi_bound', 'eps_large_delta', 'gamma_large_delta', 'gamma_lower', 'gamma_upper', 'gauss_delta', 'gauss_log_delta', 'gauss_mu', 'gauss_tradeoff', 'gaussian_rdp', 'laplace_rdp', 'linear_rdp', 'log_zeta', 'ma_epsilon', 'ma_sigma2', 'mironov_delta', 'rr_rdp', 'sigma2_sufficient', 'subsampled_eps', 'subsampled_gaussian_rho', 'tv_alpha', 'tv_eta_max', 'tv_gaussian', 'tv_laplace', 'tv_staircase', 'zeta')
 OBJECTIVE_NAMES = ('LA', 'LB', 'd2A', 'd2B', 'dA', 'dA_ddelta', 'dB', 'dB_ddelta', 'dB_deps')

@@ -45,7 +45,7 @@ from . import events as EV
 from .accountant import AccountingResult
 from .errors import SearchLimitError, UserInputError, user_input
 
-__all__ = ["METHODS", "epsilon", "delta", "table", "calibrate", "profile"]
+__all__ = ["METHODS", "epsilon", "delta", "table", "calibrate", "min_sigma2", "profile"]
 
 METHODS = ("best", "rdp", "pld", "clt", "edgeworth")
 #: delta(eps) is non-increasing in eps: beyond this eps the certified routes are asked at it
@@ -93,9 +93,12 @@ def _check_method(method):
 
 
 def _check_conversion(conversion):
-    from .accountant import CONVERSIONS
+    """``conversion`` under its current name, or ``UserInputError`` naming the choices."""
+    from .accountant import CONVERSIONS, canonical_conversion
+    conversion = canonical_conversion(conversion)
     if not isinstance(conversion, str) or conversion not in CONVERSIONS:
         raise UserInputError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
+    return conversion
 
 
 def _real(name: str, value) -> float:
@@ -124,7 +127,7 @@ def _pld(events, name, at, neighbouring):
     return lo, hi, acc
 
 
-EXACT_CITATION = ("exact privacy profile of the Gaussian mechanism (Balle and Wang 2018; 002 eq. (40) "
+EXACT_CITATION = ("exact privacy profile of the Gaussian mechanism (Balle and Wang 2018; Asoodeh et al. 2021, eq. (40) "
                   "generalised): T Gaussian steps without subsampling compose to one Gaussian with "
                   "mu = sqrt(sum T_i Delta_i^2 / sigma_i^2); numeric.gaussian, rounded up")
 
@@ -441,7 +444,7 @@ def profile(events, name: str, at: float, method: str = "best", neighbouring: st
     _check_method(method)
     if method == "all":
         raise UserInputError("method", method, "best, rdp, pld, clt or edgeworth (use table())")
-    _check_conversion(conversion)
+    conversion = _check_conversion(conversion)
     accuracy = check_accuracy(accuracy, method)
     from .kernels import check_nonneg, check_open01
     at = _real("delta" if name == "epsilon" else "epsilon", at)
@@ -619,7 +622,7 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
     (it replaces the retired ``accountant.calibrate_sigma`` and ``methods.calibrate_sigma``)."""
     if method not in ("best", "rdp", "pld"):
         raise UserInputError("method", method, "best, rdp or pld (calibration needs a guarantee)")
-    _check_conversion(conversion)
+    conversion = _check_conversion(conversion)
     if not callable(make_events):
         raise UserInputError("make_events", make_events, "a function x -> list of Event")
     if not isinstance(param, str) or not param:
@@ -741,10 +744,19 @@ def calibrate(make_events, target_eps: float, delta_: float, param: str, lo: flo
 _pld_screen = EV.pld_screen
 
 
+def min_sigma2(eps, delta_, T, conversion: str = "optimal") -> float:
+    """The exact minimal sigma^2 of the T-fold Gaussian by the RDP accountant with
+    ``conversion`` (what Asoodeh et al. 2021, Thm. 5, expands asymptotically)."""
+    res = calibrate(lambda s: [EV.Event(EV.Gaussian(s), None, int(T))], eps, delta_, "sigma",
+                    1e-3, 1e6, method="rdp", rtol=1e-6, conversion=conversion)
+    return res.value ** 2
+
+
+
 def _clt_sigma_guess(make_events, e_t, d, lo, hi):
     """Where the sigma search starts (speed only; every answer is still certified): for one
     Gaussian event, the sigma whose CLT approximation G_mu, mu = q sqrt(T (e^{1/s^2} - 1))
-    (004 Sec. 2; sqrt(T)/s without subsampling), has epsilon(delta) = e_t.  None otherwise."""
+    (Zheng et al. 2020, Sec. 2; sqrt(T)/s without subsampling), has epsilon(delta) = e_t.  None otherwise."""
     from .gaussian import log_delta_float
     try:
         evs = make_events(math.sqrt(lo * hi))
@@ -756,7 +768,7 @@ def _clt_sigma_guess(make_events, e_t, d, lo, hi):
     e = evs[0]
     q, T, sens = e.rate, float(e.count), e.mechanism.gaussian_noise()[1]
 
-    def log_delta(lmu):              # G_mu's delta(e_t) at mu = e^lmu (002 eq. (40) generalised)
+    def log_delta(lmu):              # G_mu's delta(e_t) at mu = e^lmu (Asoodeh et al. 2021, eq. (40) generalised)
         return log_delta_float(e_t, math.exp(lmu))
 
     a, b = -20.0, 10.0               # log mu: delta increases with mu

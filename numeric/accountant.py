@@ -1,17 +1,17 @@
 """RDP accountant: RDP curve -> (eps, delta)-DP by a chosen conversion, with the
-Renyi order alpha optimised continuously; calibration of sigma; the paper's
-improved moments accountant and its closed-form bounds.
+Renyi order alpha optimised continuously; calibration of sigma; the improved moments
+accountant and its closed-form bounds.
 
 Conversions (each result carries its citation):
 
 * ``mironov``  eps = gamma + log(1/delta)/(alpha-1); delta = e^{-(alpha-1)(eps-gamma)}
-  (Mironov 2017 Prop. 3; 002 Theorem 1 / eq. (7), composed as in eqs. (26)-(27)).
+  (Mironov 2017, Prop. 3; composed over steps by his Prop. 1).
 * ``balle``    eps = gamma + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)
-  (Balle et al. 2020 Th. 21; Canonne, Kamath, Steinke 2020; the first term of 002 eq. (25)).
-* ``lemma1``   eps = 002 Lemma 1, eqs. (24)-(25); delta from Theorem 4's lower
-  bound max{g, f} (002 eq. (23)) and eq. (22), inverted numerically.
+  (Balle et al. 2020, Thm. 21; Canonne, Kamath, Steinke 2020).
+* ``asoodeh``  eps = Asoodeh et al. 2021, Lemma 1; delta from the lower bound max{g, f} of
+  their Theorem 4, inverted numerically.  (``lemma1``, its former name, is still accepted.)
 * ``optimal``  the exact optimal conversion eps_alpha^delta(gamma) / delta_alpha^eps(gamma)
-  (002 Theorem 3, eq. (20); ``numeric.conversion``).
+  (Asoodeh et al. 2021, Thm. 3; ``numeric.conversion``).
 
 The order alpha is optimised continuously (``numeric.solvers.zoom_minimize`` on
 log(alpha - 1)); curves defined only at integer orders are searched over the
@@ -33,17 +33,23 @@ from .rdp import Gaussian, LinearRDP, RDPCurve, SubsampledGaussian
 from .solvers import ConvergenceError, round_up, zoom_minimize
 
 __all__ = ["AccountingResult", "CONVERSIONS", "epsilon", "delta", "epsilon_many",
-           "ma_epsilon", "improved_ma_epsilon", "lemma2_epsilon",
-           "theorem5_sigma2", "min_sigma2", "eps_conversion", "delta_conversion"]
+           "ma_epsilon", "improved_ma_epsilon", "improved_ma_epsilon_bound",
+           "sufficient_sigma2", "eps_conversion", "delta_conversion",
+           "canonical_conversion"]
 
 CITATIONS = {
-    "mironov": "Mironov 2017 Prop. 3; Asoodeh et al. 2021 (002) Theorem 1, eqs. (7), (26)-(27)",
-    "balle": ("Balle et al. 2020 Th. 21 / Canonne, Kamath, Steinke 2020 "
-              "(cited in 002 after Lemma 1; first term of eq. (25))"),
-    "lemma1": "Asoodeh et al. 2021 (002) Lemma 1, eqs. (24)-(25); delta via Theorem 4, eqs. (22)-(23)",
-    "optimal": "Asoodeh et al. 2021 (002) Theorem 3, eq. (20): exact optimal RDP-to-DP conversion",
+    "mironov": "Mironov 2017, Prop. 3 (composed by Prop. 1)",
+    "balle": "Balle et al. 2020, Thm. 21 / Canonne, Kamath, Steinke 2020",
+    "asoodeh": "Asoodeh et al. 2021, Lemma 1; delta via their Theorem 4",
+    "optimal": "Asoodeh et al. 2021, Thm. 3: exact optimal RDP-to-DP conversion",
 }
 CONVERSIONS = tuple(CITATIONS)
+CONVERSION_ALIASES = {"lemma1": "asoodeh"}     # former names, still accepted
+
+
+def canonical_conversion(conversion):
+    """``conversion`` under its current name (a former name is mapped; anything else unchanged)."""
+    return CONVERSION_ALIASES.get(conversion, conversion) if isinstance(conversion, str) else conversion
 METHODS = ("rdp",)
 
 
@@ -64,6 +70,31 @@ class AccountingResult:
     sigma: float | None = None
     mechanism: str = ""
     extras: dict = field(default_factory=dict)
+
+    # the bracket, in the attributes every answer type has (``numeric.stateful.Answer`` too)
+    @property
+    def lower(self) -> float:
+        """A certified lower bound on the quantity (0, the trivial one, when the route gives none:
+        the RDP conversions and the approximations)."""
+        return float(self.extras.get(f"{self.name}_lower") or 0.0)
+
+    @property
+    def upper(self) -> float:
+        """The certified upper bound: ``value`` for a guarantee; for an approximation (which is
+        none) the certified PLD upper bound computed beside it, or ``ValueError`` saying so."""
+        x = self.extras
+        if x.get("approximation"):
+            hi = x.get(f"pld_{self.name}_upper")
+            if hi is None:
+                raise ValueError(f"route {self.route} is an approximation and no certified upper bound "
+                                 f"on {self.name} was computed beside it")
+            return float(hi)
+        return float(x.get(f"{self.name}_upper", self.value))
+
+    @property
+    def route(self) -> str:
+        """The route that gave ``value`` (rdp, pld, exact, pure, clt, edgeworth, ...)."""
+        return str(self.extras.get("route", self.method))
 
     def to_dict(self) -> dict:
         d = {self.name: self.value, "method": self.method, "citation": self.citation}
@@ -107,6 +138,7 @@ class AccountingResult:
 
 # ----------------------------------------------------------------------------- conversions
 def _check_conversion(conversion: str) -> str:
+    conversion = canonical_conversion(conversion)
     if conversion not in CITATIONS:
         raise K.DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
     return conversion
@@ -120,31 +152,33 @@ def eps_conversion(conversion: str, alpha, gamma, delta) -> np.ndarray:
     if conversion == "mironov":
         return g - np.log(d) / (a - 1.0)
     if conversion == "balle":
-        return np.maximum(K.balle2020(a, g, d), 0.0)
-    if conversion == "lemma1":
-        return K.lemma1(a, g, d)
+        return np.maximum(K.eps_balle(a, g, d), 0.0)
+    conversion = canonical_conversion(conversion)
+    if conversion == "asoodeh":
+        return K.eps_asoodeh(a, g, d)
     if conversion == "optimal":
         return C.eps_exact(a, g, d)
     raise K.DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
 
 
-def _delta_thm4(a, g, e):
-    """delta with max{g, f}(alpha, eps, delta) >= gamma (002 eq. (23)), or eq. (22): a valid
+def _delta_from_gamma_bounds(a, g, e):
+    """delta with max{g, f}(alpha, eps, delta) >= gamma (Asoodeh et al. 2021, Thm. 4, the
+    small-delta lower bounds on gamma), or the large-delta closed form: a valid
     (eps, delta) for every (alpha, gamma)-RDP mechanism; found by bisection in log delta
     and reported at the end where the bound is verified."""
     a, g, e = (x.ravel() for x in np.broadcast_arrays(a, g, e))
     d_g = np.exp(np.minimum(K.log_zeta(a) + (a - 1.0) * (g - e), 0.0))   # g(alpha,eps,d_g) = gamma
     with np.errstate(over="ignore"):
-        closed = -np.expm1(e - g)                                          # eq. (22)
+        closed = -np.expm1(e - g)                                          # large-delta form
     d_top = np.where(closed >= 1.0 / a, closed, 1.0 / a)                  # always valid
     # f-part: bisection in log delta on (1e-300, 1/alpha)
     lo = np.full(a.size, np.log(1e-300))
     hi = np.log(1.0 / a) + np.log1p(-1e-12)
-    ok_hi = K.thm4_f(a, e, np.exp(hi)) >= g
-    lo_ok = K.thm4_f(a, e, np.exp(lo)) >= g
+    ok_hi = K.gamma_upper(a, e, np.exp(hi)) >= g
+    lo_ok = K.gamma_upper(a, e, np.exp(lo)) >= g
     for _ in range(64):
         mid = 0.5 * (lo + hi)
-        fm = K.thm4_f(a, e, np.exp(mid)) >= g
+        fm = K.gamma_upper(a, e, np.exp(mid)) >= g
         hi = np.where(fm, mid, hi)
         lo = np.where(fm, lo, mid)
     d_f = np.where(lo_ok, 1e-300, np.where(ok_hi, np.exp(hi), np.inf))
@@ -159,8 +193,9 @@ def delta_conversion(conversion: str, alpha, gamma, eps) -> np.ndarray:
         return np.exp(np.minimum(-(a - 1.0) * (e - g), 0.0))
     if conversion == "balle":
         return np.exp(np.minimum(K.log_zeta(a) + (a - 1.0) * (g - e), 0.0))
-    if conversion == "lemma1":
-        return _delta_thm4(a, g, e).reshape(a.shape)
+    conversion = canonical_conversion(conversion)
+    if conversion == "asoodeh":
+        return _delta_from_gamma_bounds(a, g, e).reshape(a.shape)
     if conversion == "optimal":
         return C.delta_exact(a, g, e)
     raise K.DomainError("conversion", conversion, "one of " + ", ".join(CONVERSIONS))
@@ -216,7 +251,7 @@ def _rows_gamma(curve: RDPCurve, steps: np.ndarray):
 def epsilon_many(curve: RDPCurve, steps, delta: float, conversion: str = "optimal"):
     """epsilon(delta) of the ``steps``-fold composition of ``curve`` for an array of
     step counts at once.  Returns (eps, alpha) arrays, eps rounded up."""
-    _check_conversion(conversion)
+    conversion = _check_conversion(conversion)
     d = float(K.check_open01(delta, "delta"))
     one = steps[0] if isinstance(steps, (list, tuple)) and len(steps) == 1 else None
     T = np.atleast_1d(np.asarray(steps, dtype=float)) if not K.is_number(one) else np.array([one])
@@ -227,8 +262,8 @@ def epsilon_many(curve: RDPCurve, steps, delta: float, conversion: str = "optima
         e1, a1 = _epsilon_one(curve, float(T[0]), d)
         return np.array([e1]), np.array([a1])
     if conversion == "optimal":
-        # coarse continuous search with the Lemma 1 bound, then the exact conversion near it
-        a1, _ = _search_alpha(_rows_gamma(curve, T), lambda A, G: K.lemma1(A, G, d), m,
+        # coarse continuous search with the Asoodeh et al. bound, then the exact conversion near it
+        a1, _ = _search_alpha(_rows_gamma(curve, T), lambda A, G: K.eps_asoodeh(A, G, d), m,
                               curve.alpha_max, curve.integer_only, rtol=1e-3)
         if curve.integer_only:
             base = np.maximum(np.round(a1), 2.0)
@@ -246,11 +281,11 @@ def epsilon_many(curve: RDPCurve, steps, delta: float, conversion: str = "optima
             G = _rows_gamma(curve, T)(A)
             return C.eps_exact(A, G, d)
 
-        # the exact objective is flat at its optimum: one grid around the Lemma 1 optimum and
+        # the exact objective is flat at its optimum: one grid around the Asoodeh et al. bound's optimum and
         # a parabolic step (two vectorised calls of the exact conversion) reach 1e-5 relative
         x, v = zoom_minimize(F, lo, hi, n_grid=9, n_zoom=5, rtol=0.3, max_rounds=1, log=True,
                              parabolic=True)
-        # the Lemma 1 optimum is a candidate too (RDP curves can have a cliff near the optimum,
+        # that bound's optimum is a candidate too (RDP curves can have a cliff near the optimum,
         # e.g. the subsampled Gaussian, where the coarse exact search may land beside it)
         v1 = F((a1 - 1.0)[:, None])[:, 0]
         use1 = v1 < v
@@ -310,7 +345,7 @@ def _epsilon_linear(R: float, d: float, amax: float) -> tuple[float, float]:
     by the exact conversion: secant steps on d eps/d alpha, which the envelope theorem gives
     at each solve, d eps/d alpha = (R (2 alpha - 1) - dH/d alpha)/(dH/d eps) with
     H = (alpha-1) gamma_alpha^eps(delta).  Starts at Mironov's optimum
-    1 + sqrt(log(1/delta)/R) (002 eq. (27) for a linear curve); each solve warm-starts the
+    1 + sqrt(log(1/delta)/R) (Mironov 2017's optimum for a linear curve); each solve warm-starts the
     next.  Every evaluated order gives a valid guarantee: the smallest is returned."""
     best = (math.inf, math.nan)
     warm = None
@@ -434,22 +469,22 @@ def _search_one(curve: RDPCurve, gam, ex, screen, cache: dict, what: str, info: 
 
 def _epsilon_one(curve: RDPCurve, steps: float, d: float, gcache: dict | None = None
                  ) -> tuple[float, float]:
-    """epsilon(delta) of ``steps`` x ``curve`` by the exact conversion (002 Thm. 3, eq. (14))
+    """epsilon(delta) of ``steps`` x ``curve`` by the exact conversion (Asoodeh et al. 2021, Thm. 3)
     for one query, and the order that gives it: ``_search_one`` screened by the closed-form
-    Lemma 1 bound (002 eq. (25)) with the exact conversion one point at a time
+    Lemma 1 bound (Asoodeh et al. 2021) with the exact conversion one point at a time
     (``numeric.fastconv``); linear curves by ``_epsilon_linear``.  Rounded up."""
     amax = float(min(curve.alpha_max, 1e6))
     if curve.linear_rho is not None and not curve.integer_only:
         return _epsilon_linear(steps * curve.linear_rho, d, amax)
     gam, ex, cache = _scalar_cache(curve, steps, lambda a, g: eps_exact_scalar(a, g, d), gcache)
-    return _search_one(curve, gam, ex, lambda A, G: K.lemma1(A, G, d), cache, "epsilon",
+    return _search_one(curve, gam, ex, lambda A, G: K.eps_asoodeh(A, G, d), cache, "epsilon",
                        {"steps": steps, "delta": d})
 
 
 def _log_delta_screen(conversion: str, A, G, e: float):
     """log delta(eps) at orders A with (composed) RDP G by a closed-form conversion, in log
-    space: ``mironov``; ``balle`` (Balle et al. 2020, finite far below 1e-300); ``lemma1``
-    (002 eq. (25)); ``optimal``: the smaller of the last two (the screen before the exact
+    space: ``mironov``; ``balle`` (Balle et al. 2020, finite far below 1e-300); ``asoodeh``
+    (Asoodeh et al. 2021, Lemma 1); ``optimal``: the smaller of the last two (the screen before the exact
     conversion)."""
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         if conversion == "mironov":
@@ -457,8 +492,8 @@ def _log_delta_screen(conversion: str, A, G, e: float):
         lb = np.minimum(K.log_zeta(A) + (A - 1.0) * (G - e), 0.0)
         if conversion == "balle":
             return lb
-        l1 = np.log(delta_conversion("lemma1", A, G, e))
-        return l1 if conversion == "lemma1" else np.minimum(lb, l1)
+        l1 = np.log(delta_conversion("asoodeh", A, G, e))
+        return l1 if conversion == "asoodeh" else np.minimum(lb, l1)
 
 
 def _delta_by_inversion(curve: RDPCurve, steps: float, e: float):
@@ -466,7 +501,7 @@ def _delta_by_inversion(curve: RDPCurve, steps: float, e: float):
     ``_epsilon_one`` (the exact conversion; no SciPy; the curve's values shared between
     the queries).  For curves whose fractional orders need a series that converges fast.
 
-    The start is the smallest Balle et al. 2020 / Lemma 1 bound over integer orders (log
+    The start is the smallest Balle et al. 2020 / Asoodeh et al. 2021 bound over integer orders (log
     space).  Newton steps in log delta (d eps / d log delta ~ -1/(alpha - 1) at the optimal
     order) find a bracket, then regula falsi narrows it, always keeping an end whose
     epsilon was computed and is <= eps: by the RDP route the composition is
@@ -536,9 +571,11 @@ def _delta_by_inversion(curve: RDPCurve, steps: float, e: float):
 def epsilon(curve: RDPCurve, delta: float, conversion: str = "optimal", steps: float = 1,
             method: str = "rdp") -> AccountingResult:
     """epsilon(delta) of an RDP curve (times ``steps``), optimised over alpha
-    (002 eq. (27) for ``mironov``; eq. (30) for ``optimal``)."""
+    (Mironov 2017 for ``mironov``; the improved moments accountant of Asoodeh et al. 2021 for
+    ``optimal``)."""
     if method not in METHODS:
         raise K.DomainError("method", method, "one of " + ", ".join(METHODS))
+    conversion = _check_conversion(conversion)
     e, a = epsilon_many(curve, [steps], delta, conversion)
     return AccountingResult("epsilon", float(e[0]), method, conversion, float(a[0]),
                             CITATIONS[conversion] + "; RDP: " + curve.citation,
@@ -547,10 +584,10 @@ def epsilon(curve: RDPCurve, delta: float, conversion: str = "optimal", steps: f
 
 def delta(curve: RDPCurve, eps: float, conversion: str = "optimal", steps: float = 1,
           method: str = "rdp") -> AccountingResult:
-    """delta(epsilon) of an RDP curve (times ``steps``), optimised over alpha (002 eq. (26))."""
+    """delta(epsilon) of an RDP curve (times ``steps``), optimised over alpha."""
     if method not in METHODS:
         raise K.DomainError("method", method, "one of " + ", ".join(METHODS))
-    _check_conversion(conversion)
+    conversion = _check_conversion(conversion)
     e = float(K.check_nonneg(eps, "epsilon"))
     T = np.array([float(steps)])
     if not (np.isfinite(T[0]) and T[0] >= 1):
@@ -567,7 +604,7 @@ def delta(curve: RDPCurve, eps: float, conversion: str = "optimal", steps: float
         try:
             a, v = _delta_optimal_refine(curve, T, e, a, v)
         except (ConvergenceError, ArithmeticError):
-            pass                  # keep the (valid, looser) Lemma 1 / Balle et al. value
+            pass                  # keep the (valid, looser) Asoodeh et al. / Balle et al. value
     return _delta_result(curve, conversion, method, e, a, v)
 
 
@@ -610,9 +647,9 @@ def _delta_optimal_refine(curve, T, e, a, v):
     return a, v
 
 
-# ----------------------------------------------------------------------------- the paper's MA
+# ----------------------------------------------------------------------------- the moments accountant
 def ma_epsilon(rho, T, delta_):
-    """Moments accountant epsilon = rho T + sqrt(4 rho T log(1/delta)) (002 eq. (29)): the
+    """Moments accountant epsilon = rho T + sqrt(4 rho T log(1/delta)) (Abadi et al. 2016, as stated by Asoodeh et al. 2021): the
     generated kernel of the library quantity ``ma_epsilon`` [rho, T, delta], domains checked."""
     r = K.check_positive(rho, "rho")
     t = K.check_steps(T, "T")
@@ -621,13 +658,14 @@ def ma_epsilon(rho, T, delta_):
 
 
 def improved_ma_epsilon(rho, T, delta_):
-    """eps^delta(rho, T) = inf_alpha eps_alpha^delta(rho alpha T) (002 eq. (30)), the exact
-    improved moments accountant; vectorised over T.  Returns (eps, alpha)."""
+    """eps^delta(rho, T) = inf_alpha eps_alpha^delta(rho alpha T) (Asoodeh et al. 2021), the
+    exact improved moments accountant; vectorised over T.  Returns (eps, alpha)."""
     return epsilon_many(LinearRDP(rho), T, delta_, "optimal")
 
 
-def lemma2_epsilon(rho, T, delta_):
-    """Lemma 2's bound (002 eqs. (31)-(33)): min{eps_0, eps_1, (rho T/delta + log(1-delta))_+},
+def improved_ma_epsilon_bound(rho, T, delta_):
+    """The closed-form bound on the improved moments accountant (Asoodeh et al. 2021, Lemma 2):
+    min{eps_0, eps_1, (rho T/delta + log(1-delta))_+},
     eps_0 and eps_1 minimised over alpha in (1, 1/delta].  Vectorised over T.
     Returns (eps, alpha) (alpha = 1/delta when the third term wins)."""
     d = float(K.check_open01(delta_, "delta"))
@@ -639,20 +677,20 @@ def lemma2_epsilon(rho, T, delta_):
     def F(X):
         A = 1.0 + X
         G = r * A * T[:, None]
-        e0 = np.maximum(K.balle2020(A, G, d), 0.0)               # (32)
-        e1 = K.lemma1_eq25_second(A, G, d)                       # (33)
+        e0 = np.maximum(K.eps_balle(A, G, d), 0.0)
+        e1 = K.eps_chi_bound(A, G, d)
         return np.minimum(e0, e1)
 
     x, v = zoom_minimize(F, np.full(m, _XMIN), np.full(m, amax - 1.0), n_grid=48, n_zoom=12,
                          rtol=1e-7, log=True)
-    third = np.maximum(r * T / d + np.log1p(-d), 0.0)            # third term of (31)
+    third = np.maximum(r * T / d + np.log1p(-d), 0.0)            # the third term
     eps = np.minimum(v, third)
     alpha = np.where(third < v, amax, 1.0 + x)
     return round_up(eps), alpha
 
 
-def theorem5_sigma2(eps, delta_, T):
-    """Theorem 5's sufficient variance without its O(.) remainder (002 Thm. 5):
+def sufficient_sigma2(eps, delta_, T):
+    """The sufficient variance of Asoodeh et al. 2021, Thm. 5, without its O(.) remainder:
     (2T/eps^2) log(1/delta) + T/eps - (2T/eps^2)(log(2 log(1/delta)) + 1 - log eps); the
     generated kernel of the library quantity ``sigma2_sufficient``."""
     return G.sigma2_sufficient(eps, delta_, T)
@@ -660,17 +698,11 @@ def theorem5_sigma2(eps, delta_, T):
 
 def ma_sigma2(eps, delta_, T):
     """The moments-accountant variance: sigma^2 = T/(2 x), x = eps - 2 log delta -
-    2 sqrt((eps - log delta) log(1/delta)) (002 eqs. (34)-(35)); the generated kernel of the
-    library quantity ``ma_sigma2`` (stable form x = (sqrt(eps + L) - sqrt(L))^2 without the
+    2 sqrt((eps - log delta) log(1/delta)) (Abadi et al. 2016, as stated by Asoodeh et al. 2021);
+    the generated kernel of the library quantity ``ma_sigma2`` (stable form x = (sqrt(eps + L) - sqrt(L))^2 without the
     printed form's cancellation)."""
     return G.ma_sigma2(eps, delta_, T)
 
 
-def min_sigma2(eps, delta_, T, conversion: str = "optimal") -> float:
-    """The exact minimal sigma^2 of the T-fold Gaussian by the RDP accountant with
-    ``conversion`` (what Theorem 5 expands asymptotically)."""
-    from . import account
-    from . import events as EV
-    res = account.calibrate(lambda s: [EV.Event(EV.Gaussian(s), None, int(T))], eps, delta_, "sigma",
-                            1e-3, 1e6, method="rdp", rtol=1e-6, conversion=conversion)
-    return res.value ** 2
+# TEMPORARY-ALIASES (removed once the figure modules are migrated)
+lemma2_epsilon, theorem5_sigma2 = improved_ma_epsilon_bound, sufficient_sigma2

@@ -1,6 +1,6 @@
-"""Exact optimal RDP <-> DP conversion (002 Theorem 3) and its inverses, vectorised.
+"""Exact optimal RDP <-> DP conversion (Asoodeh et al. 2021, Theorem 3) and its inverses, vectorised.
 
-Theorem 3 (002 eq. (20)): for alpha > 1, eps >= 0, delta in (0, 1)
+Theorem 3 (Asoodeh et al. 2021, eq. (20)): for alpha > 1, eps >= 0, delta in (0, 1)
 
     gamma_alpha^eps(delta) = eps + log M / (alpha - 1),
     M = min_{p in (delta, 1)} p^alpha (p-delta)^(1-alpha) + (1-p)^alpha (e^eps - p + delta)^(1-alpha).
@@ -16,7 +16,7 @@ finite for large eps), and
     d/du log(objective) = w_A L_A' + w_B L_B',   w_A = expit(L_A - L_B), w_B = 1 - w_A,
     d2/du2 log(objective) = w_A L_A'' + w_B L_B'' + w_A w_B (L_A' - L_B')^2.
 
-The objective is convex in p (002, after Thm. 3), so d/du log(objective) changes
+The objective is convex in p (Asoodeh et al. 2021, after Thm. 3), so d/du log(objective) changes
 sign once.  L_B' < 0 on the whole interval and L_A' < 0 exactly for
 u < (alpha-1) delta, so the minimiser lies in ((alpha-1)delta, 1-delta) when
 alpha*delta < 1 (at alpha*delta >= 1 the minimum is at the end p -> 1 and
@@ -27,10 +27,10 @@ log1p/expm1 forms (``_excess``, ``_log_sum_shifted``) that keep full relative
 accuracy when gamma is small against eps.
 
 Inverses.  gamma_alpha^eps(delta) increases in eps and in delta, so
-eps_alpha^delta(gamma) (002 eq. (14)) and delta_alpha^eps(gamma) (002 eq. (13))
+eps_alpha^delta(gamma) (Asoodeh et al. 2021, eq. (14)) and delta_alpha^eps(gamma) (Asoodeh et al. 2021, eq. (13))
 are found by the same bracketed Newton iteration, with derivatives from the
 envelope theorem (partial derivatives of log(objective) at the minimiser) and
-brackets from Lemma 1 (002 eq. (25)) and Theorem 4 (002 eq. (23)).  The
+brackets from Lemma 1 (Asoodeh et al. 2021, eq. (25)) and Theorem 4 (Asoodeh et al. 2021, eq. (23)).  The
 closed cases alpha*delta >= 1 use eqs. (22) and (24).  These results are
 privacy guarantees: they are rounded up (the upper end of the final bracket,
 then ``numeric.solvers.round_up``).
@@ -46,14 +46,14 @@ from .solvers import ConvergenceError, bracketed_newton, round_up
 __all__ = ["gamma_exact", "eps_exact", "delta_exact", "log_objective_terms",
            "derived_kernels", "derived_exprs", "minimiser_u", "ConvergenceError"]
 
-CITE_THM3 = "Asoodeh et al. 2021 (seed 002) Theorem 3, eq. (20)"
+CITE_OPTIMAL = "Asoodeh et al. 2021, Theorem 3, eq. (20)"
 _RTOL_U = 1e-13     # minimiser, relative in u (the value error is quadratic in this)
 _RTOL_OUT = 1e-14   # eps / log-delta inversion
 
 
 # ----------------------------------------------------------------------------- symbolic side
 def derived_exprs():
-    """The SymPy-derived pieces of d/du log(objective) of 002 eq. (20): the library's
+    """The SymPy-derived pieces of d/du log(objective) of Asoodeh et al. 2021, eq. (20): the library's
     ``derive.lib.quantities.conversion_pieces`` (``dA, d2A, dB, d2B, dB_deps, dA_ddelta, dB_ddelta``
     as functions of (alpha, W, delta, u), W = e^-eps; ``LA, LB`` of (alpha, eps, delta, u)).
     ``numeric.codegen`` writes them to ``numeric/_kernels_generated.py`` (imported at run time,
@@ -85,7 +85,7 @@ def _excess(a, e, d, u):
 
 
 def _log_terms_shifted(a, e, d, u):
-    """L_A + (alpha-1)eps and L_B + (alpha-1)eps of 002 eq. (20) at p = delta + u, stable."""
+    """L_A + (alpha-1)eps and L_B + (alpha-1)eps of Asoodeh et al. 2021, eq. (20) at p = delta + u, stable."""
     xa, xb = _excess(a, e, d, u)
     return np.log(u) + xa, np.log1p(-u) + xb
 
@@ -103,7 +103,7 @@ def _log_sum_shifted(a, e, d, u):
 
 
 def log_objective_terms(alpha, eps, delta, u):
-    """(L_A, L_B): the two log-terms of the objective of 002 eq. (20) at p = delta + u.
+    """(L_A, L_B): the two log-terms of the objective of Asoodeh et al. 2021, eq. (20) at p = delta + u.
     HAND (tests/test_kernel_ties.py): log-domain trick: the excess forms shift by (alpha-1) eps with log1p/expm1 split by the size of u (a branch a printer would evaluate both ways)."""
     la, lb = _log_terms_shifted(alpha, eps, delta, u)
     s = (np.asarray(alpha) - 1.0) * np.asarray(eps)
@@ -123,7 +123,7 @@ def _score(a, e, d, u, W, kern):
 
 
 def minimiser_u(alpha, eps, delta, t0=None):
-    """u* = p* - delta, the minimiser of 002 eq. (20) in (0, 1-delta), for
+    """u* = p* - delta, the minimiser of Asoodeh et al. 2021, eq. (20) in (0, 1-delta), for
     0 < alpha*delta < 1 (1-D arrays of equal length).  Returns (u*, t-bracket)."""
     a, e, d = alpha, eps, delta
     W = np.exp(-e)
@@ -139,7 +139,7 @@ def minimiser_u(alpha, eps, delta, t0=None):
         if cold.any():
             lo, hi, t0 = _coarse_bracket(fun, lo, hi, t0, cold)
         tlo, thi, _ = bracketed_newton(fun, lo, hi, t0, rtol=2e-15, atol=_RTOL_U,
-                                       what="Theorem 3 minimiser (002 eq. (20))")
+                                       what="Theorem 3 minimiser (Asoodeh et al. 2021, eq. (20))")
     return np.exp(0.5 * (tlo + thi)), (tlo, thi)
 
 
@@ -191,7 +191,7 @@ def _prep(*xs):
 
 
 def gamma_exact(alpha, eps, delta):
-    """gamma_alpha^eps(delta) of 002 Theorem 3, eq. (20), elementwise (broadcasting).
+    """gamma_alpha^eps(delta) of Asoodeh et al. 2021, Theorem 3, eq. (20), elementwise (broadcasting).
 
     Closed forms: eq. (22) where alpha*delta >= 1.  Accuracy about 1e-13
     relative (float rounding of the log-objective; see module docstring).
@@ -203,7 +203,7 @@ def gamma_exact(alpha, eps, delta):
     shape, (a, e, d) = _prep(alpha, eps, delta)
     out = np.empty_like(a)
     big = a * d >= 1.0
-    out[big] = K.thm4_eq22(a[big], e[big], d[big])
+    out[big] = K.gamma_large_delta(a[big], e[big], d[big])
     sm = ~big
     if sm.any():
         out[sm] = _gamma_interior(a[sm], e[sm], d[sm])[0]
@@ -212,7 +212,7 @@ def gamma_exact(alpha, eps, delta):
 
 # ----------------------------------------------------------------------------- eps_alpha^delta(gamma)
 def eps_exact(alpha, gamma, delta):
-    """eps_alpha^delta(gamma) (002 eq. (14)): the smallest eps such that every
+    """eps_alpha^delta(gamma) (Asoodeh et al. 2021, eq. (14)): the smallest eps such that every
     (alpha, gamma)-RDP mechanism is (eps, delta)-DP, i.e. the root in eps of
     gamma_alpha^eps(delta) = gamma (Theorem 3, eq. (20)).
 
@@ -226,7 +226,7 @@ def eps_exact(alpha, gamma, delta):
     shape, (a, g, d) = _prep(alpha, gamma, delta)
     out = np.zeros_like(a)
     big = a * d >= 1.0
-    out[big] = round_up(K.lemma1_eq24(a[big], g[big], d[big]))
+    out[big] = round_up(K.eps_large_delta(a[big], g[big], d[big]))
     sm = (~big) & (g > 0)
     if sm.any():
         out[sm] = _eps_interior(a[sm], g[sm], d[sm])
@@ -242,7 +242,7 @@ def _eps_interior(a, g, d):
     if not need.any():
         return res
     a, g, d = a[need], g[need], d[need]
-    hi = K.lemma1_eq25(a, g, d)
+    hi = K.eps_asoodeh_small_delta(a, g, d)
     hi = hi * (1 + 1e-9) + 1e-12                 # a strict upper bracket (eq. (25) is an upper bound)
     lo = np.zeros_like(hi)
     tcache = np.full(a.size, np.nan)
@@ -258,7 +258,7 @@ def _eps_interior(a, g, d):
     # start next to the Lemma 1 bound (eq. (25)): it is within a few per cent of the root,
     # so Newton needs fewer iterations than from the midpoint (measured in bench_routes)
     _, ehi, _ = bracketed_newton(fun, lo, hi, hi * 0.995, rtol=_RTOL_OUT, atol=1e-300,
-                                 what="eps_alpha^delta(gamma) inversion (002 eq. (14))")
+                                 what="eps_alpha^delta(gamma) inversion (Asoodeh et al. 2021, eq. (14))")
     res[need] = round_up(ehi)
     return res
 
@@ -268,7 +268,7 @@ LOG_DELTA_FLOOR = np.log(1e-300)
 
 
 def delta_exact(alpha, gamma, eps):
-    """delta_alpha^eps(gamma) (002 eq. (13)): the smallest delta such that every
+    """delta_alpha^eps(gamma) (Asoodeh et al. 2021, eq. (13)): the smallest delta such that every
     (alpha, gamma)-RDP mechanism is (eps, delta)-DP, i.e. the root in delta of
     gamma_alpha^eps(delta) = gamma.
 
@@ -322,6 +322,6 @@ def _delta_interior(a, g, e):
             return gam - g2[idx], d * dl / (a2[idx] - 1.0)
 
         _, shi, _ = bracketed_newton(fun, lo2, hi2, 0.5 * (lo2 + hi2), rtol=2e-15, atol=_RTOL_OUT,
-                                     what="delta_alpha^eps(gamma) inversion (002 eq. (13))")
+                                     what="delta_alpha^eps(gamma) inversion (Asoodeh et al. 2021, eq. (13))")
         res[ok] = round_up(np.exp(shi))
     return res

@@ -1,6 +1,6 @@
 """Cumulants of the privacy loss (log-likelihood ratio) L = log(q/p), numerically.
 
-The Edgeworth approximation of seed 004 (Zheng, Dong, Long, Su 2020, Sec. 3.1,
+The Edgeworth approximation of Zheng, Dong, Long, Su 2020 (Sec. 3.1,
 eqs. (3.7)-(3.9)) needs the cumulants kappa_r(L) under P and kappa~_r(L) under Q
 of one step; this module computes them for the paper's two examples.
 

@@ -1,4 +1,4 @@
-"""CLT and Edgeworth approximations of composed trade-off curves (seed 004,
+"""CLT and Edgeworth approximations of composed trade-off curves (Zheng et al. 2020,
 Zheng, Dong, Long, Su 2020, Secs. 3-4).  **Approximations, not certified
 bounds**: every object here says so (``approximation = True``); compare with
 ``numeric.pld`` for certified answers.
@@ -190,14 +190,14 @@ def clt_sgd(sigma, p, steps) -> fdp.Gaussian:
 
 
 def laplace(theta, steps, degree: int = 2, inverse_method: str = "numerical") -> Edgeworth:
-    """Lap(0,1)^n vs Lap(theta,1)^n (004 Sec. 5.2)."""
+    """Lap(0,1)^n vs Lap(theta,1)^n (Zheng et al. 2020, Sec. 5.2)."""
     return edgeworth(C.laplace_cumulants(theta, 4, "P"), C.laplace_cumulants(theta, 4, "Q"),
                      steps, degree, inverse_method)
 
 
 def subsampled_gaussian(sigma, p, steps, degree: int = 2, inverse_method: str = "numerical") -> Edgeworth:
     """The paper's g = (p G_{1/sigma} + (1-p) Id)^{(x)n} = T(N(0,1)^n, (p N(1/sigma,1) + (1-p) N(0,1))^n)
-    (004 Sec. 5.3, App. C); ``.symmetrised()`` gives min{g, g^-1}**."""
+    (Zheng et al. 2020, Sec. 5.3, App. C); ``.symmetrised()`` gives min{g, g^-1}**."""
     s = float(K.check_positive(sigma, "sigma"))
     if not s >= 1 / 12:         # the cumulants' quadrature covers mu = 1/sigma <= 12
         raise DomainError("sigma", s, "[1/12, oo) on the Edgeworth route (its cumulant quadrature covers "

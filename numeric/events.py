@@ -48,7 +48,7 @@ at that shift, as its P vs Q).
 Routes:
 
 * ``rdp``   RDP curves composed additively (heterogeneous composition is a sum of
-            curves), converted by the exact optimal conversion (002 Theorem 3).
+            curves), converted by the exact optimal conversion (Asoodeh et al. 2021, Theorem 3).
             Gaussian: Mironov 2017 Prop. 7; discrete Gaussian: alpha Delta^2/(2 sigma^2),
             Canonne, Kamath, Steinke 2020 Prop. 5 (an upper bound; subsampled by the
             generic bounds below, never by the continuous exact curve); Poisson-subsampled Gaussian: Mironov,
@@ -60,7 +60,7 @@ Routes:
             support, the tail as +oo loss in the upper bound), without or with Poisson subsampling (add/remove
             dominating pairs, Zhu, Dong, Wang 2022) or fixed batches (replace-one: the
             upper bound composes the symmetric dominating pair C_gamma(f) = min{f_gamma,
-            f_gamma^{-1}}** of Dong, Roth, Su 2019 Thm. 4.2 (004 Sec. 2), gamma = B/N; the
+            f_gamma^{-1}}** of Dong, Roth, Su 2019 Thm. 4.2 (Zheng et al. 2020, Sec. 2), gamma = B/N; the
             lower bound the worse of the two attained fixed orders; ``numeric.pld``; the
             discrete Gaussian by its exact truncated pmf pair, the tail +oo in the upper bound).
 * ``clt``, ``edgeworth``  approximations (``numeric.methods``), one homogeneous

@@ -1,11 +1,11 @@
-"""The exact optimal RDP -> DP conversion (002 Theorem 3, eq. (14)) for ONE point, in plain
+"""The exact optimal RDP -> DP conversion (Asoodeh et al. 2021, Theorem 3, eq. (14)) for ONE point, in plain
 floats: the per-query path of the accountant.
 
 ``numeric.conversion`` solves many points at once with NumPy; for a single query its
 array bookkeeping dominates (about 2 ms per call).  Here the same equations are solved
 with the ``math`` module in a few tens of microseconds:
 
-* the minimiser u* = p* - delta of 002 eq. (20) at fixed eps, by Newton's method in
+* the minimiser u* = p* - delta of Asoodeh et al. 2021, eq. (20) at fixed eps, by Newton's method in
   t = log u safeguarded by bisection on the sign of the score d/du log(objective)
   (the objective is convex in p, so the score changes sign once in
   ((alpha-1) delta, 1 - delta));
@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 
-from ._kernels_generated import eps_large_delta_scalar, eps_lemma1_small_delta_scalar
+from ._kernels_generated import eps_large_delta_scalar, eps_asoodeh_small_delta_scalar
 from .kernels import expit_scalar as _expit
 from .solvers import round_up as _round_up
 
-__all__ = ["eps_exact_scalar", "eps_solve", "gamma_exact_scalar", "lemma1_eq25_scalar"]
+__all__ = ["eps_exact_scalar", "eps_solve", "gamma_exact_scalar", "eps_asoodeh_small_delta_scalar"]
 
 _TOL_T = 1e-13        # inner: |step| in t = log u (the value error is quadratic in it)
 _TOL_E = 1e-14        # outer: relative width in eps
@@ -39,7 +39,7 @@ _ULP = 2.0 ** -52
 
 def _state(a: float, e: float, d: float, W: float, Wm1: float, t: float):
     """(u * score, its t-derivative, log-sum (alpha-1)gamma, w_B, u, 1 - u e^-eps) at u = e^t
-    (002 eq. (20))."""
+    (Asoodeh et al. 2021, eq. (20))."""
     u = math.exp(t)
     v = 1.0 - u
     x_a = a * math.log1p(d / u) + (a - 1.0) * e
@@ -135,15 +135,14 @@ def _minimiser(a: float, e: float, d: float, t0: float | None):
 
 
 def gamma_exact_scalar(a: float, e: float, d: float) -> float | None:
-    """gamma_alpha^eps(delta) of 002 eq. (20) for 0 < alpha*delta < 1 (None if unsolved).
+    """gamma_alpha^eps(delta) of Asoodeh et al. 2021, eq. (20) for 0 < alpha*delta < 1 (None if unsolved).
     HAND (tests/test_kernel_ties.py): root finding for one float in math (the minimiser of the objective)."""
     st = _minimiser(a, e, d, None)
     return None if st is None else st[2] / (a - 1.0)
 
 
-# 002 eq. (25), the Lemma 1 upper bound on eps_alpha^delta(gamma) (0 < alpha delta < 1): GENERATED, the
-# library quantity ``eps_lemma1_small_delta`` printed for one float in ``math``
-lemma1_eq25_scalar = eps_lemma1_small_delta_scalar
+# ``eps_asoodeh_small_delta_scalar``: the upper bound on eps_alpha^delta(gamma) of Asoodeh et al. 2021,
+# Lemma 1 (0 < alpha delta < 1), GENERATED: the library quantity printed for one float in ``math``.
 
 
 def _certified(a, d, target, e_hi, dh_hi, mag_hi, at_hi):
@@ -159,7 +158,7 @@ def _certified(a, d, target, e_hi, dh_hi, mag_hi, at_hi):
 
 
 def eps_exact_scalar(a: float, g: float, d: float) -> float:
-    """eps_alpha^delta(gamma) (002 eq. (14)) for one point, rounded up.
+    """eps_alpha^delta(gamma) (Asoodeh et al. 2021, eq. (14)) for one point, rounded up.
 
     Closed case alpha*delta >= 1: eq. (24).  Falls back to the vectorised solver
     (``numeric.conversion.eps_exact``, which raises on failure) when Newton stalls.
@@ -169,7 +168,7 @@ def eps_exact_scalar(a: float, g: float, d: float) -> float:
 
 def eps_solve(a: float, g: float, d: float, warm: tuple | None = None):
     """(eps rounded up, warm, dH/dalpha, dH/deps) for eps_alpha^delta(gamma), where
-    H(alpha, eps) = (alpha-1) gamma_alpha^eps(delta) (002 eq. (20)) at the root, its partial
+    H(alpha, eps) = (alpha-1) gamma_alpha^eps(delta) (Asoodeh et al. 2021, eq. (20)) at the root, its partial
     derivatives by the envelope theorem (None in the closed cases), and ``warm`` = (eps, t)
     at the root: pass it back to start a solve at a nearby alpha.
     HAND (tests/test_kernel_ties.py): root finding for one float in math (the per-query path; NumPy calls cost more)."""
@@ -181,7 +180,7 @@ def eps_solve(a: float, g: float, d: float, warm: tuple | None = None):
     if a * d >= 1.0:
         return _round_up(eps_large_delta_scalar(a, g, d)), None, None, None
     target = (a - 1.0) * g
-    e_hi = lemma1_eq25_scalar(a, g, d) * (1 + 1e-9) + 1e-12
+    e_hi = eps_asoodeh_small_delta_scalar(a, g, d) * (1 + 1e-9) + 1e-12
     e_lo, e, t = 0.0, e_hi * 0.995, None           # the eps = 0 minimiser is a poor start
     if warm is not None and 0.0 < warm[0] < e_hi:
         e, t = warm

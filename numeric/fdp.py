@@ -3,12 +3,12 @@ total-variation toolkits.
 
 A trade-off function ``f = T(P, Q)`` maps a type I error ``alpha`` of a test of
 P against Q to the smallest type II error ``beta`` any test with that type I
-error achieves (Dong, Roth, Su; 004 Def. 2.1, 002 Sec. V).  It is convex,
+error achieves (Dong, Roth, Su; Zheng et al. 2020, Def. 2.1, Asoodeh et al. 2021, Sec. V).  It is convex,
 continuous, non-increasing and ``f(alpha) <= 1 - alpha``.
 
 Every class here evaluates exactly (closed forms, exact Neyman-Pearson on
 discrete pairs, exact upper envelopes of lines).  Conversions to (eps, delta)
-follow 004 Prop. 2.3,
+follow Zheng et al. 2020, Prop. 2.3,
 
     delta(eps) = 1 + f*(-e^eps) = sup_alpha (1 - f(alpha) - e^eps alpha),
 
@@ -165,12 +165,12 @@ class TradeOff:
         return _Inverse(self)
 
     def symmetrised(self) -> "TradeOff":
-        """min{f, f^{-1}}** (004 Sec. 2; the symmetric curve a pair of neighbouring
+        """min{f, f^{-1}}** (Zheng et al. 2020, Sec. 2; the symmetric curve a pair of neighbouring
         datasets in both orders certifies); through the minorant in general."""
         return self.lower_polyline.symmetrised()
 
     def delta(self, eps) -> np.ndarray:
-        """004 Prop. 2.3: delta(eps) = sup_alpha (1 - f(alpha) - e^eps alpha); never below the truth."""
+        """Zheng et al. 2020, Prop. 2.3: delta(eps) = sup_alpha (1 - f(alpha) - e^eps alpha); never below the truth."""
         return self.lower_polyline.delta(eps)
 
     def epsilon(self, delta) -> np.ndarray:
@@ -352,7 +352,7 @@ def _eps_delta_lines(e: np.ndarray, d: np.ndarray):
 
 
 class FromPrivacyProfile(PiecewiseLinear):
-    """004 Prop. 2.4 (primal to dual): the curve certified by (eps_i, delta_i) pairs,
+    """Zheng et al. 2020, Prop. 2.4 (primal to dual): the curve certified by (eps_i, delta_i) pairs,
     f(alpha) = sup_i f_{eps_i, delta_i}(alpha), built exactly as an upper envelope."""
 
     name = "from-privacy-profile"
@@ -408,7 +408,7 @@ class Discrete(PiecewiseLinear):
 
 
 class Gaussian(TradeOff):
-    """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu) (004 eq. (2.2); 002 eq. (41))."""
+    """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu) (Zheng et al. 2020, eq. (2.2); Asoodeh et al. 2021, eq. (41))."""
 
     name = "gaussian"
 
@@ -498,7 +498,7 @@ class Supremum(TradeOff):
 
 
 class Subsampled(TradeOff):
-    """p f + (1 - p) Id (004 Sec. 5 / Dong et al.'s subsampling before symmetrisation):
+    """p f + (1 - p) Id (Zheng et al. 2020, Sec. 5 / Dong et al.'s subsampling before symmetrisation):
     not symmetric; ``.symmetrised()`` gives the curve C_p(f) = min{f_p, f_p^{-1}}**.
     HAND (tests/test_kernel_ties.py): geometry: the subsampling operator's convex combination and symmetrised hull."""
 

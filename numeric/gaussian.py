@@ -2,12 +2,12 @@
 against which every RDP-route epsilon is checked for soundness.
 
 T-fold composition of N(f(d), sigma^2 I) with L2 sensitivity Delta is the
-Gaussian mechanism with mu = sqrt(T) Delta / sigma (002 Sec. V: the composition
+Gaussian mechanism with mu = sqrt(T) Delta / sigma (Asoodeh et al. 2021, Sec. V: the composition
 has variance sigma^2/T; its trade-off function is G_mu, eq. (41), (50)), and
 
-    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)        (002 eq. (40))
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)        (Asoodeh et al. 2021, eq. (40))
 
-(002 eq. (40) is the case T = 1, Delta = 1, mu = 1/sigma.)  ``log_delta_exact`` and
+(Asoodeh et al. 2021, eq. (40) is the case T = 1, Delta = 1, mu = 1/sigma.)  ``log_delta_exact`` and
 ``mu_of`` are the generated kernels of the library quantities ``gauss_log_delta`` (log space,
 ``log_ndtr``) and ``gauss_mu``; ``log_delta_float`` is a hand copy kept for the SciPy-free scalar
 start of a search; ``delta_upper`` adds the float-error allowance (rounding, not a formula); ``eps_exact`` inverts it by a bracketed
@@ -26,7 +26,7 @@ from .solvers import bracketed_newton, round_up
 
 __all__ = ["mu_of", "log_delta_exact", "log_delta_float", "delta_exact", "delta_upper", "eps_exact"]
 
-CITATION = "002 eq. (40) with mu = sqrt(T) Delta/sigma (Gaussian trade-off G_mu, 002 eqs. (41), (50))"
+CITATION = "Asoodeh et al. 2021, eq. (40) with mu = sqrt(T) Delta/sigma (Gaussian trade-off G_mu, Asoodeh et al. 2021, eqs. (41), (50))"
 
 
 def mu_of(sigma, steps=1, sensitivity=1.0):
@@ -39,7 +39,7 @@ def mu_of(sigma, steps=1, sensitivity=1.0):
 
 
 def log_delta_exact(eps, mu):
-    """log delta(eps) of 002 eq. (40) generalised to mu: log(Phi(a) - e^eps Phi(b)),
+    """log delta(eps) of Asoodeh et al. 2021, eq. (40) generalised to mu: log(Phi(a) - e^eps Phi(b)),
     a = -eps/mu + mu/2, b = -eps/mu - mu/2, as logPhi(a) + log1p(-exp(eps + logPhi(b) - logPhi(a)))
     (GENERATED: the library quantity ``gauss_log_delta`` in its stable form)."""
     return G.gauss_log_delta(eps, mu)
@@ -57,14 +57,14 @@ def log_delta_float(eps: float, mu: float) -> float:
 
 
 def delta_exact(eps, sigma, steps=1, sensitivity=1.0):
-    """delta(eps) of the T-fold Gaussian mechanism (002 eq. (40)); exact."""
+    """delta(eps) of the T-fold Gaussian mechanism (Asoodeh et al. 2021, eq. (40)); exact."""
     K.check_nonneg(eps, "epsilon")
     return G.gauss_delta(eps, mu_of(sigma, steps, sensitivity))
 
 
 def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
     """The smallest eps >= 0 with delta(eps) <= delta for the T-fold Gaussian
-    (inverse of 002 eq. (40)); rounded up (never below the truth).
+    (inverse of Asoodeh et al. 2021, eq. (40)); rounded up (never below the truth).
     HAND (tests/test_kernel_ties.py): root finding: bracketed Newton on the generated kernels, rounded up (a solver, not a formula)."""
     d = K.check_open01(delta, "delta")
     mu = mu_of(sigma, steps, sensitivity)
@@ -94,13 +94,13 @@ def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
             return l[idx] - lde, -dlog
 
         _, ehi, _ = bracketed_newton(fun, lo, hi, None, rtol=1e-14, atol=1e-300,
-                                     what="exact Gaussian eps(delta) (002 eq. (40))")
+                                     what="exact Gaussian eps(delta) (Asoodeh et al. 2021, eq. (40))")
         out[need] = _certify_eps(round_up(ehi), m, np.exp(l))
     return out.reshape(shape)
 
 
 def delta_upper(eps, mu):
-    """delta(eps) of G_mu (002 eq. (40)) plus a bound on its float error: Phi(a) - e^eps Phi(b)
+    """delta(eps) of G_mu (Asoodeh et al. 2021, eq. (40)) plus a bound on its float error: Phi(a) - e^eps Phi(b)
     cancels when mu is small (a - b = mu), so the computed value can fall ~u/mu below
     the truth; the allowance (8 + 4|log Phi(a)| + 4|eps + log Phi(b)|) u (Phi(a) + e^eps Phi(b))
     covers the subtraction and log_ndtr's few-ulp error in the log.  An upper bound (never 0: delta(eps) > 0 always).

@@ -1,7 +1,8 @@
 """Numeric kernels: the generated conversions, the domain checks, and the hand helpers.
 
-* GENERATED: the RDP <-> DP conversions' closed forms (``log_zeta``, ``zeta``, ``thm1_delta``,
-  ``thm4_eq22``, ``thm4_g``, ``thm4_f``, ``lemma1*``, ``balle2020``) are the kernels that
+* GENERATED: the RDP <-> DP conversions' closed forms (``log_zeta``, ``zeta``, ``mironov_delta``,
+  ``gamma_large_delta``, ``gamma_lower``, ``gamma_upper``, ``eps_large_delta``, ``eps_balle``,
+  ``eps_chi_bound``, ``eps_asoodeh*``) are the kernels that
   ``numeric.codegen`` prints from the library quantities (``derive.lib``) in their stable forms
   (log1p, expm1, logaddexp, log(1 - e^-x)): finite at alpha up to 1e4, delta down to 1e-300,
   (alpha-1)*gamma beyond 709.  ``compile_numpy`` / ``compile_mpmath`` lambdify any registered
@@ -11,9 +12,8 @@
   and Newton, ``log_binom_int`` from a lgamma table, ``logsumexp``, ``logaddexp_scalar``,
   ``expit``), the FFT size ``next_fast_len``, and the domain checks.
 
-Seed file: 002_681a0562af0ee53f.txt (Asoodeh, Liao, Calmon, Kosut, Sankar,
-"Three Variants of Differential Privacy: Lossless Conversion and Applications").
-Equation numbers below ("002 eq. (23)") refer to that file.
+The conversions are those of Mironov 2017, Balle et al. 2020 and Asoodeh, Liao, Calmon, Kosut,
+Sankar 2021 ("Three Variants of Differential Privacy: Lossless Conversion and Applications").
 """
 from __future__ import annotations
 
@@ -31,8 +31,9 @@ from ._kernel_support import _log1mexp, _log_expm1
 
 __all__ = [
     "formula_expr", "compile_numpy", "compile_mpmath", "compile_expr_numpy",
-    "log_zeta", "zeta", "thm1_delta", "thm4_g", "thm4_f", "thm4_eq22", "lemma1_eq24",
-    "lemma1_eq25", "balle2020", "log_expm1", "log1mexp", "check_alpha", "check_open01",
+    "log_zeta", "zeta", "mironov_delta", "gamma_lower", "gamma_upper", "gamma_large_delta",
+    "eps_large_delta", "eps_balle", "eps_chi_bound", "eps_asoodeh_small_delta", "eps_asoodeh",
+    "log_expm1", "log1mexp", "check_alpha", "check_open01",
     "check_nonneg", "check_positive", "check_steps", "check_interval",
 ]
 
@@ -376,16 +377,19 @@ def log_expm1(x):
 
 # ----------------------------------------------------------------------------- generated forms
 # The conversions' closed forms are the generated kernels of the library quantities (``derive.lib``,
-# printed by ``numeric.codegen`` in their stable forms); the names below are the ones the
-# accountant and the tests have always used.
-log_zeta = _G.log_zeta                    # log zeta_alpha (002 Thm. 4), log1p form / log(alpha-1) below 2
+# printed by ``numeric.codegen`` in their stable forms), under the quantities' own names.
+log_zeta = _G.log_zeta                    # log zeta_alpha (Asoodeh et al. 2021, Thm. 4), log1p form / log(alpha-1) below 2
 zeta = _G.zeta                            # zeta_alpha = exp(log zeta_alpha)
-thm1_delta = _G.mironov_delta             # 002 eq. (7): exp(min(-(alpha-1)(eps-gamma), 0))
-thm4_eq22 = _G.gamma_large_delta          # 002 eq. (22): eps - log1p(-delta)
-thm4_g = _G.gamma_lower                   # 002 eq. (23), g in log form
-thm4_f = _G.gamma_upper                   # 002 eq. (23), f in logaddexp form (finite at alpha = 5000)
-lemma1_eq24 = _G.eps_large_delta          # 002 eq. (24): (gamma + log1p(-delta))_+
-balle2020 = _G.eps_balle                  # Balle et al. 2020 Th. 21 (CKS form), unclipped
-lemma1_eq25_second = _G.eps_chi_bound     # 002 eq. (25), second term, logaddexp/log-expm1 form
-lemma1_eq25 = _G.eps_lemma1_small_delta   # 002 eq. (25): min of the two terms
-lemma1 = _G.eps_lemma1                    # 002 eqs. (24)-(25)
+mironov_delta = _G.mironov_delta          # Mironov 2017, Prop. 3: exp(min(-(alpha-1)(eps-gamma), 0))
+gamma_large_delta = _G.gamma_large_delta  # Asoodeh et al. 2021, Thm. 4: eps - log1p(-delta)
+gamma_lower = _G.gamma_lower              # Asoodeh et al. 2021, Thm. 4: g, in log form
+gamma_upper = _G.gamma_upper              # Asoodeh et al. 2021, Thm. 4: f, logaddexp form (finite at alpha = 5000)
+eps_large_delta = _G.eps_large_delta      # Asoodeh et al. 2021, Lemma 1: (gamma + log1p(-delta))_+
+eps_balle = _G.eps_balle                  # Balle et al. 2020, Thm. 21 (CKS form), unclipped
+eps_chi_bound = _G.eps_chi_bound          # Asoodeh et al. 2021, Lemma 1, second term; logaddexp/log-expm1 form
+eps_asoodeh_small_delta = _G.eps_asoodeh_small_delta   # Asoodeh et al. 2021, Lemma 1: min of the two terms
+eps_asoodeh = _G.eps_asoodeh              # Asoodeh et al. 2021, Lemma 1, both regimes of delta
+# TEMPORARY-ALIASES (removed once the figure modules are migrated)
+thm1_delta, thm4_eq22, thm4_g, thm4_f = mironov_delta, gamma_large_delta, gamma_lower, gamma_upper
+lemma1_eq24, balle2020, lemma1_eq25_second = eps_large_delta, eps_balle, eps_chi_bound
+lemma1_eq25, lemma1 = eps_asoodeh_small_delta, eps_asoodeh

@@ -3,9 +3,9 @@
 * ``pld``       certified numerical composition (``numeric.pld``): an
                 ``epsilon_lower`` and ``epsilon_upper`` (resp. delta) bracketing the
                 truth; the reported value is the upper end (a guarantee).
-* ``clt``       004 Sec. 2 / Bu et al.: G_mu with mu = q sqrt(T (e^{1/sigma^2} - 1))
+* ``clt``       Zheng et al. 2020, Sec. 2 / Bu et al.: G_mu with mu = q sqrt(T (e^{1/sigma^2} - 1))
                 (exact G_{sqrt(T)/sigma} without subsampling).  An approximation.
-* ``edgeworth`` 004's degree-2 Edgeworth approximation of min{g, g^-1}** (Sec. 5.3).
+* ``edgeworth`` Zheng et al. 2020's degree-2 Edgeworth approximation of min{g, g^-1}** (Sec. 5.3).
                 An approximation.
 
 Approximations are labelled so (``guarantee: false``) and carry their distance
@@ -29,9 +29,9 @@ METHODS = ("pld", "clt", "edgeworth")
 PLD_CHEAP_STEPS = 200_000
 CITATIONS = {
     "pld": ("privacy-loss distribution composition with pessimistic and optimistic discretisation "
-            "(certified bracket; replaces Zheng et al. 2020 (004) Sec. 5.1's recursion)"),
-    "clt": "Zheng et al. 2020 (004) Sec. 2, CLT for noisy SGD, mu = q sqrt(T(e^{1/sigma^2} - 1))",
-    "edgeworth": "Zheng et al. 2020 (004) eqs. (3.5), (3.7), (3.8), degree-2 Edgeworth, symmetrised",
+            "(certified bracket; replaces Zheng et al. 2020, Sec. 5.1's recursion)"),
+    "clt": "Zheng et al. 2020, Sec. 2, CLT for noisy SGD, mu = q sqrt(T(e^{1/sigma^2} - 1))",
+    "edgeworth": "Zheng et al. 2020, eqs. (3.5), (3.7), (3.8), degree-2 Edgeworth, symmetrised",
 }
 
 

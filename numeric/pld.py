@@ -3,12 +3,12 @@ certified upper and lower bounds.
 
 For one step with densities p (first hypothesis) and q (second), the privacy
 loss is L = log(q/p) and the *PLD* is its law under Q (plus a mass at +oo where
-p = 0 < q).  For any eps in R (004 Lemma 5.1)
+p = 0 < q).  For any eps in R (Zheng et al. 2020, Lemma 5.1)
 
     delta(eps) = int (q - e^eps p)_+ = E_Q[(1 - e^{eps - L})_+] + Q[L = +oo],
 
 and losses add under composition, so the n-fold PLD is the n-fold convolution
-of the one-step PLD (the fast replacement of 004 Sec. 5.1's O(nN) recursion,
+of the one-step PLD (the fast replacement of Zheng et al. 2020, Sec. 5.1's O(nN) recursion,
 see ``numeric.recursion``).  The map omega -> E_omega[g_eps(sum of n draws)],
 g_eps(L) = (1 - e^{eps - L})_+, is monotone in each factor for
 
@@ -54,14 +54,14 @@ power (polar form) and inverse FFT (``_fft_error_bound``).  Quadrature of the
 one-step bin integrals is trusted to ~1e-15 relative.
 
 Mechanisms: ``gaussian(mu, steps)`` (N(0,1) vs N(mu,1)), ``laplace(theta, steps)``
-(Lap(0,b) vs Lap(theta,b), 004 Sec. 5.2), ``subsampled_gaussian(sigma, q, steps)``
+(Lap(0,b) vs Lap(theta,b), Zheng et al. 2020, Sec. 5.2), ``subsampled_gaussian(sigma, q, steps)``
 (Poisson subsampling; both neighbouring directions: "remove" is
-N(0,1) vs q N(1/sigma,1) + (1-q) N(0,1), 004 App. C, i.e. the paper's
+N(0,1) vs q N(1/sigma,1) + (1-q) N(0,1), Zheng et al. 2020, App. C, i.e. the paper's
 g = (q G_{1/sigma} + (1-q) Id)^{(x)n}; "add" is the reverse order, g^{-1}; the
 worse is reported), ``discrete(p, q, steps)`` (a pair of pmfs).  Fixed-size batches
 (sampling without replacement, replace-one neighbours; ``fixed_gaussian_models``,
 ``fixed_laplace_models``, ``fixed_discrete_models``): the upper bound composes the symmetric
-dominating pair min{f_gamma, f_gamma^{-1}}** (Dong, Roth, Su 2019 Thm. 4.2, quoted in 004
+dominating pair min{f_gamma, f_gamma^{-1}}** (Dong, Roth, Su 2019 Thm. 4.2, quoted by Zheng et al. 2020
 Sec. 2), the lower bound the worse of the two attained fixed orders (section "fixed-size
 batches" below).
 """
@@ -116,7 +116,7 @@ def gaussian(mu, steps=1, *, value_discretization=None, resolution=DEFAULT_RESOL
 
 def laplace(theta, steps=1, *, scale=1.0, value_discretization=None,
             resolution=DEFAULT_RESOLUTION, tail_bound=TAIL_BOUND, bounds="both") -> PLDResult:
-    """n-fold Lap(0, b) vs Lap(theta, b) (004 Sec. 5.2); symmetric, so one direction.
+    """n-fold Lap(0, b) vs Lap(theta, b) (Zheng et al. 2020, Sec. 5.2); symmetric, so one direction.
     The lattice step divides theta/b so that the two atoms +-theta/b lie on it."""
     th = float(K.check_positive(theta, "theta"))
     t = th / float(K.check_positive(scale, "scale"))

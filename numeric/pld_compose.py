@@ -265,7 +265,15 @@ def _power_spectrum(w: np.ndarray, n: int, M: int):
         need = order[rest > ACCURATE_TARGET]
         if need.size and need.size * min(w.size, 8 * np.count_nonzero(w)) <= 6e7:
             z[need], e_k[need] = _dft_accurate(w, M, ks[need])
-    z = z.astype(np.clongdouble)              # the power in extended precision (u_ld)
+    return power_modes(z, e_k, n, mult, ks, what.size, M, err)
+
+
+def power_modes(z, e_k, n: int, mult, ks, size: int, M: int, err: float = 0.0):
+    """The n-th powers of the kept DFT modes ``z`` (at indices ``ks`` of a spectrum of ``size``
+    entries, each known to within ``e_k``, counted ``mult`` times in the real inverse of length
+    ``M``), in extended precision (u_ld), and ``err`` plus the bound on the error they add to the
+    composed pmf: (spectrum, error).  Shared by ``compose`` and the incremental routes that cache z."""
+    z = z.astype(np.clongdouble)
     r = np.abs(z)
     with np.errstate(divide="ignore"):
         lr = n * np.log(r)
@@ -274,10 +282,9 @@ def _power_spectrum(w: np.ndarray, n: int, M: int):
     Ak = (r + e_k).astype(float)
     lA = np.log(Ak)
     per = n * e_k * np.exp((n - 1) * lA) + _ULD * np.exp(n * lA) * (n * np.abs(lA) + n * np.pi + 4)
-    mk = mult
-    err += float(np.sum(mk * (per + _EPS * np.exp(n * lA))))
-    err += 10 * _EPS * np.log2(M) * float(np.sum(mk * (np.exp(n * lA) + per)))
-    spec = np.zeros(what.size, dtype=complex)
+    err += float(np.sum(mult * (per + _EPS * np.exp(n * lA))))
+    err += 10 * _EPS * np.log2(M) * float(np.sum(mult * (np.exp(n * lA) + per)))
+    spec = np.zeros(size, dtype=complex)
     spec[ks] = sk.astype(complex)
     return spec, err
 

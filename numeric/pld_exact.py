@@ -4,7 +4,7 @@ with or without Poisson subsampling), certified by ball arithmetic.
 A one-step loss model with two atoms, losses l_a < l_b with Q-masses m_a, m_b (the law of
 L = log(q/p) under Q of a pmf pair on two points, ``numeric.pld_models.discrete_models``),
 composes n times to the binomial law: K ~ the number of b-draws, Q_n(k) = C(n, k) m_b^k
-m_a^(n-k), loss_k = k l_b + (n - k) l_a, increasing in k.  The privacy profile (004 Lemma 5.1)
+m_a^(n-k), loss_k = k l_b + (n - k) l_a, increasing in k.  The privacy profile (Zheng et al. 2020, Lemma 5.1)
 
     delta(eps) = sum_{k: loss_k > eps} Q_n(k) (1 - e^{eps - loss_k})
 

@@ -341,7 +341,7 @@ def subsampled_laplace_models(t: float, q: float) -> dict:
 # neighbours.  With (P, Q) the replace-one pair of the base mechanism (symmetric: T(P,Q) =
 # T(Q,P) = f) and M = (1 - gamma) P + gamma Q, one step satisfies C_gamma(f) = min{f_gamma,
 # f_gamma^{-1}}**, f_gamma = gamma f + (1 - gamma) Id = T(P, M) (Dong, Roth, Su 2019 Thm. 4.2,
-# quoted in 004 Sec. 2 "Subsampling"; Zhu, Dong, Wang 2022 for the dominating-pair form).  The
+# quoted in Zheng et al. 2020, Sec. 2 "Subsampling"; Zhu, Dong, Wang 2022 for the dominating-pair form).  The
 # order (P, M) is attained (every other record equal to the replaced one), and so is (M, P);
 # but the pair is not symmetric, and under replace-one an adaptive composition may meet
 # either order at every step, so neither order composed with itself dominates the

@@ -261,7 +261,7 @@ def _envelope_curve(losses, A, B, h, E, sel) -> fdp.PiecewiseLinear:
 
 def lines_envelope(eps, delta) -> fdp.PiecewiseLinear:
     """f(alpha) = max(0, max_j 1 - delta_j - e^{eps_j} alpha) for a one-sided profile
-    (any real eps; 004 Lemma 5.1 and Prop. 2.4 without symmetrisation), exactly, as the
+    (any real eps; Zheng et al. 2020, Lemma 5.1 and Prop. 2.4 without symmetrisation), exactly, as the
     upper envelope of the lines (``fdp.upper_envelope``), vertices lowered by a few ulp."""
     e = np.asarray(eps, dtype=float).ravel()
     d = np.asarray(delta, dtype=float).ravel()

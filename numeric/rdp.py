@@ -1,10 +1,10 @@
 """Renyi-DP curves alpha -> gamma(alpha) as objects, and their composition.
 
-* ``Gaussian``: gamma(alpha) = alpha Delta^2 / (2 sigma^2) (002 eq. (28); the generated kernel of
+* ``Gaussian``: gamma(alpha) = alpha Delta^2 / (2 sigma^2) (Asoodeh et al. 2021, eq. (28); the generated kernel of
   the library quantity ``gaussian_rdp`` with sigma -> sigma/Delta).
 * ``DiscreteGaussian``: gamma(alpha) <= alpha Delta^2/(2 sigma^2) (Canonne, Kamath, Steinke
   2020, Prop. 5), an upper bound at every real alpha > 1.
-* ``LinearRDP``: gamma(alpha) = rho alpha (002 Sec. IV-A: rho = 1/(2 sigma^2)).
+* ``LinearRDP``: gamma(alpha) = rho alpha (Asoodeh et al. 2021, Sec. IV-A: rho = 1/(2 sigma^2)).
 * ``SubsampledGaussian``: the Poisson-subsampled Gaussian computed exactly,
   gamma(alpha) = log A_alpha / (alpha - 1),
   A_alpha = E_{x~N(0,s^2)}[((1-q) + q exp((2x-1)/(2 s^2)))^alpha],  s = sigma/Delta
@@ -13,12 +13,12 @@
   alpha by their two-sided series; both are held against mpmath quadrature of
   the defining integral in ``tests/test_numeric_rdp.py``.
 * ``AbadiApproxSubsampledGaussian``: the approximation the paper uses for noisy SGD,
-  gamma(alpha) = alpha rho_q, rho_q = q^2/((1-q) sigma^2) (002 Sec. IV-B, citing
+  gamma(alpha) = alpha rho_q, rho_q = q^2/((1-q) sigma^2) (Asoodeh et al. 2021, Sec. IV-B, citing
   Abadi et al. 2016 [5, Lemma 3]), which that lemma supports only for
   q < 1/(16 sigma), sigma >= 1 and lambda = alpha - 1 <= sigma^2 log(1/(q sigma));
   outside these it warns (``RDPValidityWarning``).
 * ``Composition`` (sum of curves, heterogeneous allowed) and ``curve * T``
-  (T-fold homogeneous composition), 002 Sec. IV: RDP composes linearly [5, Th. 2].
+  (T-fold homogeneous composition), Asoodeh et al. 2021, Sec. IV: RDP composes linearly Mironov 2017, Prop. 1.
 """
 from __future__ import annotations
 
@@ -86,9 +86,9 @@ class RDPCurve:
 
 class Gaussian(RDPCurve):
     """Gaussian mechanism N(f(d), sigma^2 I) with L2 sensitivity Delta:
-    gamma(alpha) = alpha Delta^2/(2 sigma^2) (002 eq. (28))."""
+    gamma(alpha) = alpha Delta^2/(2 sigma^2) (Asoodeh et al. 2021, eq. (28))."""
 
-    citation = "Mironov 2017 Prop. 7; 002 eq. (28)"
+    citation = "Mironov 2017 Prop. 7; Asoodeh et al. 2021, eq. (28)"
 
     def __init__(self, sigma: float, sensitivity: float = 1.0):
         self.sigma = float(K.check_positive(sigma, "sigma"))
@@ -137,7 +137,7 @@ class DiscreteGaussian(RDPCurve):
     def linear_rho(self) -> float:                  # the bound is exactly rho alpha
         return self.rho
 
-    def _gamma(self, a):       # the continuous curve, 002 eq. (28) (generated kernel, as Gaussian)
+    def _gamma(self, a):       # the continuous curve, Asoodeh et al. 2021, eq. (28) (generated kernel, as Gaussian)
         return np.asarray(_gaussian_rdp(a, self.sigma / self.sensitivity), dtype=float) * np.ones_like(a)
 
     def describe(self):
@@ -145,9 +145,9 @@ class DiscreteGaussian(RDPCurve):
 
 
 class LinearRDP(RDPCurve):
-    """gamma(alpha) = rho alpha (002 Sec. IV-A; rho = 1/(2 sigma^2) for the Gaussian)."""
+    """gamma(alpha) = rho alpha (Asoodeh et al. 2021, Sec. IV-A; rho = 1/(2 sigma^2) for the Gaussian)."""
 
-    citation = "002 Sec. IV-A, eq. (28)"
+    citation = "Asoodeh et al. 2021, Sec. IV-A, eq. (28)"
 
     def __init__(self, rho: float):
         self.rho = float(K.check_positive(rho, "rho"))
@@ -304,7 +304,7 @@ def _log_a_fractional_one(a: float, q: float, s: float, tail: float, max_terms: 
 
 class SubsampledGaussian(RDPCurve):
     """Poisson-subsampled Gaussian (rate q, noise sigma, L2 sensitivity Delta), exact RDP
-    (Mironov, Talwar, Zhang 2019, Sec. 3.3; the mechanism of 002 Algorithm 1 with
+    (Mironov, Talwar, Zhang 2019, Sec. 3.3; the mechanism of Asoodeh et al. 2021, Algorithm 1 with
     Poisson instead of fixed-size batches).
 
     ``fractional=True`` (default) evaluates every real alpha > 1 by the series;
@@ -367,7 +367,7 @@ class SubsampledGaussian(RDPCurve):
 
 class AbadiApproxSubsampledGaussian(RDPCurve):
     """gamma(alpha) = alpha rho_q with rho_q = q^2/((1-q) sigma^2): the approximation of
-    002 Sec. IV-B ("approximately (alpha, alpha rho_q)-RDP", citing Abadi et al. 2016
+    Asoodeh et al. 2021, Sec. IV-B ("approximately (alpha, alpha rho_q)-RDP", citing Abadi et al. 2016
     [5, Lemma 3]).  That lemma bounds the moment by q^2 lambda(lambda+1)/((1-q)sigma^2)
     + O(q^3 lambda^3/sigma^3) for q < 1/(16 sigma), sigma >= 1 and integer
     lambda = alpha - 1 <= sigma^2 log(1/(q sigma)); the O(.) term is dropped here.
@@ -375,7 +375,7 @@ class AbadiApproxSubsampledGaussian(RDPCurve):
     1 + sigma^2 log(1/(q sigma)), issue ``RDPValidityWarning``.  Not a certified bound.
     """
 
-    citation = ("002 Sec. IV-B, rho_q = q^2/((1-q)sigma^2), citing Abadi et al. 2016 Lemma 3 "
+    citation = ("Asoodeh et al. 2021, Sec. IV-B, rho_q = q^2/((1-q)sigma^2), citing Abadi et al. 2016 Lemma 3 "
                 "(valid for q < 1/(16 sigma), sigma >= 1, alpha - 1 <= sigma^2 log(1/(q sigma)); "
                 "approximate: drops an O(q^3 lambda^3/sigma^3) term)")
 
@@ -408,7 +408,7 @@ class AbadiApproxSubsampledGaussian(RDPCurve):
 
 class Composition(RDPCurve):
     """sum_i w_i gamma_i(alpha): adaptive composition of RDP mechanisms (linear
-    composability of RDP, 002 Sec. IV citing [5, Th. 2]); w_i = number of repetitions."""
+    composability of RDP, Asoodeh et al. 2021, Sec. IV citing Mironov 2017, Prop. 1); w_i = number of repetitions."""
 
     def __init__(self, curves, weights=None):
         flat_c, flat_w = [], []
@@ -428,7 +428,7 @@ class Composition(RDPCurve):
         self.linear_rho = (math.fsum(w * r for w, r in zip(flat_w, rhos))
                            if all(r is not None for r in rhos) else None)
         self.citation = "; ".join(dict.fromkeys(c.citation for c in flat_c)) + \
-            "; composition: 002 Sec. IV ([5, Th. 2])"
+            "; composition: Asoodeh et al. 2021, Sec. IV (Mironov 2017, Prop. 1)"
 
     def _gamma(self, a):
         return sum(w * c._gamma(a) for c, w in zip(self.curves, self.weights))

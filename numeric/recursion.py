@@ -1,4 +1,4 @@
-"""Section 5.1's numerical method of seed 004 (Zheng, Dong, Long, Su 2020), as
+"""Section 5.1's numerical method of Zheng, Dong, Long, Su 2020, as
 the paper describes it: a slow O(n N M) reference for small n.
 
 With f = T(P, Q), L = log(q/p) and a grid {eps_j}_{j=1}^N the paper iterates
@@ -72,7 +72,7 @@ class RecursionResult:
         return _lookup(self.delta_n, self.eps, e, self.rounding)
 
     def tradeoff(self) -> fdp.TradeOff:
-        """f^{(x)n}(alpha) = sup_j 1 - delta_n(eps_j) - e^{eps_j} alpha (004 Sec. 5.1, step 3)."""
+        """f^{(x)n}(alpha) = sup_j 1 - delta_n(eps_j) - e^{eps_j} alpha (Zheng et al. 2020, Sec. 5.1, step 3)."""
         return lines_envelope(self.eps, np.clip(self.delta_n, 0.0, 1.0))
 
 
@@ -121,7 +121,7 @@ def recursion(loss: Callable, log_q: Callable, steps: int, eps_grid, x_nodes, x_
 # ----------------------------------------------------------------------------- the paper's examples
 def laplace(theta, steps, *, scale=1.0, n_grid: int = 2001, rounding: str = "floor",
             panels_per_unit: float = 4.0):
-    """P = Lap(0, b), Q = Lap(theta, b) (004 Sec. 5.2): L = |x|/b - |x - theta|/b in [-t, t],
+    """P = Lap(0, b), Q = Lap(theta, b) (Zheng et al. 2020, Sec. 5.2): L = |x|/b - |x - theta|/b in [-t, t],
     t = theta/b; the grid spans [-n t, n t] (delta_n = 1 - e^eps below, 0 above)."""
     th = float(K.check_positive(theta, "theta"))
     b = float(K.check_positive(scale, "scale"))
@@ -145,7 +145,7 @@ def gaussian(mu, steps, *, n_grid: int = 2001, rounding: str = "floor",
 
 def subsampled_gaussian(sigma, q, steps, *, n_grid: int = 2001, eps_max=None,
                         rounding: str = "floor", panels_per_unit: float = 4.0):
-    """P = N(0,1), Q = q N(1/sigma, 1) + (1-q) N(0,1) (004 App. C; the paper's g).  The
+    """P = N(0,1), Q = q N(1/sigma, 1) + (1-q) N(0,1) (Zheng et al. 2020, App. C; the paper's g).  The
     grid starts at n log(1 - q) (L >= log(1 - q), so delta_n = 1 - e^eps below it) and
     ends at ``eps_max`` (default: where the PLD upper bound of delta_n is < 1e-12)."""
     from .cumulants import mixture_loss

@@ -1,5 +1,5 @@
 """RDP -> f-DP: outer bounds of the privacy region implied by Renyi-DP guarantees
-(Asoodeh et al. 2021, seed 002, Sec. V), as trade-off curves of the f-DP toolkit
+(Asoodeh et al. 2021, Sec. V), as trade-off curves of the f-DP toolkit
 (``numeric.fdp``), so that they can be evaluated, plotted, converted to (eps, delta)
 and compared with any other curve.
 
@@ -11,8 +11,8 @@ and compared with any other curve.
   the least beta with d_alpha(1-tau||beta) <= gamma(alpha).  Each g is convex (Renyi divergence
   is jointly quasi-convex), so f is a trade-off function.
 * ``KLRegion(kl)``: eq. (49)/(53), the same with the binary KL divergence d and one level.
-* ``lemma3_region(curve, steps, eps)``: Lemma 3, eq. (43): the curve certified by the pairs
-  (eps, delta_alpha^eps(gamma)) with the exact optimal conversion (002 Theorem 3,
+* ``conversion_region(curve, steps, eps)``: Lemma 3, eq. (43): the curve certified by the pairs
+  (eps, delta_alpha^eps(gamma)) with the exact optimal conversion (Asoodeh et al. 2021, Theorem 3,
   ``numeric.conversion.delta_exact``) minimised over the orders, as ``fdp.FromPrivacyProfile``.
   For a single order this is the convex hull of (44)'s set, i.e. the same curve
   (``tests/test_numeric_region.py`` holds the two equal).
@@ -42,7 +42,7 @@ from . import kernels as K
 from .rdp import RDPCurve, RDPValidityWarning
 from .solvers import bracketed_newton
 
-__all__ = ["d_alpha", "d_kl", "RDPRegion", "KLRegion", "TabulatedRDP", "lemma3_region",
+__all__ = ["d_alpha", "d_kl", "RDPRegion", "KLRegion", "TabulatedRDP", "conversion_region",
            "default_orders", "region_area"]
 
 _SLACK = 1e-9      # relative margin on gamma before a point is declared infeasible
@@ -52,7 +52,7 @@ MINORANT_GRID = 1201
 # ----------------------------------------------------------------------------- binary divergences
 def d_alpha(a, b, alpha):
     """d_alpha(a||b) = log(a^alpha b^(1-alpha) + (1-a)^alpha (1-b)^(1-alpha))/(alpha-1)
-    (002 after (45)), elementwise, stable near a = b: S - 1 = b expm1(alpha log(a/b)) +
+    (Asoodeh et al. 2021, after (45)), elementwise, stable near a = b: S - 1 = b expm1(alpha log(a/b)) +
     (1-b) expm1(alpha log((1-a)/(1-b))) and log1p(S - 1) while S - 1 is small.  GENERATED (the
     library quantity ``binary_renyi`` in its stable form)."""
     a, b, al = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (a, b, alpha)))
@@ -200,7 +200,7 @@ def _boundary(which, tau, al, gam, kl=False):
                 v, dv = part(fixed[j], u, al[j], kl)
                 return target[j] - v, dv
             ulo, _, _ = bracketed_newton(fun, lo[ii], u_hi[ii], None, rtol=1e-13, atol=1e-13,
-                                         what="privacy-region boundary (002 Lemma 4)")
+                                         what="privacy-region boundary (Asoodeh et al. 2021, Lemma 4)")
             out[ii] = np.exp(ulo)
     return np.minimum(out, np.maximum(1.0 - t, 0.0)).reshape(shape)
 
@@ -302,13 +302,13 @@ class RDPRegion(_RegionBase):
     def to_dict(self, n: int = 201) -> dict:
         d = super().to_dict(n)
         d.update({"orders_used": self.orders.tolist(), "gammas": self.gammas.tolist(),
-                  "source": "Asoodeh et al. 2021 (002) Corollary 1, eq. (48)", "warnings": self.warnings})
+                  "source": "Asoodeh et al. 2021, Corollary 1, eq. (48)", "warnings": self.warnings})
         return d
 
 
 class KLRegion(_RegionBase):
     """{(tau, beta): d(1-tau||beta) <= kl, d(1-beta||tau) <= kl}, d the binary KL divergence
-    (002 eqs. (49), (53)): the limit alpha -> 1 of (48).
+    (Asoodeh et al. 2021, eqs. (49), (53)): the limit alpha -> 1 of (48).
     HAND (tests/test_kernel_ties.py): root finding: the region's boundary by bracketed Newton on the generated binary divergences."""
 
     name = "kl-region"
@@ -334,8 +334,8 @@ class KLRegion(_RegionBase):
         return {"kl": self.kl}
 
 
-def lemma3_region(curve: RDPCurve, steps=1, eps=None, orders=None) -> fdp.FromPrivacyProfile:
-    """Lemma 3 (002 eq. (43)): the curve certified by (eps, min_alpha delta_alpha^eps(gamma(alpha)))
+def conversion_region(curve: RDPCurve, steps=1, eps=None, orders=None) -> fdp.FromPrivacyProfile:
+    """Lemma 3 (Asoodeh et al. 2021, eq. (43)): the curve certified by (eps, min_alpha delta_alpha^eps(gamma(alpha)))
     for eps in ``eps`` (default 0..~max, 97 points), exact conversion of Theorem 3.
     HAND (tests/test_kernel_ties.py): envelope of conversions (an optimisation over orders)."""
     o = default_orders(curve) if orders is None else np.asarray(orders, float).ravel()
@@ -353,3 +353,6 @@ def region_area(f: fdp.TradeOff) -> float:
     """Area of the privacy region between f and the no-privacy line 1 - tau (sound: through the
     curve's piecewise-linear minorant, so never smaller than the true area)."""
     return float(f.area())
+
+# TEMPORARY-ALIASES (removed once the figure modules are migrated)
+lemma3_region = conversion_region

@@ -32,7 +32,7 @@ integers; integers only for an integer-only curve):
   (python-flint), and the end kept is one where the mean is *certified* >= mu: log(1/gamma)
   rounded up (a smaller gamma gives a larger, conservative, bound);
 * deltahat (Theorem 6) at the grid's epshat (rounded down) is the smallest of the Balle et al.
-  2020 closed form over the grid orders and the exact optimal conversion (002 Theorem 3,
+  2020 closed form over the grid orders and the exact optimal conversion (Asoodeh et al. 2021, Theorem 3,
   ``numeric.conversion.delta_exact``) at the best of them, and of the closed forms where they
   apply (randomized response's delta at the run's pure-DP level; the exact Gaussian profile
   when the run is unsubsampled Gaussians, ``RepeatAndSelect``), these also at each queried
@@ -323,9 +323,9 @@ class RepeatAndSelectRDP(RDPCurve):
 
     def _deltahat(self, g, G):
         """delta of the inner curve at epshat = log(1 + 1/(g - 1)) (rounded down) for each grid
-        order g, and at eps = 0: the Balle et al. 2020 closed form (002 Thm. 4's zeta form,
+        order g, and at eps = 0: the Balle et al. 2020 closed form (Asoodeh et al. 2021, Thm. 4's zeta form,
         ``numeric.accountant.delta_conversion("balle")``) over the grid orders, then the exact
-        optimal conversion (002 Thm. 3) at the five orders around the best; rounded up."""
+        optimal conversion (Asoodeh et al. 2021, Thm. 3) at the five orders around the best; rounded up."""
         from . import conversion as C
         from . import kernels as K
         from .solvers import round_up

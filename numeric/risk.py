@@ -1,4 +1,4 @@
-"""Operational attack risk from the certified trade-off curve (f-DP, 004 Def. 2.1):
+"""Operational attack risk from the certified trade-off curve (f-DP, Zheng et al. 2020, Def. 2.1):
 
 * the largest **advantage** of any membership test, sup_alpha (1 - alpha - f(alpha)) =
   TV = delta(0) of the dominating pair;
@@ -14,7 +14,7 @@ sides); everything else by privacy-loss distributions (``numeric.pld``, route ``
 lower curve is the envelope of the lines 1 - delta(eps) - e^eps alpha and
 e^-eps (1 - delta(eps) - alpha) over a lattice of ``EPS_POINTS`` epsilons, delta(eps) the
 PLD's certified *upper* profile (worst of both neighbouring directions): a mechanism that is
-(eps, delta(eps))-DP for every eps has a trade-off curve above each line (004 Prop. 2.4), so
+(eps, delta(eps))-DP for every eps has a trade-off curve above each line (Zheng et al. 2020, Prop. 2.4), so
 its TPR at alpha is at most 1 - the envelope.  (The same curve as
 ``PLDResult.tradeoff("pessimistic")`` up to the lattice, evaluated where needed instead of
 building a 20,000-line envelope.)  The upper curve is ``PLDResult.tradeoff("optimistic")``
@@ -97,7 +97,7 @@ def _eps_lattice(acc) -> np.ndarray:
 def _lines_below(eps, dhi, alpha) -> np.ndarray:
     """f(alpha) >= max(0, max_eps max(1 - delta(eps) - e^eps alpha, e^-eps (1 - delta(eps) - alpha)))
     for a mechanism that is (eps, delta(eps))-DP at every eps for both orders of neighbours
-    (004 Prop. 2.4 / Dong, Roth, Su 2019 Prop. 2.5): a certified lower curve at the alphas."""
+    (Zheng et al. 2020, Prop. 2.4 / Dong, Roth, Su 2019 Prop. 2.5): a certified lower curve at the alphas."""
     a = np.atleast_1d(np.asarray(alpha, dtype=float))[:, None]
     e, d = eps[None, :], np.minimum(dhi, 1.0)[None, :]
     with np.errstate(over="ignore", invalid="ignore"):

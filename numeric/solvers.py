@@ -136,7 +136,7 @@ def zoom_minimize(fun: Callable, lo, hi, *, n_grid: int = 48, n_zoom: int = 16,
     neighbours proposes one more point.  Returns ``(x_best, f_best)``: the best
     point *evaluated* and its value.
 
-    Used for the optimisation over the Renyi order alpha (002 eqs. (27), (30)):
+    Used for the optimisation over the Renyi order alpha (Asoodeh et al. 2021, eqs. (27), (30)):
     every alpha gives a valid bound, so a local optimum is never unsound.
     """
     lo = np.atleast_1d(np.asarray(lo, dtype=float))

@@ -20,7 +20,7 @@ How it stays cheap.
   (``ORDERS``) and cached; the composition's curve on the grid is the sum of the cached
   vectors times the (integer) counts, formed at query time (no running floating sum that
   drifts).  epsilon(delta) is then the minimum over grid orders of the exact optimal
-  RDP-to-DP conversion (002 Thm. 3, ``numeric.fastconv``), evaluated at the few orders
+  RDP-to-DP conversion (Asoodeh et al. 2021, Thm. 3, ``numeric.fastconv``), evaluated at the few orders
   the closed-form Balle et al. conversion ranks best.  Every order gives a valid bound,
   so the minimum over any subset is a certified upper bound (it may be slightly above
   the ``rdp`` route's answer, which optimises the order continuously).
@@ -67,6 +67,10 @@ _SLACK = 1e-12          # relative allowance for the float products and sums of 
 LOOKAHEAD = 0.05        # the look-ahead PLD bound covers 5% more steps ...
 LOOKAHEAD_MIN = 64      # ... and at least this many
 MAX_PLD_EVENTS = 8      # distinct events beyond which the fast answer is RDP alone
+FAST_CITATION = ("RDP of the history summed on a grid of orders (Mironov 2017, Prop. 1), each order converted "
+                 "exactly (Asoodeh et al. 2021, Thm. 3); lower bound: PLD bracket of a prefix (numeric.pld)")
+PLD_LOOKAHEAD_CITATION = "PLD upper bound of the history extended by a look-ahead (valid for every prefix)"
+NO_EVENTS_CITATION = "no events: nothing is spent"
 
 
 @dataclass
@@ -82,12 +86,13 @@ class Answer:
     route: str
     steps: int
     extras: dict = field(default_factory=dict)
+    citation: str = ""       # what the bound rests on, as for ``numeric.accountant.AccountingResult``
 
     def to_dict(self) -> dict:
         other = "delta" if self.name == "epsilon" else "epsilon"
         d = {self.name: self.value, f"{self.name}_lower": self.lower,
              f"{self.name}_upper": self.upper, other: self.at, "route": self.route,
-             "steps": self.steps, "guarantee": True}
+             "steps": self.steps, "guarantee": True, "citation": self.citation}
         d.update(self.extras)
         return d
 
@@ -257,7 +262,7 @@ class StatefulAccountant:
         if method not in ("fast", "best", "rdp", "pld"):
             raise DomainError("method", method, "fast, best, rdp or pld")
         if self._steps == 0:
-            return Answer(name, at, 0.0, 0.0, 0.0, "none", 0)
+            return Answer(name, at, 0.0, 0.0, 0.0, "none", 0, citation=NO_EVENTS_CITATION)
         ck = (self._version, name, at, method)
         hit = self._cache.get(ck)
         if hit is not None:
@@ -287,7 +292,7 @@ class StatefulAccountant:
                     up, route = got[1], "pld"
                     extras["resolution"] = self.resolution
         self._note_lower(name, at, lo)
-        return Answer(name, at, up, min(lo, up), up, route, self._steps, extras)
+        return Answer(name, at, up, min(lo, up), up, route, self._steps, extras, r.citation)
 
     def _note_lower(self, name, at, lo):
         prev = self._lower.get((name, at))
@@ -344,7 +349,8 @@ class StatefulAccountant:
         extras["lower_from_steps"] = prev[0] if prev else 0
         if name == "delta":
             up = min(up, 1.0)
-        return Answer(name, at, up, min(lo, up), up, route, self._steps, extras)
+        cite = FAST_CITATION + (f"; upper bound: {PLD_LOOKAHEAD_CITATION}" if route == "pld-lookahead" else "")
+        return Answer(name, at, up, min(lo, up), up, route, self._steps, extras, cite)
 
     # ------------------------------------------------------------------------- persistence
     def to_dict(self) -> dict:
@@ -404,7 +410,7 @@ def _eps_on_grid(g: np.ndarray, d: float, k: int = 3):
     if not fin.any():
         return math.inf, None
     with np.errstate(all="ignore"):
-        screen = np.where(fin, np.maximum(K.balle2020(a, g, d), 0.0), np.inf)
+        screen = np.where(fin, np.maximum(K.eps_balle(a, g, d), 0.0), np.inf)
     seen: dict = {}
 
     def val(i):
@@ -426,7 +432,7 @@ def _eps_on_grid(g: np.ndarray, d: float, k: int = 3):
 
 
 def _delta_on_grid(g: np.ndarray, e: float, k: int = 3):
-    """min over a few grid orders of the optimal delta_alpha(gamma, eps) (002 Thm. 3)."""
+    """min over a few grid orders of the optimal delta_alpha(gamma, eps) (Asoodeh et al. 2021, Thm. 3)."""
     from . import conversion as C
     a = ORDERS
     fin = np.isfinite(g)

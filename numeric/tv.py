@@ -1,4 +1,4 @@
-"""Total-variation-aware differential privacy (Ghazi & Issa, seed 003_6d6b38ca867c8af9.txt).
+"""Total-variation-aware differential privacy (Ghazi and Issa 2023; equation numbers are theirs).
 
 A mechanism that is (eps, delta)-DP and eta-TV is dominated by the five-point
 mechanism M_{eps,delta,eta} of (43)-(44) (three points (7) when delta = 0).  Its
@@ -41,7 +41,7 @@ from . import fdp
 from .gaussian import delta_upper
 from .solvers import round_up
 
-__all__ = ["alpha_of", "eta_max", "loss_distribution", "theorem2_deltas", "kairouz_deltas",
+__all__ = ["alpha_of", "eta_max", "loss_distribution", "tv_composition_deltas", "kairouz_deltas",
            "subsample", "TVComposition", "KairouzComposition", "tv_laplace", "tv_gaussian",
            "tv_staircase", "gdp_delta", "dpsgd_regions", "DPSGDResult"]
 
@@ -253,7 +253,7 @@ def _profile(k, eps, delta, eta, alpha=None) -> Profile:
     return Profile(k, e, d, n, a, ld, dp)
 
 
-def theorem2_deltas(k, eps, delta, eta) -> Profile:
+def tv_composition_deltas(k, eps, delta, eta) -> Profile:
     """Theorem 2: the exact k-fold profile of (eps, delta)-DP, eta-TV mechanisms.
     HAND (tests/test_kernel_ties.py): series summation in log space (chunked/windowed log-sum-exp of many terms)."""
     return _profile(k, eps, delta, eta)
@@ -284,7 +284,7 @@ class TVComposition(fdp.FromPrivacyProfile):
     name = "tv-composition"
 
     def __init__(self, k, eps, delta, eta, *, _profile_obj: Profile | None = None):
-        self.profile = _profile_obj or theorem2_deltas(k, eps, delta, eta)
+        self.profile = _profile_obj or tv_composition_deltas(k, eps, delta, eta)
         pr = self.profile
         keep = (pr.eps_j <= _EXP_MAX) & (pr.delta_prime < 1)
         if not keep.any():                       # no usable line: the curve 0 (no privacy claimed)
@@ -414,3 +414,6 @@ def dpsgd_regions(*, n=60000, batch=256, sigma=1.3, epochs=15, eps_grid=None) ->
     return DPSGDResult(steps, p, mu, grid, fdp.Supremum(tv_curves), fdp.Supremum(k_curves),
                        fdp.Gaussian(clt_mu), per)
 
+
+# TEMPORARY-ALIASES (removed once the figure modules are migrated)
+theorem2_deltas = tv_composition_deltas

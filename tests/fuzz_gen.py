@@ -336,7 +336,7 @@ def _accountant(d: Draw, files: _Files) -> Case:
         if d.long and d.odds(6):                   # drawing the profile takes seconds (up to minutes)
             argv += ["--plot", _plot_path(d, files)]
         if d.odds(6):
-            argv += ["--conversion", d(["mironov", "balle", "lemma1", "optimal", "foo"])]
+            argv += ["--conversion", d(["mironov", "balle", "asoodeh", "lemma1", "optimal", "foo"])]
     if d.odds(8):
         argv += ["--neighbouring", d(["add-remove", "replace-one", "other"])]
     if d.long and d.odds(12):                      # a huge count
@@ -938,7 +938,7 @@ E_VALID = ["1.0", "0.5", "8.0", "0.0"]
 E_BAD = ["-1.0", "float('nan')", "float('inf')", "1e300", "'1'", "None", "[1.0]", "True", "1e-300"]
 METHODS_SRC = ["'best'", "'rdp'", "'pld'", "'clt'", "'edgeworth'", "'all'", "'foo'", "None", "1", "'BEST'"]
 NB_SRC = ["'add_remove'", "'replace_one'", "'add-remove'", "'foo'", "None"]
-CONV_SRC = ["'optimal'", "'mironov'", "'balle'", "'lemma1'", "'foo'", "None"]
+CONV_SRC = ["'optimal'", "'mironov'", "'balle'", "'asoodeh'", "'lemma1'", "'foo'", "None"]
 NAMES_SRC = ["'x'", "''", "'nope.claim'", "None", "123", "'zheng2020.'", "['x']", "'.'", "b'x'"]
 NAMES_LONG = ["'asoodeh2021.thm4.f'", "'asoodeh2021.sec3.eq18'", "'zheng2020'", "'asoodeh2021.nope'"]
 

@@ -117,16 +117,16 @@ def test_batched_integer_orders_match_one_at_a_time():
 
 
 def test_scalar_lemma1_bound_equals_the_registered_eq25():
-    """fastconv.lemma1_eq25_scalar against 002 eq. (25) as registered (asoodeh2021.lemma1.eq25),
+    """fastconv.eps_asoodeh_small_delta_scalar against 002 eq. (25) as registered (asoodeh2021.lemma1.eq25),
     evaluated by SymPy at 30 digits, ends of the range included."""
     import sympy as sp
 
     from derive import registry
     from derive.symbols import alpha, delta, gamma
-    from numeric.fastconv import lemma1_eq25_scalar
+    from numeric.fastconv import eps_asoodeh_small_delta_scalar
     registry.load_all()
     f = registry.formula("asoodeh2021.lemma1.eq25").expr
     for a, g, d in [(1.0001, 0.01, 1e-5), (2.0, 1.0, 0.3), (40.0, 1e-6, 1e-12), (3.0, 50.0, 1e-300),
                     (1.5, 2.0, 0.6)]:
         ref = sp.N(f.subs({alpha: sp.Float(a, 30), gamma: sp.Float(g, 30), delta: sp.Float(d, 30)}), 30)
-        assert lemma1_eq25_scalar(a, g, d) == pytest.approx(float(ref), rel=1e-12)
+        assert eps_asoodeh_small_delta_scalar(a, g, d) == pytest.approx(float(ref), rel=1e-12)

@@ -1,6 +1,9 @@
-"""Issue 22: no import cycle in dpderive/ (cli.py and sweep_cli.py once imported each other).
-A static scan of every import statement, at module level and inside functions (a deferred
-import still ties the two modules together), between the modules of the package."""
+"""Issues 22 and 33: no import cycle in dpderive/, numeric/ or derive/ (cli.py and sweep_cli.py
+once imported each other; numeric.accountant reached up to numeric.account; derive.parse to
+derive.claimfile).  A static scan of every import statement, at module level and inside
+functions (a deferred import still ties the two modules together), between the modules of the
+package.  ``from pkg import sub`` of a submodule ties the importer to ``sub`` alone (Python runs
+pkg/__init__.py first whatever the importer, so that is no edge to the package's own names)."""
 from __future__ import annotations
 
 import ast
@@ -26,8 +29,10 @@ def import_graph(package: str) -> dict:
                 m = n.module or ""
                 if n.level:
                     m = ".".join(base[:len(base) - n.level + 1] + ([n.module] if n.module else []))
-                deps.add(m)
-                deps.update(f"{m}.{a.name}" for a in n.names)     # from pkg import module
+                subs = {f"{m}.{a.name}" for a in n.names} & mods.keys()   # from pkg import module
+                deps.update(subs)
+                if len(subs) < len(n.names):      # a name defined by the module (or pkg/__init__.py) itself
+                    deps.add(m)
         graph[name] = {d for d in deps if d in mods and d != name}
     return graph
 
@@ -61,3 +66,24 @@ def test_no_import_cycle_in_dpderive():
 def test_the_scan_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c", "a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_in_numeric_and_derive():
+    for package, anchor in (("numeric", "numeric.account"), ("derive", "derive.claimfile")):
+        graph = import_graph(package)
+        assert anchor in graph
+        assert cycles(graph) == [], package
+
+
+def test_the_scanner_sees_a_planted_cycle(tmp_path, monkeypatch):
+    pkg = tmp_path / "plantpkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from . import a\n")
+    (pkg / "a.py").write_text("def f():\n    from .sub import b\n    return b\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "b.py").write_text("from ..a import f\n")
+    (pkg / "c.py").write_text("from . import a\n")              # a submodule: no edge to __init__
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    graph = import_graph("plantpkg")
+    assert graph["plantpkg.c"] == {"plantpkg.a"}
+    assert cycles(graph) == [["plantpkg.a", "plantpkg.sub.b", "plantpkg.a"]]

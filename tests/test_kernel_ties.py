@@ -48,7 +48,7 @@ GENERATED = {
     **{f"_kernels_generated.{n}": f"lib:{n}" for n in (
         "gaussian_rdp", "linear_rdp", "subsampled_gaussian_rho", "laplace_rdp", "rr_rdp",  # RDP curves
         "log_zeta", "zeta", "mironov_delta", "gamma_large_delta", "gamma_lower", "gamma_upper",
-        "eps_large_delta", "eps_balle", "eps_chi_bound", "eps_lemma1_small_delta", "eps_lemma1",
+        "eps_large_delta", "eps_balle", "eps_chi_bound", "eps_asoodeh_small_delta", "eps_asoodeh",
         "conversion_objective", "ma_epsilon", "ma_sigma2", "sigma2_sufficient",      # conversions, MA
         "gauss_log_delta", "gauss_delta", "gauss_mu", "gauss_tradeoff",               # mu-GDP
         "tv_eta_max", "tv_alpha", "tv_laplace", "tv_gaussian", "tv_staircase", "subsampled_eps",
@@ -57,15 +57,15 @@ GENERATED = {
         "cornish_fisher", "clt_sgd_mu")},
     # the same for one float, printed with ``math`` (numeric.fastconv's per-query path)
     "_kernels_generated.eps_large_delta_scalar": "lib:eps_large_delta (math printer)",
-    "_kernels_generated.eps_lemma1_small_delta_scalar": "lib:eps_lemma1_small_delta (math printer; "
-                                                        "fastconv.lemma1_eq25_scalar)",
+    "_kernels_generated.eps_asoodeh_small_delta_scalar": "lib:eps_asoodeh_small_delta (math printer; "
+                                                        "fastconv.eps_asoodeh_small_delta_scalar)",
     **{f"_kernels_generated.objective_{k}": _OBJ for k in (
         "LA", "LB", "dA", "d2A", "dB", "d2B", "dA_ddelta", "dB_ddelta", "dB_deps")},
     # wrappers: argument checks around one generated kernel
     "conversion.derived_kernels": "objective: the generated objective_* kernels, by name",
     "accountant.ma_epsilon": "lib:ma_epsilon (domains checked)",
     "accountant.ma_sigma2": "lib:ma_sigma2",
-    "accountant.theorem5_sigma2": "lib:sigma2_sufficient",
+    "accountant.sufficient_sigma2": "lib:sigma2_sufficient",
     "rdp.Gaussian": "lib:gaussian_rdp (its curve is the generated kernel)",
     "rdp.DiscreteGaussian": "lib:gaussian_rdp (the generated kernel: CKS 2020 Prop. 5 bounds the discrete "
                             "Gaussian by the continuous curve; tests/test_dgauss.py holds it above mpmath sums)",
@@ -104,7 +104,7 @@ TIED = {
     "gaussian.eps_exact": ("asoodeh2021.sec5.eq40", f"{HERE}::test_gaussian_eps_exact_inverts_eq40"),
     "tv.gdp_delta": ("asoodeh2021.sec5.eq40", f"{HERE}::test_gdp_delta_brackets_eq40"),
     # 003 (Ghazi-Issa) Secs. III and VI
-    "tv.theorem2_deltas": ("ghazi_issa.thm2.eq5", f"{HERE}::test_theorem2_deltas_equal_eq5"),
+    "tv.tv_composition_deltas": ("ghazi_issa.thm2.eq5", f"{HERE}::test_theorem2_deltas_equal_eq5"),
     "tv.kairouz_deltas": ("ghazi_issa.eq6", f"{HERE}::test_kairouz_deltas_equal_eq6"),
     # 002 conversions
     "conversion.log_objective_terms": ("asoodeh2021.thm3.objective",
@@ -146,7 +146,7 @@ TIED = {
     # 004 Sec. 4
     "edgeworth.interpreter": ("zheng2020.mu_star", f"{HERE}::test_interpreter_equals_mu_star_and_quadrature"),
     # 002 Lemma 3 (43), Lemma 4 / Cor. 1 (45), (48)
-    "region.lemma3_region": ("derive.truths.delta_exact",
+    "region.conversion_region": ("derive.truths.delta_exact",
                              f"{HERE}::test_lemma3_region_equals_eq43_with_the_optimal_conversion"),
     "region.KLRegion": ("derive.truths.d_kl", f"{HERE}::test_kl_region_equals_binary_kl_definition"),
     "region.RDPRegion": ("derive.truths.d_alpha", f"{HERE}::test_rdp_region_equals_eq48"),
@@ -165,7 +165,7 @@ HAND_REASONS = {
     "gaussian.delta_upper": "float-error allowance added to the generated profile (outward rounding)",
     "gaussian.eps_exact": _NEWTON,
     "tv.gdp_delta": "the certified gaussian.delta_upper (rounding allowance), capped at 1",
-    "tv.theorem2_deltas": _SERIES, "tv.kairouz_deltas": _SERIES, "tv.loss_distribution": _SERIES,
+    "tv.tv_composition_deltas": _SERIES, "tv.kairouz_deltas": _SERIES, "tv.loss_distribution": _SERIES,
     "tv.dominating_pmfs": "pmf assembly of the dominating pair (arrays, not one formula)",
     "conversion.log_objective_terms": "log-domain trick: the excess forms shift by (alpha-1) eps with log1p/expm1 "
                                       "split by the size of u (a branch a printer would evaluate both ways)",
@@ -183,7 +183,7 @@ HAND_REASONS = {
     "cumulants.mixture_cumulants": "quadrature (Gauss-Legendre panels)",
     "rdp.SubsampledGaussian": _SERIES, "rdp.log_a_integer": _SERIES, "rdp.log_a_fractional": _SERIES,
     "rdp.PoissonSubsampledRDP": _SERIES, "rdp.WithoutReplacementRDP": _SERIES,
-    "region.lemma3_region": "envelope of conversions (an optimisation over orders)",
+    "region.conversion_region": "envelope of conversions (an optimisation over orders)",
     "region.KLRegion": _REGION, "region.RDPRegion": _REGION,
 }
 
@@ -204,10 +204,11 @@ NOT_A_FORMULA = {
     "account.integer_bisect": _SOLVER,
     "accountant.AccountingResult": _CONT, "accountant.eps_conversion": "dispatch to a conversion kernel by name",
     "accountant.delta_conversion": "dispatch to a conversion kernel by name",
+    "accountant.canonical_conversion": "a conversion's current name (input handling)",
     "accountant.epsilon_many": _ACCT, "accountant.epsilon": _ACCT, "accountant.delta": _ACCT,
     "accountant.improved_ma_epsilon": "optimisation over alpha of listed conversion kernels (002 eq. (30))",
-    "accountant.lemma2_epsilon": "optimisation over alpha of listed kernels (002 eqs. (31)-(33))",
-    "accountant.min_sigma2": _SOLVER,
+    "accountant.improved_ma_epsilon_bound": "optimisation over alpha of listed kernels (Asoodeh et al. 2021, Lemma 2)",
+    "account.min_sigma2": _SOLVER,
     "codegen.source": "code generator (prints the registered definitions)", "codegen.main": "I/O: writes the generated module",
     "conversion.derived_exprs": "SymPy derivation (sympy.diff of asoodeh2021.thm3.objective), not a numeric kernel",
     "conversion.minimiser_u": _SOLVER, "conversion.gamma_exact": _SOLVER,
@@ -554,7 +555,7 @@ def test_alpha_of_equals_thm2_alpha():
 def test_theorem2_deltas_equal_eq5(k, e, d, frac):
     from numeric import tv
     eta = d + frac * (tv.eta_max(e, d) - d)
-    prof = tv.theorem2_deltas(k, e, d, eta)
+    prof = tv.tv_composition_deltas(k, e, d, eta)
     a = tv.alpha_of(e, d, eta)
     for j in range(k + 1):
         r = ref("ghazi_issa.thm2.eq5", varepsilon=e, alpha=a, k=k, j=j)
@@ -618,7 +619,7 @@ def test_theorem5_sigma2_equals_thm5():
         for d in [1e-300, 1e-10, 1e-5, 0.1]:
             for T in [1, 100, 10 ** 5]:
                 r = ref("asoodeh2021.sec4.thm5", varepsilon=e, delta=d, T=T)
-                close(A.theorem5_sigma2(e, d, T), r, rel=1e-11, abs_=1e-12 * abs(float(r)) + 1e-13)
+                close(A.sufficient_sigma2(e, d, T), r, rel=1e-11, abs_=1e-12 * abs(float(r)) + 1e-13)
 
 
 def test_ma_sigma2_equals_T_over_2_eq35():
@@ -659,7 +660,7 @@ def test_thm1_delta_equals_registered():
         for e in [0.0, 0.01, 1.0, 10.0]:
             for g in GAMMAS:
                 r = ref("asoodeh2021.thm1.delta", alpha=a, varepsilon=e, gamma=g)
-                close(K.thm1_delta(a, e, g), min(r, 1), rel=1e-12 * max(1.0, abs((a - 1) * (e - g))))
+                close(K.mironov_delta(a, e, g), min(r, 1), rel=1e-12 * max(1.0, abs((a - 1) * (e - g))))
 
 
 def test_thm4_eq22_equals_registered():
@@ -667,7 +668,7 @@ def test_thm4_eq22_equals_registered():
     for d in DELTAS:
         for e in [0.0, 1e-8, 1.0, 20.0]:
             r = ref("asoodeh2021.thm4.eq22", alpha=2 / d if d > 1e-200 else 1e300, varepsilon=e, delta=d)
-            close(K.thm4_eq22(2.0, e, d), r, rel=1e-14, abs_=1e-300)
+            close(K.gamma_large_delta(2.0, e, d), r, rel=1e-14, abs_=1e-300)
 
 
 def test_lemma1_eq24_equals_registered():
@@ -675,7 +676,7 @@ def test_lemma1_eq24_equals_registered():
     for d in DELTAS:
         for g in [0.0] + GAMMAS:
             r = ref("asoodeh2021.lemma1.eq24", alpha=2.0, gamma=g, delta=d)
-            close(K.lemma1_eq24(2.0, g, d), r, rel=1e-13, abs_=1e-15)
+            close(K.eps_large_delta(2.0, g, d), r, rel=1e-13, abs_=1e-15)
 
 
 def test_lemma1_eq25_second_equals_eq102():
@@ -686,7 +687,7 @@ def test_lemma1_eq25_second_equals_eq102():
                 if a * d >= 1:
                     continue
                 r = ref("asoodeh2021.appD.eq102", alpha=a, gamma=g, delta=d)
-                close(K.lemma1_eq25_second(a, g, d), r, rel=1e-10)
+                close(K.eps_chi_bound(a, g, d), r, rel=1e-10)
 
 
 def test_lemma1_is_eq24_or_eq25():
@@ -695,7 +696,7 @@ def test_lemma1_is_eq24_or_eq25():
         for g in GAMMAS:
             for d in [1e-12, 1e-3, 0.5, 0.9]:
                 name = "asoodeh2021.lemma1.eq24" if a * d >= 1 else "asoodeh2021.lemma1.eq25"
-                close(K.lemma1(a, g, d), ref(name, alpha=a, gamma=g, delta=d), rel=1e-10, abs_=1e-14)
+                close(K.eps_asoodeh(a, g, d), ref(name, alpha=a, gamma=g, delta=d), rel=1e-10, abs_=1e-14)
 
 
 def test_log_zeta_equals_registered():
@@ -1117,13 +1118,13 @@ def test_rdp_region_equals_eq48(s, T, orders):
 
 
 def test_lemma3_region_equals_eq43_with_the_optimal_conversion():
-    """region.lemma3_region = 002 Lemma 3 (43): the curve of the (eps, min_alpha delta_alpha^eps(T gamma(alpha)))
+    """region.conversion_region = 002 Lemma 3 (43): the curve of the (eps, min_alpha delta_alpha^eps(T gamma(alpha)))
     pairs, delta_alpha^eps from the optimal conversion of Thm. 3 in mpmath (derive.truths.delta_exact),
     the envelope sup_eps max(0, 1 - delta - e^eps tau, e^-eps (1 - delta - tau)) in mpmath; never above it."""
     from derive import truths
     from numeric import rdp, region
     s, T, orders, eps = 2.0, 4, [2.0, 6.0], [0.0, 0.3, 1.0, 2.5, 5.0]
-    f = region.lemma3_region(rdp.Gaussian(s), T, eps=eps, orders=orders)
+    f = region.conversion_region(rdp.Gaussian(s), T, eps=eps, orders=orders)
     with mp.workdps(30):
         dl = [min(truths.delta_exact(a, T * ref("asoodeh2021.eq28", alpha=a, sigma=s), e, tol_digits=14)
                   for a in orders) for e in eps]

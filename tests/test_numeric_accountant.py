@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from derive.core import DomainError
+from numeric import account
 from numeric import accountant as A
 from numeric import gaussian as G
 from numeric import rdp as R
@@ -43,7 +44,7 @@ def test_soundness_rdp_eps_at_least_true(sigma, T, ld, conv):
 def test_conversion_ordering_and_closed_ma():
     curve = R.Gaussian(20.0)
     vals = {c: A.epsilon(curve, 1e-5, c, steps=1000).value for c in A.CONVERSIONS}
-    assert vals["optimal"] <= vals["lemma1"] * (1 + 1e-12) <= vals["balle"] * (1 + 1e-12)
+    assert vals["optimal"] <= vals["asoodeh"] * (1 + 1e-12) <= vals["balle"] * (1 + 1e-12)
     assert vals["balle"] <= vals["mironov"]
     # mironov with continuous alpha reproduces the closed form (29)
     assert vals["mironov"] == pytest.approx(float(A.ma_epsilon(1 / 800, 1000, 1e-5)), rel=1e-9)
@@ -64,7 +65,7 @@ def test_delta_of_epsilon_sound_and_consistent():
 def test_improved_ma_and_lemma2():
     T = np.array([1.0, 10.0, 100.0, 1000.0])
     e30, _ = A.improved_ma_epsilon(1 / 800, T, 1e-5)
-    e31, _ = A.lemma2_epsilon(1 / 800, T, 1e-5)
+    e31, _ = A.improved_ma_epsilon_bound(1 / 800, T, 1e-5)
     ema = A.ma_epsilon(1 / 800, T, 1e-5)
     true = G.eps_exact(1e-5, 20.0, T)
     assert np.all(true <= e30) and np.all(e30 <= e31 * (1 + 1e-9)) and np.all(e31 <= ema)
@@ -104,9 +105,9 @@ def test_calibration_certified():
 @pytest.mark.slow
 def test_theorem5_vs_exact_min_sigma2():
     eps, d, T = 1.0, 1e-10, 100
-    s_exact = A.min_sigma2(eps, d, T, "optimal")
+    s_exact = account.min_sigma2(eps, d, T, "optimal")
     s_ma = float(A.ma_sigma2(eps, d, T))
-    s_t5 = float(A.theorem5_sigma2(eps, d, T))
+    s_t5 = float(A.sufficient_sigma2(eps, d, T))
     assert s_exact < s_ma
     # Theorem 5's expansion (without the O(.) term) is within 15% of the exact minimum
     assert abs(s_t5 - s_exact) / s_exact < 0.15
@@ -117,7 +118,7 @@ def test_result_dict_and_errors():
     Gaussian RDP gamma(alpha) = T alpha/(2 sigma^2) (eq. (28)): eps is Lemma 1 at the reported
     alpha (rounded up, never below) and no other order gives a smaller Lemma 1 value."""
     from numeric import kernels as K
-    r = A.epsilon(R.Gaussian(5.0), 1e-5, "lemma1", steps=3)
+    r = A.epsilon(R.Gaussian(5.0), 1e-5, "asoodeh", steps=3)
     d = r.to_dict()
     eq25 = K.compile_mpmath("asoodeh2021.lemma1.eq25")
 
@@ -125,7 +126,7 @@ def test_result_dict_and_errors():
         with mp.workdps(40):
             a = mp.mpf(a)
             return float(eq25(a, 3 * a / 50, mp.mpf("1e-5")))
-    assert d["alpha"] * d["delta"] < 1 and d["delta"] == 1e-5 and d["conversion"] == "lemma1"
+    assert d["alpha"] * d["delta"] < 1 and d["delta"] == 1e-5 and d["conversion"] == "asoodeh"
     assert lemma1(d["alpha"]) <= d["epsilon"] <= lemma1(d["alpha"]) * (1 + 1e-9)
     for a in np.geomspace(1.05, 500, 400):
         assert lemma1(a) >= d["epsilon"] * (1 - 1e-9)

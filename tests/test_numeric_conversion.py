@@ -74,7 +74,7 @@ def test_thm4_never_exceeds_exact(a, e, ld):
     d = 10 ** ld
     g = C.gamma_exact(a, e, d)
     if a * d < 1:
-        lb = max(K.thm4_g(a, e, d), K.thm4_f(a, e, d))
+        lb = max(K.gamma_lower(a, e, d), K.gamma_upper(a, e, d))
         assert lb <= g * (1 + 1e-12) + 1e-14
 
 
@@ -83,7 +83,7 @@ def test_thm4_never_exceeds_exact(a, e, ld):
 def test_lemma1_never_below_exact_eps_and_inverse(a, g, ld):
     d = 10 ** ld
     e = float(C.eps_exact(a, g, d))
-    assert K.lemma1(a, g, d) >= e * (1 - 1e-11) - 1e-14
+    assert K.eps_asoodeh(a, g, d) >= e * (1 - 1e-11) - 1e-14
     if e > 0:
         # soundness of the rounding: gamma^eps(delta) >= gamma at the returned eps
         assert C.gamma_exact(a, e, d) >= g * (1 - 1e-14)
@@ -93,7 +93,7 @@ def test_lemma1_never_below_exact_eps_and_inverse(a, g, ld):
 def test_eps_and_delta_inverse_vs_mpmath(a, g, d):
     e = float(C.eps_exact(a, g, d))
     # independent: bisection in mpmath on gamma^eps(delta) = gamma
-    lo, hi = 0.0, float(K.lemma1(a, g, d)) + 1e-9
+    lo, hi = 0.0, float(K.eps_asoodeh(a, g, d)) + 1e-9
     for _ in range(48):
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if mp_gamma(a, mid, d, dps=30, grid=60) < g else (lo, mid)

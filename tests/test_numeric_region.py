@@ -63,7 +63,7 @@ def test_region_delta_between_truth_and_optimal_conversion():
 def test_lemma3_region_below_lemma4_region_and_equal_away_from_tau_0():
     g = rdp.Gaussian(1.5)
     f44 = R.RDPRegion(g, 3, orders=[2.0])
-    f43 = R.lemma3_region(g, 3, eps=np.linspace(0, 12, 2401), orders=[2.0])
+    f43 = R.conversion_region(g, 3, eps=np.linspace(0, 12, 2401), orders=[2.0])
     a = np.linspace(0.001, 0.999, 200)
     assert np.all(f43(a) <= f44(a) + 1e-9)           # Lemma 3 is the looser (one-directional) bound
     mid = (a > 0.3) & (a < 0.7)

@@ -22,7 +22,7 @@ from numeric import fdp, tv
 def test_theorem2_matches_brute_force(k, a, d):
     e = math.log(2)
     eta = d + (1 - d) * (1 - a) * math.tanh(e / 2)
-    pr = tv.theorem2_deltas(k, e, d, eta)
+    pr = tv.tv_composition_deltas(k, e, d, eta)
     P0, P1 = dominating(Fr(2), Fr(a).limit_denominator(1000), Fr(d).limit_denominator(1000))
     p0, p1 = T.kfold(P0, k), T.kfold(P1, k)
     for j in range(k + 1):
@@ -34,7 +34,7 @@ def test_theorem2_matches_brute_force(k, a, d):
 def test_kairouz_is_theorem2_at_maximal_eta():
     e, k = 0.7, 40
     a = tv.kairouz_deltas(k, e, 0.0).delta_prime
-    b = tv.theorem2_deltas(k, e, 0.0, tv.eta_max(e)).delta_prime
+    b = tv.tv_composition_deltas(k, e, 0.0, tv.eta_max(e)).delta_prime
     assert np.allclose(a, b, rtol=1e-12, atol=0)
 
 
@@ -57,7 +57,7 @@ def test_loss_distribution_at_1e4_against_mpmath(d):
 def test_theorem2_at_1e4_against_mpmath(j):
     k, e, a = 10_000, 0.02, 0.995         # few non-erased outputs: the mpmath reference stays cheap
     eta = (1 - a) * math.tanh(e / 2)
-    pr = tv.theorem2_deltas(k, e, 0.0, eta)
+    pr = tv.tv_composition_deltas(k, e, 0.0, eta)
     ref = float(TR.delta_j_binomial(k, e, a, j, dps=40))
     assert pr.delta_prime[j] == pytest.approx(ref, rel=1e-10)
     assert pr.delta_prime[j] >= ref
@@ -65,7 +65,7 @@ def test_theorem2_at_1e4_against_mpmath(j):
 
 def test_theorem2_1e4_is_fast_and_finite():
     t0 = time.perf_counter()
-    pr = tv.theorem2_deltas(10_000, 1.0, 1e-6, 0.4)
+    pr = tv.tv_composition_deltas(10_000, 1.0, 1e-6, 0.4)
     dt = time.perf_counter() - t0
     assert np.all(np.isfinite(pr.delta_prime)) and np.all((pr.delta_prime >= 0) & (pr.delta_prime <= 1))
     assert np.all(np.diff(pr.delta_prime) <= 1e-15)              # delta'_j decreases in j
@@ -91,9 +91,9 @@ def test_subsample_and_domain_errors():
     for bad in (dict(eps=-1, delta=0, eta=0.1), dict(eps=1, delta=1.2, eta=0.1), dict(eps=1, delta=0, eta=0.9),
                 dict(eps=float("nan"), delta=0, eta=0.1)):
         with pytest.raises(DomainError):
-            tv.theorem2_deltas(3, **bad)
+            tv.tv_composition_deltas(3, **bad)
     with pytest.raises(DomainError):
-        tv.theorem2_deltas(0, 1.0, 0.0, 0.1)
+        tv.tv_composition_deltas(0, 1.0, 0.0, 0.1)
     with pytest.raises(DomainError):
         tv.subsample(1.0, 0.0, 0.1, 1.5)
 

@@ -39,7 +39,7 @@ print(parse.MISSES[0])
     r = _run(code, tmp_path / "cache")
     assert r.returncode == 0, r.stderr
     assert r.stdout.split()[-1] == "0", ("ANTLR parses on a fresh install; run "
-                                         "`python -m derive.parse --refresh`")
+                                         "`python -m derive.parse_refresh`")
     assert not (tmp_path / "cache" / "parse").exists()     # nothing new to remember
 
 

@@ -190,11 +190,11 @@ _q("eps_chi_bound", (alpha, gamma, delta),
 
 _eps25 = sp.Min(sp.Max(QUANTITIES["eps_balle"].expr, 0), QUANTITIES["eps_chi_bound"].expr)
 _eps25_stable = sp.Min(sp.Max(_balle_stable, 0), _second_stable)
-_q("eps_lemma1_small_delta", (alpha, gamma, delta), _eps25, f"{OPTCONV}, Lemma 1",
+_q("eps_asoodeh_small_delta", (alpha, gamma, delta), _eps25, f"{OPTCONV}, Lemma 1",
    "the upper bound min{(eps_balle)_+, eps_chi_bound} on eps of (alpha, gamma)-RDP for alpha delta < 1",
    stable=_eps25_stable, gamma=(1e-6, 50), delta=(1e-300, 0.999))
 
-_q("eps_lemma1", (alpha, gamma, delta),
+_q("eps_asoodeh", (alpha, gamma, delta),
    sp.Piecewise((QUANTITIES["eps_large_delta"].expr, alpha * delta >= 1), (_eps25, True)), f"{OPTCONV}, Lemma 1",
    "the closed-form eps of (alpha, gamma)-RDP: exact where alpha delta >= 1, the small-delta bound else",
    stable=sp.Piecewise((QUANTITIES["eps_large_delta"].stable, alpha * delta >= 1), (_eps25_stable, True)),

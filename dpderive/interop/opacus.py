@@ -249,19 +249,7 @@ def _compose(st: dict, pmf, n: int, window):
                 st["have"][miss] = True
                 st["acc_err"] = max(st["acc_err"], float(ev))
             z[need], e_k[need] = st["acc"][kn], st["acc_err"]
-    z = z.astype(np.clongdouble)
-    r = np.abs(z)
-    with np.errstate(divide="ignore"):
-        lr = n * np.log(r)
-    ph = n * np.angle(z)
-    sk = np.exp(lr) * (np.cos(ph) + 1j * np.sin(ph))
-    Ak = (r + e_k).astype(float)
-    lA = np.log(Ak)
-    per = n * e_k * np.exp((n - 1) * lA) + PC._ULD * np.exp(n * lA) * (n * np.abs(lA) + n * np.pi + 4)
-    err += float(np.sum(mult * (per + PC._EPS * np.exp(n * lA))))
-    err += 10 * PC._EPS * np.log2(M) * float(np.sum(mult * (np.exp(n * lA) + per)))
-    spec = np.zeros(what.size, dtype=complex)
-    spec[ks] = sk.astype(complex)
+    spec, err = PC.power_modes(z, e_k, n, mult, ks, what.size, M, err)
     # --- numeric.pld_compose.compose ---------------------------------------------------------
     out = irfft(spec, n=M)
     start = (J_lo - n * pmf.k0) % M
