@@ -590,3 +590,35 @@ def test_an_earlier_checkpoint_loaded_is_not_answered_from_the_longer_run():
     ref = _bare([(1.0, 0.01, 102)], method="full")
     e_ref = ref.get_epsilon(DELTA)
     assert ref.last_answer.lower <= got[-1] <= e_ref * (1 + 1e-3) < long_eps
+
+
+def test_accuracy_gives_the_command_lines_bracket_and_every_answer_cites_its_route():
+    """Issue 35 item 3 in the Opacus drop-in: accuracy= (constructor or per query) is the certified
+    relative width the CLI's --accuracy gives, on the same lattices (equal to the last digit); an
+    RDP route refuses it (no lower bound); every answer says what it rests on."""
+    from numeric import account
+    from numeric import events as EV
+    from numeric.errors import UserInputError
+    ref = account.epsilon([EV.Event(EV.Gaussian(1.1), EV.Poisson(Q_MNIST), 3000)], DELTA, accuracy=1e-4)
+    a = DpDeriveOpacusAccountant(accuracy=1e-4)
+    a.history = [(1.1, Q_MNIST, 3000)]
+    assert a.get_epsilon(DELTA) == ref.value
+    ans = a.last_answer
+    assert ans.lower == ref.lower and (ans.upper - ans.lower) / ans.upper <= 1e-4 and ans.citation
+    b = DpDeriveOpacusAccountant()
+    b.history = [(1.1, Q_MNIST, 3000)]
+    plain = b.get_epsilon(DELTA)
+    fine = b.get_epsilon(DELTA, accuracy=1e-5)
+    lo = b.last_answer.lower
+    assert (fine - lo) / fine <= 1e-5 and lo <= plain and fine <= plain * (1 + 1e-3)
+    with pytest.raises(DomainError, match="accuracy"):
+        b.get_epsilon(DELTA, method="rdp", accuracy=1e-4)
+    with pytest.raises(DomainError, match="accuracy"):
+        b.get_epsilon(DELTA, [2.0, 8.0], accuracy=1e-4)
+    with pytest.raises(UserInputError, match="accuracy"):
+        DpDeriveOpacusAccountant(accuracy=2.0)
+    for m in ("best", "fast", "full"):
+        b.get_epsilon(DELTA, method=m)
+        assert b.last_answer.citation, m
+    b.get_epsilon(DELTA, [2.0, 8.0])
+    assert "orders" in b.last_answer.citation

@@ -32,6 +32,12 @@ Methods (``DpDeriveOpacusAccountant(method=...)`` or ``get_epsilon(delta, method
   step, certified bracket within ~0.5%.
 * ``rdp`` / ``pld``: one route of ``numeric.account`` alone.
 
+``accuracy=A`` (constructor, or ``get_epsilon(..., accuracy=A)``): every answer is the full route's
+certified bracket refined until its relative width (upper - lower) / upper is at most A, on the
+lattices of ``dpderive epsilon --accuracy A`` (the same number to the last digit); a request out of
+reach is an error naming the width reached, and the RDP routes (``alphas``, ``method="rdp"``)
+refuse it (they give no lower bound).  Every answer (``last_answer``) carries its ``citation``.
+
 The incremental PLD route (``_IncrementalPLD``).  Opacus's history is a composition of
 Poisson-subsampled Gaussians; composition is commutative, so only the total count of each
 distinct (noise multiplier, sample rate) matters.  Per distinct event the one-step lattice PLDs
@@ -115,6 +121,11 @@ WINDOW_CAP = 2 ** 21        # lattice points of a composed window (coarser latti
 MAX_COARSEN = 1             # ... at most 2^this coarser than asked (beyond: the full route)
 ERROR_SHARE = 1e-3          # the route's numerical error terms must stay below this x delta
 _CALIBRATION_KWARGS = ("eps_error", "delta_error", "alphas", "poisson")
+INCREMENTAL_CITATION = ("privacy-loss distributions of the history's distinct events, composed by one FFT at "
+                        "the current counts with certified aliasing and rounding bounds (numeric.pld_compose)")
+RDP_ORDERS_CITATION = ("RDP of the Poisson-subsampled Gaussian at the given orders (Mironov, Talwar, Zhang "
+                       "2019), each converted exactly (Asoodeh et al. 2021, Thm. 3)")
+NO_EVENTS_CITATION = "no steps: nothing is spent"
 
 
 class _Unsupported(Exception):
@@ -615,11 +626,15 @@ class DpDeriveOpacusAccountant(IAccountant):
     """Opacus accountant answering with dpderive's certified bounds (module docstring)."""
 
     def __init__(self, method: str = "best", resolution: float | None = 0.01,
-                 step_resolution: float = STEP_RESOLUTION):
+                 step_resolution: float = STEP_RESOLUTION, accuracy: float | None = None):
         super().__init__()
         if not isinstance(method, str) or method not in METHODS:
             raise DomainError("method", method, ", ".join(METHODS))
+        from numeric.account import check_accuracy
         self.method = method
+        #: the certified bracket's largest relative width, (upper - lower) / upper, of every answer
+        #: (``numeric.account.refine``: the lattices of ``dpderive epsilon --accuracy``, so both agree)
+        self.accuracy = check_accuracy(accuracy)
         self.resolution = resolution      # PLD lattice of the full route (as DpDeriveAccountant)
         self.step_resolution = _real("step_resolution", step_resolution)
         self.last_answer = None
@@ -629,6 +644,7 @@ class DpDeriveOpacusAccountant(IAccountant):
         self._queried: dict = {}          # delta -> counts at the previous answer
         self._checked: set = set()        # (noise, rate) pairs validated
         self._rdp: dict = {}              # ((noise, rate), orders) -> one-step RDP
+        self._exact_states: dict = {}     # accuracy -> (history, StatefulAccountant) it was built for
 
     def step(self, *, noise_multiplier: float, sample_rate: float):
         """One step, grouped with the last history entry when both values are equal (as
@@ -708,23 +724,29 @@ class DpDeriveOpacusAccountant(IAccountant):
     # --- answers ----------------------------------------------------------------------------
     def get_epsilon(self, delta: float, alphas=None, *, method: str | None = None,
                     eps_error: float | None = None, delta_error: float | None = None,
-                    poisson: bool = True, **kwargs) -> float:
+                    poisson: bool = True, accuracy: float | None = None, **kwargs) -> float:
         """The certified epsilon(delta) spent so far.  Positional arguments as
         ``RDPAccountant.get_epsilon(delta, alphas)``; ``method`` (best, full, fast, rdp, pld),
-        ``eps_error`` (the certified bracket's largest width), ``delta_error`` (met: none is
-        used) and ``poisson`` (True only) by keyword (module docstring)."""
+        ``eps_error`` (the certified bracket's largest width), ``accuracy`` (its largest relative
+        width; default the constructor's), ``delta_error`` (met: none is used) and ``poisson``
+        (True only) by keyword (module docstring)."""
         from numeric.stateful import Answer, _one_real
         from numeric.kernels import check_open01
         if kwargs:
             raise TypeError("DpDeriveOpacusAccountant.get_epsilon() got unexpected keyword "
                             f"argument(s) {', '.join(sorted(kwargs))} (it takes delta, alphas, "
-                            "method, eps_error, delta_error, poisson)")
+                            "method, eps_error, accuracy, delta_error, poisson)")
         d = float(check_open01(_one_real("delta", delta), "delta"))
         m = self.method if method is None else method
         if not isinstance(m, str) or m not in METHODS:
             raise DomainError("method", m, ", ".join(METHODS))
         if eps_error is not None:
             eps_error = _real("eps_error", eps_error)
+        from numeric.account import check_accuracy
+        acc = self.accuracy if accuracy is None else check_accuracy(accuracy)
+        if acc is not None and (alphas is not None or m not in ("best", "full", "fast", "pld")):
+            raise DomainError("accuracy", acc, "None with an RDP route (alphas or method='rdp' give no "
+                              "certified lower bound)")
         if delta_error is not None:
             _real("delta_error", delta_error, strict=False)
         if poisson is not True:
@@ -738,16 +760,19 @@ class DpDeriveOpacusAccountant(IAccountant):
                 raise DomainError("alphas", alphas, f"None with method={method!r} (alphas selects "
                                   "the RDP route at those orders)")
         if not self.history:
-            self.last_answer = Answer("epsilon", d, 0.0, 0.0, 0.0, "none", 0)
+            self.last_answer = Answer("epsilon", d, 0.0, 0.0, 0.0, "none", 0, citation=NO_EVENTS_CITATION)
             return 0.0
         totals, last = self._totals()
         steps = int(sum(totals.values()))
         if any(_is_zero(nm) for nm, _ in totals):
             self.last_answer = Answer("epsilon", d, math.inf, math.inf, math.inf, "non-private", steps,
-                                      {"note": "a noise multiplier 0: no finite epsilon exists"})
+                                      {"note": "a noise multiplier 0: no finite epsilon exists"},
+                                      "a step without noise reveals its batch: no finite epsilon")
             return math.inf
         if orders is not None:
             ans = self._rdp_orders(totals, orders, d, steps)
+        elif acc is not None:
+            ans = self._refined(acc, d)
         else:
             ans = self._answer(m, totals, last, d, steps)
             if eps_error is not None and ans.upper - ans.lower > eps_error and m in ("best", "fast"):
@@ -771,7 +796,8 @@ class DpDeriveOpacusAccountant(IAccountant):
                     pass
                 else:
                     from numeric.stateful import Answer
-                    return Answer("epsilon", d, up, min(lo, up), up, "pld-incremental", steps, extras)
+                    return Answer("epsilon", d, up, min(lo, up), up, "pld-incremental", steps, extras,
+                                  INCREMENTAL_CITATION)
             return self._full("fast" if m == "fast" else "best", d)
         return self._full("best" if m == "full" else m, d)
 
@@ -784,6 +810,20 @@ class DpDeriveOpacusAccountant(IAccountant):
         if ans.value != ans.value or ans.lower != ans.lower:
             raise ArithmeticError(f"no epsilon: the route {ans.route} answered NaN")
         return ans
+
+    def _refined(self, accuracy, d):
+        """The full route refined to ``accuracy`` (``numeric.stateful.StatefulAccountant(accuracy=)``,
+        the lattices of ``dpderive epsilon --accuracy``); out of reach: ``SearchLimitError``."""
+        from numeric.stateful import StatefulAccountant
+        st = self._exact_states.get(accuracy)
+        h = tuple(tuple(x) for x in self.history)
+        if st is None or st[0] != h:
+            acct = StatefulAccountant(accuracy=accuracy)
+            for nm, q, n in h:
+                acct.step(noise_multiplier=nm, sample_rate=q, count=n)
+            st = self._exact_states[accuracy] = (h, acct)
+        with np.errstate(all="ignore"):
+            return st[1].epsilon(d, "best")
 
     def _rdp_orders(self, totals, orders, d, steps):
         """min over ``orders`` of the optimal conversion of the history's RDP there (rounded
@@ -808,7 +848,8 @@ class DpDeriveOpacusAccountant(IAccountant):
                     best, alpha = e, float(a)
         if not math.isfinite(best):
             raise DomainError("alphas", orders.tolist(), "orders at which the history has a finite RDP bound")
-        return Answer("epsilon", d, best, 0.0, best, "rdp-orders", steps, {"alpha": alpha})
+        return Answer("epsilon", d, best, 0.0, best, "rdp-orders", steps, {"alpha": alpha},
+                      RDP_ORDERS_CITATION)
 
     def get_privacy_spent(self, *, delta: float, alphas=None, **kwargs):
         """(epsilon, alpha) as ``RDPAccountant.get_privacy_spent``: alpha is the RDP order that
