@@ -32,6 +32,12 @@ def add_source(key: str, module: str) -> None:
     SOURCES[key] = module
 
 
+def source_module(key: str) -> str | None:
+    """The module that provides paper ``key`` (None for an unknown key)."""
+    _discover()
+    return SOURCES.get(key)
+
+
 def _discover() -> None:
     """Add the sources that installed distributions declare as ``dpderive.papers`` entry points."""
     global _DISCOVERED

@@ -1,6 +1,36 @@
-"""The command line's trade-off plots: one recipe for ``tradeoff``, ``tv`` and ``region`` (matplotlib
-with the Agg backend, imported only when a plot is asked for)."""
+"""Plotting: the command line's trade-off plots (one recipe for ``tradeoff``, ``tv`` and ``region``)
+and the style, saving and number format the papers' figure modules share (``FIGURES`` of each
+paper package, ``derive.papers.*.figures``).  matplotlib with the Agg backend, imported only when
+a plot is drawn."""
 from __future__ import annotations
+
+
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def figure_style() -> None:
+    """The reports' figure style (deterministic output: a fixed SVG hash salt, Type 42 fonts)."""
+    import matplotlib
+    matplotlib.rcParams.update({"svg.hashsalt": "dpderive", "pdf.fonttype": 42,
+                                "font.size": 9, "figure.figsize": (4.2, 3.0),
+                                "axes.grid": True, "grid.alpha": 0.3})
+
+
+def save_pdf(fig, outdir, name: str) -> str:
+    """Write ``fig`` to ``outdir/name`` as a PDF without dates (byte-reproducible); close it."""
+    fig.tight_layout()
+    fig.savefig(outdir / name, format="pdf", metadata={"CreationDate": None, "ModDate": None})
+    _pyplot().close(fig)
+    return name
+
+
+def fmt(x, d: int = 4) -> str:
+    """A number for a caption or table: ``d`` significant digits."""
+    return f"{x:.{d}g}"
 
 
 def start_build(outdir, progress=None, setup=None):

@@ -30,12 +30,6 @@ from . import __version__
 from . import errata as ER
 from .render import _TRUTH_METHOD, ascii_tex, environment, paper_latex, statement_math, symbol_notes, truth_latex
 
-# paper key -> module with build(outdir, progress) -> {"figures", "tables", "findings"}
-FIGURE_MODULES = {
-    "asoodeh2021": ("dpderive.figures_asoodeh", "dpderive.figures_asoodeh_sec5"),
-    "zheng2020": ("dpderive.figures_zheng",),
-    "ghazi_issa": ("dpderive.figures_ghazi_issa",),
-}
 
 
 def _progress_bar(total: int, desc: str):
@@ -226,9 +220,12 @@ def paper_context(key: str, extras: dict | None = None) -> dict:
 
 
 def _figures(key: str, outdir: Path, log) -> dict:
-    """Run each figure module of a paper and merge their figures, tables and findings."""
+    """Run each figure module the paper package declares (its ``FIGURES``) and merge their
+    figures, tables and findings; a paper without figures (a claim file) gets none."""
     out = {"figures": [], "tables": [], "findings": []}
-    for name in FIGURE_MODULES.get(key, ()):
+    source = registry.source_module(key)
+    names = getattr(importlib.import_module(source), "FIGURES", ()) if source else ()
+    for name in names:
         try:
             mod = importlib.import_module(name)
         except ModuleNotFoundError as exc:

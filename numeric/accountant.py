@@ -702,7 +702,3 @@ def ma_sigma2(eps, delta_, T):
     the generated kernel of the library quantity ``ma_sigma2`` (stable form x = (sqrt(eps + L) - sqrt(L))^2 without the
     printed form's cancellation)."""
     return G.ma_sigma2(eps, delta_, T)
-
-
-# TEMPORARY-ALIASES (removed once the figure modules are migrated)
-lemma2_epsilon, theorem5_sigma2 = improved_ma_epsilon_bound, sufficient_sigma2

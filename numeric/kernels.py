@@ -389,7 +389,3 @@ eps_balle = _G.eps_balle                  # Balle et al. 2020, Thm. 21 (CKS form
 eps_chi_bound = _G.eps_chi_bound          # Asoodeh et al. 2021, Lemma 1, second term; logaddexp/log-expm1 form
 eps_asoodeh_small_delta = _G.eps_asoodeh_small_delta   # Asoodeh et al. 2021, Lemma 1: min of the two terms
 eps_asoodeh = _G.eps_asoodeh              # Asoodeh et al. 2021, Lemma 1, both regimes of delta
-# TEMPORARY-ALIASES (removed once the figure modules are migrated)
-thm1_delta, thm4_eq22, thm4_g, thm4_f = mironov_delta, gamma_large_delta, gamma_lower, gamma_upper
-lemma1_eq24, balle2020, lemma1_eq25_second = eps_large_delta, eps_balle, eps_chi_bound
-lemma1_eq25, lemma1 = eps_asoodeh_small_delta, eps_asoodeh

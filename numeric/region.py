@@ -353,6 +353,3 @@ def region_area(f: fdp.TradeOff) -> float:
     """Area of the privacy region between f and the no-privacy line 1 - tau (sound: through the
     curve's piecewise-linear minorant, so never smaller than the true area)."""
     return float(f.area())
-
-# TEMPORARY-ALIASES (removed once the figure modules are migrated)
-lemma3_region = conversion_region

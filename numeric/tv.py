@@ -413,7 +413,3 @@ def dpsgd_regions(*, n=60000, batch=256, sigma=1.3, epochs=15, eps_grid=None) ->
     clt_mu = p * math.sqrt(steps * math.expm1(1.0 / s ** 2))
     return DPSGDResult(steps, p, mu, grid, fdp.Supremum(tv_curves), fdp.Supremum(k_curves),
                        fdp.Gaussian(clt_mu), per)
-
-
-# TEMPORARY-ALIASES (removed once the figure modules are migrated)
-theorem2_deltas = tv_composition_deltas

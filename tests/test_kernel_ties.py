@@ -257,6 +257,7 @@ NOT_A_FORMULA = {
     "pld_compose.Composed": _CONT, "pld_compose.compose": "numerical: FFT convolution", "pld_result.PLDResult": _CONT,
     "pld_result.lines_envelope": "geometry: envelope of (eps, delta) lines", "pld.gaussian": _ACCT, "pld.laplace": _ACCT,
     "pld.subsampled_gaussian": _ACCT, "pld.discrete": _ACCT, "pld_compose.convolve": "numerical: FFT convolution",
+    "pld_compose.power_modes": "numerical: the FFT modes' n-th powers and their error bound (a step of compose)",
     "pld_result.CompositePLD": _CONT, "pld_result.composite": _ACCT,
     "pld_models.gaussian_models": "model constructor: loss-law objects for the PLD accountant",
     "pld_models.laplace_models": "model constructor: loss-law objects for the PLD accountant",

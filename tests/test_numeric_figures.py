@@ -4,7 +4,7 @@ import pytest
 
 @pytest.mark.slow
 def test_build_figures(tmp_path):
-    from dpderive.figures_asoodeh import build
+    from derive.papers.asoodeh2021.figures import build
     res = build(tmp_path)
     assert {f["file"] for f in res["figures"]} == {"fig2_left.pdf", "fig2_right.pdf", "fig3.pdf", "fig4.pdf"}
     b1 = (tmp_path / "fig3.pdf").read_bytes()
@@ -19,7 +19,7 @@ def test_build_figures(tmp_path):
 def test_zheng_figures(tmp_path):
     """Sec. 5 / App. E of 004 rebuild; every table row's errors are finite numbers and the
     Laplace n = 10 Edgeworth error is small against the certified bracket."""
-    from dpderive.figures_zheng import build
+    from derive.papers.zheng2020.figures import build
     res = build(tmp_path)
     files = {f["file"] for f in res["figures"]}
     assert files == {"zheng_fig5_1.pdf", "zheng_fig5_2.pdf", "zheng_fig5_3.pdf", "zheng_fig5_4.pdf",

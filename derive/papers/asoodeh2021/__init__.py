@@ -12,3 +12,7 @@ from . import library  # noqa: F401,E402  (printed = library quantity, issue 21)
 from ._paper import P
 
 P.load(__file__, "domains.toml")   # stated ranges (issue 10; last)
+
+#: the reproduced figures: modules with ``build(outdir, progress) -> {"figures", "tables", "findings"}``,
+#: imported by the report only when it draws them (importing the paper imports no plotting)
+FIGURES = ("derive.papers.asoodeh2021.figures", "derive.papers.asoodeh2021.figures_sec5")

@@ -10,3 +10,7 @@ from . import sec2_3, sec4_5, sec6, sec7  # noqa: F401
 from ._paper import P
 
 P.load(__file__, "domains.toml")   # stated ranges (issue 10; last)
+
+#: the reproduced figures: modules with ``build(outdir, progress) -> {"figures", "tables", "findings"}``,
+#: imported by the report only when it draws them (importing the paper imports no plotting)
+FIGURES = ("derive.papers.ghazi_issa.figures",)

@@ -20,9 +20,8 @@ from numeric import fdp  # noqa: E402
 from numeric import tv  # noqa: E402
 from numeric.rdp import SubsampledGaussian  # noqa: E402
 
-from .figures_asoodeh import _f, _save  # noqa: E402
-from .figures_asoodeh import _setup as _setup_common  # noqa: E402
-from .plotting import start_build  # noqa: E402
+from dpderive.plotting import figure_style as _setup_common, fmt as _f, save_pdf as _save  # noqa: E402
+from dpderive.plotting import start_build  # noqa: E402
 
 EPS, ALPHA = 1.0, 0.3                       # Figs. 3-4: eps = 1, delta = 0, alpha = 0.3
 A = np.concatenate((np.linspace(0, 0.02, 80), np.linspace(0.02, 1, 500)))
@@ -111,7 +110,7 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
     say("Fig. 4: k = 1 and k = 5 at eps = 1, delta = 0, alpha = 0.3")
     rows = []
     for k, name in ((1, "gi_fig4a.pdf"), (5, "gi_fig4b.pdf")):
-        pr = tv.theorem2_deltas(k, EPS, 0.0, eta)
+        pr = tv.tv_composition_deltas(k, EPS, 0.0, eta)
         kp = tv.kairouz_deltas(k, EPS, 0.0)
         fig, ax = plt.subplots()
         same = [j for j in range(k + 1) if (k - j) % 2 == 0]

@@ -31,8 +31,8 @@ from numeric import fdp  # noqa: E402
 from numeric import region as R  # noqa: E402
 from numeric.rdp import AbadiApproxSubsampledGaussian, Gaussian, RDPValidityWarning, SubsampledGaussian  # noqa: E402
 
-from .figures_asoodeh import _f, _save, _setup  # noqa: E402
-from .plotting import start_build  # noqa: E402
+from dpderive.plotting import figure_style as _setup, fmt as _f, save_pdf as _save  # noqa: E402
+from dpderive.plotting import start_build  # noqa: E402
 
 Q_SGD = 256 / 60000
 SIGMAS = (0.5, 0.6, 0.7, 0.8, 1.0)
@@ -128,7 +128,7 @@ def _fig7(outdir, figures, tables, findings):
         mu = np.sqrt(T) / s
         exact, b1 = fdp.Gaussian(mu), R.RDPRegion(Gaussian(s), T)
         b2 = R.KLRegion(T / (2 * s ** 2))
-        l3 = R.lemma3_region(Gaussian(s), T)
+        l3 = R.conversion_region(Gaussian(s), T)
         for f, lab, st in ((exact, "Exact (51)", "k"), (b1, "Bound 1 (52)", "C0--"), (b2, "Bound 2 (53)", "C1:")):
             ax.plot(a, f(a), st, label=lab)
         ax.plot(a, 1 - a, color="0.6", lw=0.8)

@@ -20,8 +20,13 @@ import numpy as np
 from numeric import edgeworth as EW
 from numeric import pld
 
-from .figures_asoodeh import _f, _save, _setup, plt
-from .plotting import start_build  # noqa: E402
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from dpderive.plotting import figure_style as _setup, fmt as _f, save_pdf as _save  # noqa: E402
+from dpderive.plotting import start_build  # noqa: E402
 
 LAPLACE_N = tuple(range(1, 11))
 LAPLACE_PANELS = (1, 3, 5, 10)                      # Fig. 5.1's representative cases

@@ -1,4 +1,4 @@
-"""Reproduce Figs. 2-4 of Asoodeh et al. (seed 002_681a0562af0ee53f.txt) and recompute
+"""Reproduce Figs. 2-4 of Asoodeh et al. 2021 (seed 002_681a0562af0ee53f.txt) and recompute
 the numbers the text states about them.
 
 ``build(outdir)`` writes deterministic PDFs and returns captions, tables and
@@ -14,7 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from .plotting import start_build  # noqa: E402
+from dpderive.plotting import figure_style as _setup, fmt as _f, save_pdf as _save, start_build  # noqa: E402
 import numpy as np  # noqa: E402
 
 from numeric import accountant as A  # noqa: E402
@@ -27,19 +27,6 @@ from numeric.rdp import (AbadiApproxSubsampledGaussian, RDPValidityWarning,  # n
 FIG2_PAIRS = ((2.0, 1.0), (5.0, 1.0), (10.0, 2.0))   # the paper does not state its three pairs
 
 
-def _setup():
-    matplotlib.rcParams.update({"svg.hashsalt": "dpderive", "pdf.fonttype": 42,
-                                "font.size": 9, "figure.figsize": (4.2, 3.0),
-                                "axes.grid": True, "grid.alpha": 0.3})
-
-
-def _save(fig, outdir: pathlib.Path, name: str) -> str:
-    fig.tight_layout()
-    fig.savefig(outdir / name, format="pdf", metadata={"CreationDate": None, "ModDate": None})
-    plt.close(fig)
-    return name
-
-
 def _finish(fig, ax, outdir: pathlib.Path, name: str, caption: str, xlabel: str, ylabel: str, *,
             xscale: str | None = None, legend: int = 7) -> dict:
     """Label the axes (scale, labels, legend) and save the figure: its record for the report."""
@@ -49,10 +36,6 @@ def _finish(fig, ax, outdir: pathlib.Path, name: str, caption: str, xlabel: str,
     ax.set_ylabel(ylabel)
     ax.legend(fontsize=legend)
     return {"file": _save(fig, outdir, name), "caption": caption}
-
-
-def _f(x, d=4):
-    return f"{x:.{d}g}"
 
 
 def _max_extra_steps(levels, T_grid, eps_a, eps_b):
@@ -83,9 +66,9 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
         d = np.geomspace(1e-6, 0.999, 240)
         g_ex = C.gamma_exact(a, e, d)
         small = a * d < 1
-        lb = np.where(small, np.maximum(K.thm4_g(a, e, np.where(small, d, 0.5 / a)),
-                                        K.thm4_f(a, e, np.where(small, d, 0.5 / a))),
-                      K.thm4_eq22(a, e, d))
+        lb = np.where(small, np.maximum(K.gamma_lower(a, e, np.where(small, d, 0.5 / a)),
+                                        K.gamma_upper(a, e, np.where(small, d, 0.5 / a))),
+                      K.gamma_large_delta(a, e, d))
         violations += int(np.sum(lb > g_ex * (1 + 1e-12) + 1e-15))
         gap = np.max((g_ex - lb)[small])
         worst_gap = max(worst_gap, gap)
@@ -111,8 +94,8 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
     a, d = 2.0, 1e-4
     gam = np.geomspace(1e-3, 3.0, 160)
     e_ex = C.eps_exact(a, gam, d)
-    e_l1 = K.lemma1(a, gam, d)
-    e_ba = np.maximum(K.balle2020(a, gam, d), 0.0)
+    e_l1 = K.eps_asoodeh(a, gam, d)
+    e_ba = np.maximum(K.eps_balle(a, gam, d), 0.0)
     fig, ax = plt.subplots()
     ax.plot(gam, e_ex, label="exact (Thm. 3)")
     ax.plot(gam, e_l1, ls="--", label="Lemma 1 (25)")
@@ -128,8 +111,8 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
                      f"min(Lemma 1 - exact) = {np.min(e_l1 - e_ex):.3g} over 160 gamma in [1e-3, 3]",
                      "agrees": l1_ok})
     g_small = 1e-6
-    ba_s = float(np.maximum(K.balle2020(a, g_small, d), 0.0))
-    l1_s = float(K.lemma1(a, g_small, d))
+    ba_s = float(np.maximum(K.eps_balle(a, g_small, d), 0.0))
+    l1_s = float(K.eps_asoodeh(a, g_small, d))
     findings.append({"what": "Balle et al.'s bound does not tend to 0 as gamma -> 0 (alpha=2, delta=1e-4)",
                      "paper": "first term of (25) does not vanish as gamma -> 0; second term does",
                      "recomputed": (f"at gamma = 1e-6: Balle {ba_s:.4g}, Lemma 1 {l1_s:.4g}, exact "
@@ -143,7 +126,7 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
     rho = 1 / (2 * sigma ** 2)
     T = np.arange(1, 1001, dtype=float)
     e_ma = A.ma_epsilon(rho, T, delta)
-    e_l2, _ = A.lemma2_epsilon(rho, T, delta)
+    e_l2, _ = A.improved_ma_epsilon_bound(rho, T, delta)
     T_sub = np.unique(np.concatenate([np.round(np.geomspace(1, 1000, 40)), [1000.0]]))
     e_imp_sub, _ = A.improved_ma_epsilon(rho, T_sub, delta)
     e_true = G.eps_exact(delta, sigma, T)
@@ -171,7 +154,7 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
     # extra iterations at equal epsilon (Lemma 2 vs MA), epsilon > 6
     T_ext = np.arange(1, 1601, dtype=float)
     e_ma_x = A.ma_epsilon(rho, T_ext, delta)
-    e_l2_x, _ = A.lemma2_epsilon(rho, T_ext, delta)
+    e_l2_x, _ = A.improved_ma_epsilon_bound(rho, T_ext, delta)
     levels = np.linspace(6.0, float(e_ma_x[999]), 25)
     extra, _ = _max_extra_steps(levels, T_ext, e_ma_x, e_l2_x)
     findings.append({"what": "extra iterations at equal eps, Lemma 2 vs MA, eps in [6, eps_MA(1000)] (Fig. 3)",
@@ -195,7 +178,7 @@ def build(outdir: pathlib.Path, progress=None) -> dict:
         E = np.arange(1, 1001, dtype=float)
         Tq = E / q
         e_ma4 = A.ma_epsilon(rho_q, Tq, delta)
-        e_l24, a_l24 = A.lemma2_epsilon(rho_q, Tq, delta)
+        e_l24, a_l24 = A.improved_ma_epsilon_bound(rho_q, Tq, delta)
     a_ma4 = 1 + np.sqrt(np.log(1 / delta) / (rho_q * Tq))   # the optimiser of (29)
     outside = int(np.sum(a_ma4 > approx.alpha_valid_max))
     exact_curve = SubsampledGaussian(q, sigma)
