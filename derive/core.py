@@ -21,9 +21,7 @@ VERDICTS = ("proved", "holds_numerically", "fails", "artifact", "inconclusive")
 # version): another version of the same paper prints the statement correctly (``Claim.artifact`` says
 # where).  An artifact is not an erratum of the paper.
 
-# source file -> how an author cites the paper (prose, headings, errata, `dpderive show`); the
-# paper packages (``derive.papers``) and the claim files fill it in: the library names no source
-SEED_CITES: dict[str, str] = {}
+from .sources import SEED_CITES  # noqa: E402,F401  (source file -> how an author cites it)
 
 
 def cite_location(location: str) -> str:

@@ -57,7 +57,7 @@ def _exact(xs) -> bool:
 
 def hockey(P, Q, g):
     """E_g(P||Q) = sum_x (P(x) - g Q(x))_+ on a finite space: the sup over events of P(A) - g Q(A) is
-    attained at A = {P > g Q} (definition (8) of 002; 003 Def. 1).  Exact for Fractions."""
+    attained at A = {P > g Q} (Asoodeh et al. 2021, the E_gamma divergence; Ghazi and Issa 2023, Def. 1).  Exact for Fractions."""
     terms = [max(p - g * q, 0) for p, q in zip(P, Q)]
     return sum(terms, Fraction(0)) if _exact(list(P) + list(Q) + [g]) else mp.fsum(terms)
 
@@ -639,7 +639,7 @@ def conjugate_delta(tradeoff: Callable, lam, grid: int = 80):
 def gauss_delta(e, mu):
     """delta(eps) = E_{e^eps}(N(mu,1) || N(0,1)) for any real eps, by quadrature of the definition
     int (p - e^eps q)_+ beyond the point x0 = eps/mu + mu/2 where the ratio e^{mu x - mu^2/2} reaches
-    e^eps (not the closed form (40) of 002 / Lemma 5.1 of 004 it checks), at 30 digits."""
+    e^eps (not the closed forms of Asoodeh et al. 2021 and Zheng et al. 2020, Lemma 5.1, it checks), at 30 digits."""
     with mp.workdps(WORK_DPS):
         e, mu = mp.mpf(e), mp.mpf(mu)
         x0 = e / mu + mu / 2
@@ -666,7 +666,7 @@ def laplace_cumulants_quad(theta, under="P"):
 
 
 def mixture_llr(x, p, mu):
-    """log(1 - p + p e^{mu x - mu^2/2}) via log-sum-exp (the privacy loss of 004 App. C)."""
+    """log(1 - p + p e^{mu x - mu^2/2}) via log-sum-exp (the privacy loss of a Gaussian mixture, Zheng et al. 2020, App. C)."""
     a = mp.log1p(-p) if p < 1 else -mp.inf
     b = mp.log(p) + mu * x - mu ** 2 / 2
     m = max(a, b)
@@ -674,7 +674,7 @@ def mixture_llr(x, p, mu):
 
 
 def mixture_cumulants_quad(p, mu, under="P"):
-    """[kappa_1..kappa_4] of the privacy loss of N(0,1) vs p N(mu,1) + (1-p) N(0,1) (004 App. C), under
+    """[kappa_1..kappa_4] of the privacy loss of N(0,1) vs p N(mu,1) + (1-p) N(0,1) (Zheng et al. 2020, App. C), under
     P = N(0,1) or Q = the mixture, by quadrature in log space."""
     p, mu = mp.mpf(p), mp.mpf(mu)
     L = lambda x: mixture_llr(x, p, mu)  # noqa: E731
@@ -718,7 +718,7 @@ def sgm_renyi_quad(al, q, s):
     return mp.log(mp.quad(g, [-mp.inf, -10 * s, 0, 1, c, c + 10 * s, mp.inf])) / (al - 1)
 
 
-# ----------------------------------------------------------------------------- the optimal RDP -> DP conversion (002 Thm. 3)
+# ----------------------------------------------------------------------------- the optimal RDP -> DP conversion (Asoodeh et al. 2021)
 WORK_DPS = 30
 
 
@@ -1359,7 +1359,7 @@ PAIRS["Staircase"] = (staircase_pair, "Staircase(eps, gamma, D=1): P = the stair
 
 # ----------------------------------------------------------------------------- area under a trade-off curve
 def tradeoff_area(pair):
-    """gamma = int_0^1 T(P, Q)(tau) dtau, the area under the trade-off curve (Zheng et al. 2020, seed 004
+    """gamma = int_0^1 T(P, Q)(tau) dtau, the area under the trade-off curve (Zheng et al. 2020,
     Sec. 4; 1/2 for Id, the curve of P = Q).  A pmf pair's curve is piecewise linear: the trapezoids
     over its vertices, exactly.  A continuous pair's curve is read through the threshold tests
     (tau = P(reject), beta = Q(accept) at the threshold x): the substitution tau -> x turns the area

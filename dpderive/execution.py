@@ -398,7 +398,7 @@ def _run_dask(fn, tasks, client, got) -> None:
 # ----------------------------------------------------------------------------- claims
 
 def load_source(source: str) -> None:
-    """Register a source's claims in this process: a paper key (``asoodeh2021``) or
+    """Register a source's claims in this process: a paper key (``registry.SOURCES``) or
     the path of a user claim file ending in ``.toml``."""
     from derive import registry
     if str(source).endswith(".toml"):

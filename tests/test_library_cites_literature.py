@@ -81,3 +81,14 @@ def test_the_scanners_find_what_they_are_for():
 def test_the_library_names_no_paper_number_and_cites_no_seed(check):
     found = [f"{rel}:{line}: {what}" for rel, src in library_files() for line, what in check(src)]
     assert found == [], "\n".join(found)
+
+
+def test_no_library_module_names_a_paper():
+    """A paper package declares everything about its paper (formulas, claims, errata, figures):
+    adding one touches nothing outside it, so no library module names a paper's key."""
+    import derive.papers
+    keys = derive.papers.PAPER_MODULES
+    assert keys
+    found = [f"{rel}: {k}" for rel, src in library_files() for k in keys
+             if rel != "derive/papers/__init__.py" and re.search(rf"\b{k}\b", src)]
+    assert found == []
