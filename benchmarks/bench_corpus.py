@@ -13,7 +13,7 @@ files.  This script
 3. drops mutants equivalent to the original: SymPy proves the mutated field equal to the
    original one, or the two agree (relative 1e-20) at every one of a few hundred random points of
    the claim's domain at 30 digits ("equivalent on the domain");
-4. checks every other mutant with ``derive.checkers.check`` (a per-mutant timeout); an unflagged
+4. checks every other mutant with ``derive.kinds.check`` (a per-mutant timeout); an unflagged
    mutant counts as *missed* only when it is actually false: every non-equivalent mutant of an
    equality (identity, derivative, bound side=equal, limit) is false; a mutant of a one-sided
    claim (inequality, one-sided bound, monotone/convex with a mutated function, asymptotic) is
@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_mutation as bm  # noqa: E402
-from derive import checkers  # noqa: E402
+from derive import checkers, kinds  # noqa: E402
 from derive.claimfile import ClaimFile  # noqa: E402
 from derive.verify import symbolic_zero  # noqa: E402
 from dpderive import execution  # noqa: E402
@@ -380,7 +380,7 @@ def main(argv=None) -> int:
                 if equivalent_on_domain(kind, dom, kw, mkw):
                     rec = {"outcome": "equivalent_on_domain"}
                 else:
-                    rec = {"verdict": checkers.check(kind, dom, **mkw).status}
+                    rec = {"verdict": kinds.check(kind, dom, **mkw).status}
             except _Timeout:
                 rec = {"outcome": "timeout"}
             except Exception as exc:  # noqa: BLE001 - a mutant the engine cannot evaluate

@@ -10,7 +10,7 @@ plant realistic typos mechanically, one per mutant:
 
 A mutant is skipped as *equivalent* when SymPy proves mutant - original = 0 (and
 dropped when SymPy's own evaluation turns it into an infinity or NaN).  Every
-other mutant is checked with ``derive.checkers.check_identity(original, mutant)``
+other mutant is checked with ``derive.kinds.check_identity(original, mutant)``
 (the claim "the printed formula equals its definition") and counts as *flagged*
 when the verdict is ``fails``.  A mutant the checker does not flag is looked at by an
 independent brute-force oracle (2,000 random points of the parameters' sampling
@@ -50,7 +50,7 @@ from sympy.core.function import AppliedUndef
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import derive.papers  # noqa: E402,F401  (declares the seed papers to the registry)
-from derive import checkers, registry, truths  # noqa: E402
+from derive import checkers, kinds, registry, truths  # noqa: E402
 from derive.paperkit import param_var  # noqa: E402
 from derive.verify import sample_points, symbolic_zero  # noqa: E402
 
@@ -167,7 +167,7 @@ def numeric_identity(a, b, dom):
     orig = checkers.symbolic_zero
     checkers.symbolic_zero = lambda e, **kw: False
     try:
-        return checkers.check_identity(a, b, dom)
+        return kinds.check_identity(a, b, dom)
     finally:
         checkers.symbolic_zero = orig
 
@@ -279,7 +279,7 @@ def run_claims(rng) -> dict:
             if mkw is None:
                 st["equivalent"] += 1
                 continue
-            v = checkers.check(kind, dom, **mkw)
+            v = kinds.check(kind, dom, **mkw)
             if v.status == "fails":
                 st["flagged"] += 1
             elif claim_oracle_violated(kind, dom, mkw, n=300 if kind != "bound" else 40):
@@ -342,7 +342,7 @@ def main(argv=None) -> int:
             if symbolic_zero(sp.sympify(m) - expr):
                 st["equivalent"] += 1
                 continue
-            v = checkers.check_identity(expr, m, dom)
+            v = kinds.check_identity(expr, m, dom)
             if v.status == "fails":
                 st["flagged"] += 1
             elif not oracle_differs(expr, m, params, conds):

@@ -25,7 +25,7 @@ template; ``examples/rdp_facts.toml`` is a worked example)::
     [[claim]]
     id = "gauss_rdp"
     where = "Prop. 7"                    # the location in the paper
-    kind = "bound"                       # see KIND_FIELDS
+    kind = "bound"                       # see derive.kinds
     side = "equal"
     bound = "@gauss_rdp"
     truth = "Renyi(Gaussian(1/sigma), alpha)"   # derive.truths names (dpderive init lists them)
@@ -45,9 +45,10 @@ quantifies over all pairs of pmfs on 3 points (searched through their softmax lo
 and ``[quantities] D = "Renyi(P, alpha)"`` lets the LaTeX say ``D``; a counterexample
 names the two pmfs.
 
-Every kind with its fields and a minimal example: ``docs/claim-files.md``, generated from
-``KIND_FIELDS``, ``FIELD_DOCS`` and ``KIND_DOCS`` below (``python3 -m derive.claimfile --reference
---write``).  Domain ends may depend on other symbols (``varepsilon = "[0, 1/b]"``: ``DepInterval``);
+Every kind with its fields and a minimal example: ``docs/claim-files.md``, generated from the
+kinds' classes (``derive.kinds``: one class per kind holds its fields, their docs, how they are
+read and checked) and ``FIELD_DOCS`` below for the fields every claim takes
+(``python3 -m derive.claimfile --reference --write``).  Domain ends may depend on other symbols (``varepsilon = "[0, 1/b]"``: ``DepInterval``);
 declared names of several letters are one name in the LaTeX (``_names_to_commands``).
 
 Errors name the file, the line and the claim (``ClaimFileError``, a
@@ -69,28 +70,14 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from . import budget, checkers, registry, truths
+from .kinds import KINDS
+from .kinds import check as check_kind
 from .core import ROLES, SEED_CITES, Claim, Formula, Source, Verdict
 from .functions import Phi, PhiInv
 from .parse import normalise
 from .search import Var
 from .symbols import Param
 
-KIND_FIELDS = {
-    "identity": (("lhs", "rhs"), ()),
-    "inequality": (("lhs", "op", "rhs"), ()),
-    "derivative": (("of", "wrt", "equals"), ("order",)),
-    "monotone": (("of", "in", "direction"), ()),
-    "convex": (("of", "in"), ()),
-    "concave": (("of", "in"), ()),
-    "limit": (("of", "var", "to", "equals"), ("side",)),
-    "asymptotic": (("of", "approx", "error", "var", "to"), ("side",)),
-    "bound": (("bound", "side", "truth"), ()),
-    "sampled": (("lhs", "op", "rhs", "sampler"), ("draws", "random_seed", "tol_digits")),
-    "fitted_rate": (("of", "var", "rate"), ("at", "tolerance", "at_least")),
-    "exists": (("lhs", "op", "rhs"), ()),
-}
-#: kinds whose claim may be one relation in ``latex`` instead of lhs, op, rhs
-RELATION_KINDS = ("identity", "inequality", "sampled", "exists")
 #: the search range of a pmf pair's scale s: Q's logits are P's plus s d with d in [-1, 1]^k, so the
 #: pairs searched run from nearly identical (max-divergence ~ 1e-4) to far apart (~ 16), log-evenly
 PAIR_SCALE = (1e-4, 8.0)
@@ -185,7 +172,14 @@ PAPER_FIELDS = ("printed", "shown_kind", "formulas", "truth_side", "over")
 CUSTOM_FIELDS = ("id", "where", "kind", "section", "statement", "note", "seed", "printed", "formulas",
                  "check", "draw", "check_with", "check_args", "why_custom", "budget_seconds")
 # ----------------------------------------------------------------------------- the reference
-#: what each field means (``(kind, field)`` where a field means something else in that kind)
+def _relation_kinds() -> str:
+    """'identity, inequality, sampled and exists': the kinds a relation in ``latex`` may state."""
+    names = [k for k, kind in KINDS.items() if kind.relation]
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+#: what each field every claim (or every built-in paper's claim) takes means; a kind's own fields are
+#: documented in its class (``derive.kinds``)
 FIELD_DOCS = {
     "id": "the claim's name, unique in the file (letters, digits, `_ . -`); its id is `KEY.id`",
     "where": "its location in the paper, as a reader finds it (`\"(12)\"`, `\"Thm. 2\"`)",
@@ -196,7 +190,7 @@ FIELD_DOCS = {
     "conditions": "a list of LaTeX relations the claim assumes (`['\\alpha \\le 2\\sigma^2']`)",
     "domain": "narrower domains for some symbols, `{ alpha = \"(1, 2]\" }`; an end may depend on other "
               "symbols (`{ varepsilon = \"[0, 1/b]\" }`)",
-    "latex": "for identity, inequality, sampled and exists: the claim as one relation `'A = B'` / `'A \\le B'` "
+    "latex": f"for {_relation_kinds()}: the claim as one relation `'A = B'` / `'A \\le B'` "
              "instead of lhs, op, rhs; for other kinds: the claim as printed in the report",
     "seed": "the document `where` refers to, when not the file's `[paper] source`",
     "budget_seconds": "the check's wall-time budget in seconds (default: the file's `[paper] budget_seconds`, "
@@ -204,93 +198,11 @@ FIELD_DOCS = {
                       "`inconclusive` saying so, and the run goes on",
     "step_of": "the id of the claim (in this file) whose proof this claim is a step of: a failing step of a "
                "result that still checks is reported as \"a step of the proof is wrong; the result stands\"",
-    "lhs": "LaTeX (or `@formula`): the left side",
-    "rhs": "LaTeX (or `@formula`): the right side",
-    "op": "`<=`, `<`, `>=` or `>` (`\\le`, `\\ge` also read)",
-    "of": "LaTeX (or `@formula`): the expression the claim is about; may use `[quantities]` names",
-    "wrt": "the symbol to differentiate in",
-    ("derivative", "equals"): "LaTeX: the claimed derivative",
-    ("limit", "equals"): "LaTeX: the claimed limit (may depend on the other symbols)",
-    "order": "the order of the derivative, an integer >= 1 (default 1)",
-    "in": "the symbol the shape is in",
-    "direction": "`increasing`, `nondecreasing`, `decreasing` or `nonincreasing`",
-    "var": "the symbol that tends to `to`",
-    "to": "a number, `oo` or `-oo`: a point or an end of the domain of `var`",
-    ("limit", "side"): "`+` (from above, the default) or `-`, for a finite `to`",
-    ("asymptotic", "side"): "`+` (from above, the default) or `-`, for a finite `to`",
-    "approx": "LaTeX: g in f = g + O(h)",
-    "error": "LaTeX: h in f = g + O(h)",
-    "bound": "LaTeX (or `@formula`): the paper's bound",
-    ("bound", "side"): "`upper` (bound >= truth), `lower` (bound <= truth) or `equal`",
-    ("sampled", "op"): "`==` (`=`), `<=`, `<`, `>=` or `>`",
-    "sampler": "the law of the draws, one of " + ", ".join(f"`{k}` ({d})" for k, (_, d) in checkers.SAMPLERS.items()),
-    "draws": "how many draws (default 20)",
-    "random_seed": "the random seed of the draws (default 7; the same seed gives the same points)",
-    "tol_digits": "`==` holds within a relative error of 10^-tol_digits, an inequality within that slack "
-                  "(default 25)",
-    ("fitted_rate", "var"): "the symbol the rate is in (n)",
-    "rate": "the stated order r in error = O(var^-r) (a number)",
-    "at": "the values of var the error is computed at, increasing (default [50, 100, 200, 400])",
-    "tolerance": "how far the fitted order may be from `rate` (default 0.2)",
-    "at_least": "`true`: the fitted order need only be at least rate - tolerance (a loose O-bound); "
-                "default `false` (the stated order is sharp)",
     "printed": "the display as the seed prints it, verbatim (the report shows it; a test holds it against the seed)",
     "shown_kind": "the paper's own word for the claim (domain, definition, lower_bound, ...) when it differs from the kind",
     "formulas": "the registered formulas the claim is about (names without the paper key)",
     "truth_side": "identity: which side (`lhs` or `rhs`) is the independently computed truth",
     "over": "the claim's variables in order (the search's coordinates; may include a symbol the fields do not use)",
-    "truth": "SymPy syntax over the library of truths (`derive/truths.py`; `dpderive init` lists them), "
-             "e.g. `\"Renyi(Gaussian(1/sigma), alpha)\"`",
-}
-
-#: per kind: what is checked and how, and a minimal example (its [[claim]] fields) with the verdict
-#: ``tests/test_claimlang.py`` expects over REFERENCE_SYMBOLS
-KIND_DOCS = {
-    "identity": ("lhs = rhs on the domain: SymPy simplification of the difference, else an adversarial "
-                 "search for the worst relative error (30 digits, confirmed at 50)",
-                 {"latex": r"\log(x y) = \log x + \log y"}, "proved"),
-    "inequality": ("lhs op rhs on the domain: SymPy's sign of the difference under the domain's assumptions, "
-                   "else an adversarial search for a violation (a failure certified in ball arithmetic), and "
-                   "where it holds, a proof on the search box by interval branch-and-bound",
-                   {"latex": r"\log(1 + x) \le x"}, "proved"),
-    "derivative": ("d^order(of)/d wrt^order = equals: `sympy.diff`, then an identity check; over quantities of "
-                   "the truths, central differences at steps h and h/2 (30+ digits), within their Richardson error",
-                   {"of": r"\log(1 + x)", "wrt": "x", "equals": r"\frac{1}{1 + x}"}, "proved"),
-    "monotone": ("`of` is monotone in `in` on the domain: the sign of the first derivative (SymPy, or finite "
-                 "differences over quantities of the truths; a violation is printed as two points)",
-                 {"of": r"\frac{\log(1 + x)}{x}", "in": "x", "direction": "decreasing"}, "holds_numerically"),
-    "convex": ("`of` is convex in `in`: the sign of the second derivative (SymPy, or finite differences: a "
-               "violation is three points, the middle one above the chord)",
-               {"of": r"x \log x", "in": "x"}, "proved"),
-    "concave": ("`of` is concave in `in`: as convex, the other sign",
-                {"of": r"\sqrt{x}", "in": "x"}, "proved"),
-    "limit": ("lim_{var -> to} of = equals: `sympy.limit`, else the values along var = 10^k (to = oo) or "
-              "to + 10^-k (a finite point) at a few points of the other symbols",
-              {"of": r"\frac{\sin x}{x}", "var": "x", "to": "0", "equals": "1"}, "proved"),
-    "asymptotic": ("of = approx + O(error) as var -> to: `sympy.limit` of (of - approx)/error is finite, else "
-                   "that ratio stays bounded along var -> to; a failing claim carries the leading term of "
-                   "of - approx",
-                   {"of": r"\log(1 + x)", "approx": "x", "error": "x^2", "var": "x", "to": "0"}, "proved"),
-    "bound": ("`bound` is an upper or lower bound on, or equal to, a quantity of the library of truths "
-              "(computed from its definition in mpmath): an adversarial search for a violation",
-              {"bound": r"\Phi\left(-\frac{\varepsilon}{\mu} + \frac{\mu}{2}\right) - e^{\varepsilon}"
-                         r"\Phi\left(-\frac{\varepsilon}{\mu} - \frac{\mu}{2}\right)",
-               "side": "equal", "truth": "DeltaOfEps(Gaussian(mu), varepsilon)"},
-              "holds_numerically"),
-    "sampled": ("lhs op rhs at random draws of the domain from a named sampler and a fixed seed (a relation over "
-                "random pairs or mechanisms whose every value is a quadrature or an optimisation, too costly for "
-                "a search): `==` within a relative error of 10^-tol_digits, an inequality within that slack; a "
-                "failure names the draw",
-                {"latex": r"\frac{x}{1 + x} \le \log(1 + x)", "sampler": "uniform"}, "holds_numerically"),
-    "fitted_rate": ("`of` (an error) is of order var^-rate: its sup over a grid of the other symbols is computed at "
-                    "each value of `at`, and the order fitted from the last step, log(e_i/e_{i+1})/log(n_{i+1}/n_i), "
-                    "must be within `tolerance` of `rate`; a failure carries the table of errors and the fitted "
-                    "order",
-                    {"of": r"\frac{1}{x^2} + \frac{1}{x^3}", "var": "x", "rate": "2"}, "holds_numerically"),
-    "exists": ("some point of the domain satisfies lhs op rhs (a witness): the negated relation is checked as an "
-               "inequality; its counterexample, enclosed in ball arithmetic, is the witness (`proved`); a proof of "
-               "the negation is a refutation (`fails`); no witness found is `inconclusive`",
-               {"latex": r"\log x > 1"}, "proved"),
 }
 
 REFERENCE_SYMBOLS = '''[symbols]
@@ -301,7 +213,8 @@ varepsilon = { domain = "[0, oo)", search = [0, 10] }'''
 
 
 def field_doc(kind: str, field: str) -> str:
-    return FIELD_DOCS.get((kind, field), FIELD_DOCS.get(field, ""))
+    """What ``field`` means in a claim of ``kind`` (``""``: a field every claim takes)."""
+    return (KINDS[kind].field_doc(field) if kind in KINDS else "") or FIELD_DOCS.get(field, "")
 
 
 def _toml_value(v: str) -> str:
@@ -309,19 +222,19 @@ def _toml_value(v: str) -> str:
 
 
 def example_claim(kind: str) -> str:
-    """The minimal [[claim]] of ``kind`` (KIND_DOCS), as TOML."""
-    fields = KIND_DOCS[kind][1]
+    """The minimal [[claim]] of ``kind`` (its class's ``example``), as TOML."""
+    fields = KINDS[kind].example
     lines = ["[[claim]]", f'id = "{kind}_example"', 'where = "(1)"', f'kind = "{kind}"']
     lines += [f"{k} = {_toml_value(v)}" for k, v in fields.items()]
     return "\n".join(lines)
 
 
 def reference() -> str:
-    """docs/claim-files.md, generated from KIND_FIELDS, COMMON_FIELDS, FIELD_DOCS and KIND_DOCS
+    """docs/claim-files.md, generated from the kinds' classes (``derive.kinds``), COMMON_FIELDS and FIELD_DOCS
     (``python3 -m derive.claimfile --reference --write``; a test compares the committed page)."""
     out = ["# Claim files: every kind and its fields", "",
-           "<!-- generated by `python3 -m derive.claimfile --reference --write` from the tables of "
-           "derive/claimfile.py (KIND_FIELDS, FIELD_DOCS, KIND_DOCS); do not edit by hand -->", "",
+           "<!-- generated by `python3 -m derive.claimfile --reference --write` from "
+           "the kinds' classes (derive/kinds/) and derive/claimfile.py's FIELD_DOCS; do not edit by hand -->", "",
            "A claim file is TOML: a `[paper]` table (`key`, `title`, optional `citation`, `source`, `tex`, "
            "`budget_seconds`: every claim's wall-time budget), "
            "`[symbols]` (every symbol the LaTeX uses, with its domain), optional `[pairs]`, `[quantities]` "
@@ -381,11 +294,11 @@ def reference() -> str:
         req = " (required)" if f in ("id", "where", "kind") else ""
         out.append(f"| `{f}`{req} | {field_doc('', f)} |")
     out += ["", "## Kinds", ""]
-    for kind, (required, optional) in KIND_FIELDS.items():
-        what, _, verdict = KIND_DOCS[kind]
+    for kind, k in KINDS.items():
+        required, optional, what, verdict = k.required, k.optional, k.doc, k.expect
         out += [f"### `{kind}`", "", what + ".", "", "| field | | |", "|---|---|---|"]
         for f in required:
-            alt = " (or `latex`)" if kind in RELATION_KINDS and f in ("lhs", "op", "rhs") else ""
+            alt = " (or `latex`)" if k.relation and f in ("lhs", "op", "rhs") else ""
             out.append(f"| `{f}` | required{alt} | {field_doc(kind, f)} |")
         for f in optional:
             out.append(f"| `{f}` | optional | {field_doc(kind, f)} |")
@@ -396,11 +309,6 @@ def reference() -> str:
 
 
 REFERENCE_PATH = Path(__file__).resolve().parent.parent / "docs" / "claim-files.md"
-
-
-_OPS = {r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">=", "<": "<", ">": ">", "<=": "<=",
-        ">=": ">="}
-_OP_LATEX = {"<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}
 
 
 class ClaimFileError(ValueError):
@@ -1236,16 +1144,17 @@ class ClaimFile:
         if self.builtin is not None and ("check" in spec or "draw" in spec):
             return self._custom(spec, line, item)
         kind = spec.get("kind")
-        if kind not in KIND_FIELDS:
-            raise self._err(line, item, f"kind={kind!r} is not one of {', '.join(KIND_FIELDS)}")
+        if kind not in KINDS:
+            raise self._err(line, item, f"kind={kind!r} is not one of {', '.join(KINDS)}")
+        K = KINDS[kind]
         if "where" not in spec:
             raise self._err(line, item, "missing 'where' (its location in the paper, e.g. \"(12)\" or \"Thm. 2\")")
         for f in TEXT_FIELDS:
             if f in spec and not isinstance(spec[f], str):
                 raise self._err(self.lines.field(line, f), item,
                                 f"{f}={spec[f]!r} must be a string (in quotes: {f} = \"...\")")
-        required, optional = KIND_FIELDS[kind]
-        if "latex" in spec and kind in RELATION_KINDS:
+        required, optional = K.required, K.optional
+        if "latex" in spec and K.relation:
             # the relation as written: both sides parsed apart (SymPy would evaluate x + 0 = x to True
             # and x \\le x^2 + x to a relation of its own), the operator read from the text
             if not isinstance(spec["latex"], str):
@@ -1256,15 +1165,12 @@ class ClaimFile:
                 self.parse(spec["latex"], line=line, item=item, what="latex", relation=True)
                 raise self._err(line, item, f"latex '{spec['latex']}' must be a relation (A = B, A \\le B, ...)")
             spec = dict(spec, lhs=lhs_t, rhs=rhs_t)
-            if kind in ("inequality", "exists") or (kind == "sampled" and op_t != "=="):
-                if op_t == "==":
-                    raise self._err(line, item, f"{kind} claim's latex must be A \\le B, A < B, A \\ge B or A > B"
-                                    + (" or A = B" if kind == "sampled" else ""))
+            if K.relation == "=" and op_t != "==":
+                raise self._err(line, item, f"a{'n' if kind[0] in 'aeiou' else ''} {kind}'s latex must be A = B")
+            if K.relation == "<" and op_t == "==":
+                raise self._err(line, item, f"{kind} claim's latex must be A \\le B, A < B, A \\ge B or A > B")
+            if K.relation != "=":
                 spec["op"] = op_t
-            elif kind == "sampled":
-                spec["op"] = "=="
-            elif op_t != "==":
-                raise self._err(line, item, "an identity's latex must be A = B")
         allowed = set(COMMON_FIELDS) | set(required) | set(optional) | \
             (set(PAPER_FIELDS) if self.builtin is not None else set())
         unknown = set(spec) - allowed
@@ -1274,92 +1180,18 @@ class ClaimFile:
         missing = [k for k in required if k not in spec]
         if missing:
             raise self._err(line, item, f"kind {kind!r} needs {', '.join(missing)}")
-        side_line = self.lines.field(line, "latex") if "latex" in spec and kind in RELATION_KINDS else line
-        P = lambda k, rel=False: self.parse(spec[k], line=side_line if k in ("lhs", "rhs") else line,  # noqa: E731
-                                            item=item, what=k, relation=rel)
-        kw: dict = {}
-        if kind == "identity":
-            kw = {"lhs": P("lhs"), "rhs": P("rhs")}
-            if "truth_side" in spec:
-                if spec["truth_side"] not in ("lhs", "rhs"):
-                    raise self._err(line, item, f"truth_side={spec['truth_side']!r} must be lhs or rhs")
-                kw["truth_side"] = spec["truth_side"]
-        elif kind in ("inequality", "exists"):
-            op = _OPS.get(str(spec["op"]).strip())
-            if op is None:
-                raise self._err(line, item, f"op={spec['op']!r} is not one of <=, <, >=, >")
-            kw = {"lhs": P("lhs"), "op": op, "rhs": P("rhs")}
-        elif kind == "sampled":
-            op = dict(_OPS, **{"=": "==", "==": "=="}).get(str(spec["op"]).strip())
-            if op is None:
-                raise self._err(line, item, f"op={spec['op']!r} is not one of ==, <=, <, >=, >")
-            if spec["sampler"] not in checkers.SAMPLERS:
-                raise self._err(self.lines.field(line, "sampler"), item,
-                                f"sampler={spec['sampler']!r} is not one of {', '.join(checkers.SAMPLERS)}")
-            kw = {"lhs": P("lhs"), "op": op, "rhs": P("rhs"), "sampler": spec["sampler"],
-                  "draws": _int(spec.get("draws", 20), self._err(line, item, f"draws={spec.get('draws')!r} must "
-                                                                  f"be an integer in [1, {MAX_DRAWS}]"), MAX_DRAWS),
-                  "seed": _int(spec.get("random_seed", 7),
-                               self._err(line, item, f"random_seed={spec.get('random_seed')!r} must be an "
-                                         "integer in [1, 2^32 - 1]"), 2**32 - 1),
-                  "tol_digits": _int(spec.get("tol_digits", 25),
-                                     self._err(line, item, f"tol_digits={spec.get('tol_digits')!r} must be an "
-                                               f"integer in [1, {MAX_TOL_DIGITS}]"), MAX_TOL_DIGITS)}
-        elif kind == "fitted_rate":
-            at = spec.get("at", [50, 100, 200, 400])
-            if not (isinstance(at, list) and 2 <= len(at) <= MAX_AT and all(isinstance(a, (int, float)) and
-                                                                   not isinstance(a, bool) for a in at)
-                    and all(b > a for a, b in zip(at, at[1:]))):
-                raise self._err(self.lines.field(line, "at"), item, f"at={at!r} must be 2 to {MAX_AT} increasing numbers")
-            tol = spec.get("tolerance", 0.2)
-            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol <= 0:
-                raise self._err(line, item, f"tolerance={tol!r} must be a positive number")
-            x = self._sym(spec["var"], line, item, "var")
-            bad = [a for a in at if not self.symbols[x.name].interval.contains(sp.nsimplify(a))]
-            if bad:
-                raise self._err(self.lines.field(line, "at"), item, f"at: {bad} outside {x.name}'s domain "
-                                f"{self.symbols[x.name].interval}")
-            kw = {"f": P("of"), "x": x, "rate": _point(spec["rate"], self._err(line, item, "rate must be a number")),
-                  "at": tuple(at), "tolerance": float(tol), "at_least": bool(spec.get("at_least", False))}
-        elif kind == "derivative":
-            kw = {"f": P("of"), "x": self._sym(spec["wrt"], line, item, "wrt"), "g": P("equals"),
-                  "order": _int(spec.get("order", 1), self._err(line, item, f"order={spec.get('order')!r} must be "
-                                                               f"an integer in [1, {MAX_ORDER}]"), MAX_ORDER)}
-        elif kind in ("monotone", "convex", "concave"):
-            direction = spec.get("direction", kind)
-            if kind == "monotone" and direction not in checkers._DIRECTIONS:
-                raise self._err(line, item, f"direction={direction!r} is not one of {', '.join(checkers._DIRECTIONS)}")
-            kw = {"f": P("of"), "x": self._sym(spec["in"], line, item, "in"), "direction": direction}
-        elif kind in ("limit", "asymptotic"):
-            x = self._sym(spec["var"], line, item, "var")
-            x0 = _point(spec["to"], self._err(line, item, f"to={spec['to']!r} must be a number, oo or -oo"))
-            iv = self.symbols[x.name].interval
-            if not (x0 in (sp.oo, -sp.oo) and (iv.end if x0 == sp.oo else iv.start) == x0) and \
-                    not (x0 not in (sp.oo, -sp.oo) and bool(iv.closure.contains(x0))):
-                raise self._err(self.lines.field(line, "to"), item,
-                                f"to={spec['to']!r} is not a point or end of {x.name}'s domain {iv}")
-            side = spec.get("side", "+")
-            if side not in ("+", "-"):
-                raise self._err(line, item, f"side={side!r} must be \"+\" or \"-\"")
-            kw = {"f": P("of"), "x": x, "x0": x0, "side": side}
-            if kind == "limit":
-                kw["value"] = P("equals")
-            else:
-                kw["g"], kw["h"] = P("approx"), P("error")
-        else:  # bound
-            if spec["side"] not in ("upper", "lower", "equal"):
-                raise self._err(line, item, f"side={spec['side']!r} must be upper, lower or equal")
-            kw = {"bound": P("bound"), "side": spec["side"], "truth": self.truth(spec["truth"], line=line, item=item)}
+        side_line = self.lines.field(line, "latex") if "latex" in spec and K.relation else line
+        kw = K.read(_Fields(self, spec, line, item, side_line))
         dom, subs, units = self._domain(spec, kw, line, item, kind)
         factor = sp.S.One
         if subs:
-            kw, factor = _change_variables(kind, kw, subs, units)
-        statement = spec.get("statement") or _auto_statement(kind, spec)
+            kw, factor = _change_variables(K, kw, subs, units)
+        statement = spec.get("statement") or K.statement(spec)
         shown = {k: (self._printed_of(v) if isinstance(v, str) else v) for k, v in spec.items()}
         for k in ("wrt", "in", "var"):
             if k in shown:
                 shown[k] = sp.latex(self._sym(shown[k], line, item, k))
-        printed = spec.get("printed") or spec.get("latex") or _printed(kind, shown)
+        printed = spec.get("printed") or spec.get("latex") or K.printed(shown)
         definition = json.dumps({"kind": kind, "spec": spec,
                                  "symbols": {n: str(s.interval) + (" int" if s.integer else "") + str(s.search)
                                              + (f" dep {s.dep}" if s.dep is not None else "")
@@ -1374,13 +1206,13 @@ class ClaimFile:
                  if any(e.free_symbols <= v.free_symbols for v in kw.values() if isinstance(v, sp.Basic))}
         if self.builtin is not None:
             pairs = checkers.pmf_pairs_in(kw)
-        if kind == "sampled":
+        if getattr(K, "takes_pairs", False):
             kw["pairs"] = pairs
 
         coverage = _pair_coverage(pairs, dom) if self.builtin is None else ""
 
         def check(kind=kind, dom=dom, kw=kw, pairs=pairs, units=units, factor=factor) -> Verdict:
-            v = checkers.describe_pairs(checkers.check(kind, dom, **kw), pairs)
+            v = checkers.describe_pairs(check_kind(kind, dom, **kw), pairs)
             if coverage:
                 v = dataclass_replace(v, method=f"{v.method}; {coverage}")
             return _original_coordinates(v, units, kw.get("x"), factor) if units else v
@@ -1500,7 +1332,8 @@ class ClaimFile:
             names = set(over)
         x = kw.get("x")
         keep = set()
-        if kind in ("limit", "asymptotic") and x is not None:
+        K = KINDS.get(kind)
+        if K is not None and K.keeps_ends and x is not None:
             keep = {x.name}           # the sequence toward x0 is explicit: x's own ends become conditions
         try:
             order_names = sorted(names)
@@ -1516,7 +1349,7 @@ class ClaimFile:
         extra = set(narrow) - in_use
         if extra:
             raise self._err(line, item, f"domain names symbol(s) the claim does not use: {', '.join(sorted(extra))}")
-        if x is not None and kind in ("derivative", "monotone", "convex", "concave", "limit", "asymptotic"):
+        if x is not None and K is not None and K.about_variable:
             movers = sorted(u[0] for k, u in units.items() if k != "conditions" and x in sp.sympify(u[2]).free_symbols)
             if movers:
                 raise self._err(dline, item, f"the domain of {', '.join(movers)} depends on {x.name}, the variable "
@@ -1572,12 +1405,39 @@ def load_file(path: str | Path) -> str:
     return ClaimFile(path).register()
 
 
+# ----------------------------------------------------------------------------- a claim's fields
+class _Fields:
+    """What a kind reads a claim's fields through (``derive.kinds.base.FieldReader``): each field
+    parsed on its own line (a relation's sides on the line of ``latex``), declared symbols and
+    their intervals, and errors naming the file, the line and the claim."""
+
+    def __init__(self, cf: "ClaimFile", spec: dict, line, item, side_line):
+        self.cf, self.spec, self.line, self.item, self.side_line = cf, spec, line, item, side_line
+
+    def parse(self, field: str):
+        line = self.side_line if field in ("lhs", "rhs") else self.line
+        return self.cf.parse(self.spec[field], line=line, item=self.item, what=field)
+
+    def truth(self, field: str):
+        return self.cf.truth(self.spec[field], line=self.line, item=self.item)
+
+    def symbol(self, field: str) -> sp.Symbol:
+        return self.cf._sym(self.spec[field], self.line, self.item, field)
+
+    def interval(self, symbol: sp.Symbol) -> sp.Interval:
+        return self.cf.symbols[symbol.name].interval
+
+    def error(self, problem: str, field: str | None = None) -> Exception:
+        line = self.cf.lines.field(self.line, field) if field else self.line
+        return self.cf._err(line, self.item, problem)
+
+
 # ----------------------------------------------------------------------------- dependent domains
-def _change_variables(kind: str, kw: dict, subs: dict, units: dict) -> dict:
+def _change_variables(kind, kw: dict, subs: dict, units: dict) -> dict:
     """The claim's fields over the coordinates of its dependent-domain symbols.  Pointwise claims
     (and limits, whose variable keeps its own ends as conditions) substitute; a derivative or shape
     claim takes ``subs`` to its checker, which differentiates in the claim's variable first."""
-    if kind in ("derivative", "monotone", "convex", "concave"):
+    if kind.differentiates:
         return dict(kw, subs=subs), sp.S.One
     return {k: (sp.sympify(v).xreplace(subs) if isinstance(v, sp.Basic) and k != "x" else v)
             for k, v in kw.items()}, sp.S.One
@@ -1651,34 +1511,6 @@ def _dependency_order(deps: dict, cyclic) -> list:
     return order
 
 
-def _int(v, err, most: int | None = None):
-    """``v`` if it is an integer in [1, ``most``], else ``err``."""
-    if isinstance(v, bool) or not isinstance(v, int) or v < 1 or (most is not None and v > most):
-        raise err
-    return v
-
-
-#: the caps of a claim's counts: every check runs in bounded time and memory
-MAX_DRAWS, MAX_TOL_DIGITS, MAX_ORDER, MAX_AT = 10_000, 200, 8, 50
-
-
-def _point(v, err):
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return sp.nsimplify(v)
-    s = str(v).strip()
-    table = {"oo": sp.oo, "+oo": sp.oo, "inf": sp.oo, "infty": sp.oo, "\\infty": sp.oo,
-             "-oo": -sp.oo, "-inf": -sp.oo, "-\\infty": -sp.oo}
-    if s in table:
-        return table[s]
-    try:
-        x = sp.sympify(s)
-    except (sp.SympifyError, SyntaxError, TypeError):
-        raise err from None
-    if not x.is_number:
-        raise err
-    return x
-
-
 def _looks_like_relation(text: str) -> bool:
     return bool(_relation_sides(re.sub(r"\\(left|right)[<>]", "", text))[1])
 
@@ -1737,55 +1569,6 @@ def extract_label(tex: str, label: str, err) -> str:
     return body.strip().rstrip(".,").strip()
 
 
-def _printed(kind: str, s: dict) -> str:
-    if kind == "identity":
-        return f"{s['lhs']} = {s['rhs']}"
-    if kind == "inequality":
-        op = _OP_LATEX.get(_OPS.get(str(s['op']).strip(), s['op']), s['op'])
-        return f"{s['lhs']} {op} {s['rhs']}"
-    if kind == "derivative":
-        order = s.get("order", 1)
-        d = f"\\frac{{d}}{{d{s['wrt']}}}" if order == 1 else f"\\frac{{d^{{{order}}}}}{{d{s['wrt']}^{{{order}}}}}"
-        return f"{d} \\left({s['of']}\\right) = {s['equals']}"
-    if kind in ("monotone", "convex", "concave"):
-        return s["of"]
-    if kind == "limit":
-        return f"\\lim_{{{s['var']} \\to {s['to']}}} {s['of']} = {s['equals']}"
-    if kind == "asymptotic":
-        return f"{s['of']} = {s['approx']} + O({s['error']})"
-    if kind in ("sampled", "exists"):
-        op = {"==": "=", "=": "="}.get(str(s["op"]).strip()) or _OP_LATEX.get(_OPS.get(str(s['op']).strip(), s['op']), s['op'])
-        rel = f"{s['lhs']} {op} {s['rhs']}"
-        return rel if kind == "sampled" else f"\\exists: {rel}"
-    if kind == "fitted_rate":
-        return f"{s['of']} = O({s['var']}^{{-{s['rate']}}})"
-    return s["bound"]
-
-
-def _auto_statement(kind: str, s: dict) -> str:
-    if kind == "identity":
-        return "identity on the stated domain"
-    if kind == "inequality":
-        return f"inequality lhs {_OPS.get(str(s['op']).strip(), s['op'])} rhs on the stated domain"
-    if kind == "derivative":
-        return f"derivative in {s['wrt']}"
-    if kind == "monotone":
-        return f"{s['direction']} in {s['in']}"
-    if kind in ("convex", "concave"):
-        return f"{kind} in {s['in']}"
-    if kind == "limit":
-        return f"limit as {s['var']} -> {s['to']}"
-    if kind == "asymptotic":
-        return f"asymptotic expansion as {s['var']} -> {s['to']}"
-    if kind == "sampled":
-        return f"relation lhs {s['op']} rhs at random draws of the '{s['sampler']}' sampler"
-    if kind == "fitted_rate":
-        return f"an error of order {s['var']}^-{s['rate']}"
-    if kind == "exists":
-        return f"some point of the domain has lhs {s['op']} rhs"
-    return f"{s['side']} bound on {s['truth']}" if s["side"] != "equal" else f"equals {s['truth']}"
-
-
 TEMPLATE = '''# Claim file for dpderive: `dpderive check {name}.toml` checks every claim,
 # `dpderive report {name}.toml` writes the appendix and the errata.
 # LaTeX goes in single quotes ('...': TOML literal strings keep backslashes).
@@ -1842,7 +1625,7 @@ def scaffold(name: str) -> str:
     if not key or not key[0].isalpha():
         key = "paper_" + key
     return TEMPLATE.format(name=Path(name).stem, key=key, roles=" | ".join(ROLES),
-                           kinds=" | ".join(KIND_FIELDS),
+                           kinds=" | ".join(KINDS),
                            truths="\n".join("#   " + line for line in truths.describe().splitlines()))
 
 

@@ -34,7 +34,7 @@ from typing import Callable
 import sympy as sp
 
 from . import registry
-from . import checkers
+from . import checkers, kinds
 from .core import Claim, Formula, Source, Verdict
 from .parse import parse_printed
 from .search import Var
@@ -185,17 +185,17 @@ class Paper:
                 seed: str | None = None, note: str = "", shown_kind: str | None = None,
                 **fields) -> Claim:
         """A claim checked by the generic checker of ``kind`` (see the module docstring);
-        ``fields`` are the kind's SymPy inputs (``checkers.check``'s keywords); ``shown_kind``
+        ``fields`` are the kind's SymPy inputs (``kinds.check``'s keywords); ``shown_kind``
         is the paper's own word for the claim (derivative, convexity, ...) when it differs."""
-        if kind not in checkers.KINDS:
-            raise ValueError(f"{cid}: kind={kind!r} is not one of {', '.join(checkers.KINDS)}")
+        if kind not in kinds.KINDS:
+            raise ValueError(f"{cid}: kind={kind!r} is not one of {', '.join(kinds.KINDS)}")
         dom = checkers.Domain([param_var(p) for p in params], tuple(conditions))
         definition = _stable(repr((kind, sorted((k, sp.srepr(v) if isinstance(v, sp.Basic) else repr(v))
                                                 for k, v in fields.items()),
                                    [(p.name, str(p.domain), p.sample) for p in params],
                                    [sp.srepr(c) for c in conditions])))
         c = self.claim(cid, location, shown_kind or kind, statement, latex=latex,
-                       check=lambda: checkers.describe_pairs(checkers.check(kind, dom, **fields),
+                       check=lambda: checkers.describe_pairs(kinds.check(kind, dom, **fields),
                                                              checkers.pmf_pairs_in(fields)),
                        formulas=formulas,
                        section=section, seed=seed, note=note)

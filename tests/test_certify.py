@@ -9,7 +9,8 @@ import sympy as sp
 
 from derive import truths
 from derive.certify import NotEnclosable, ball, certify_relation, enclose
-from derive.checkers import Domain, check_bound, check_identity, check_inequality
+from derive.checkers import Domain
+from derive.kinds import check_bound, check_identity, check_inequality
 from derive.functions import Phi
 from derive.search import Var
 
@@ -267,7 +268,7 @@ def test_a_violation_at_a_domain_end_is_quoted_at_a_moderate_point():
     """f = log((e^{a e} + e^{e (2 - a)})/(e^e + 2))/(a - 1) decreases near a = 1 when e > log 2; the
     search's worst point sits 1e-12 above the end a = 1, and the counterexample is moved inwards
     (a = 1 + 10^-k, the largest k that still violates) and printed exactly (not '1.0')."""
-    from derive.checkers import check_shape
+    from derive.kinds import check_shape
     al = sp.Symbol("alpha", positive=True)
     ep = sp.Symbol("varepsilon", positive=True)
     f = sp.log((sp.exp(al * ep) + sp.exp(ep * (2 - al))) / (sp.exp(ep) + 2)) / (al - 1)

@@ -4,8 +4,9 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
-from derive.checkers import (Domain, check_asymptotic, check_bound, check_derivative, check_identity,
-                             check_inequality, check_limit, check_shape)
+from derive.checkers import Domain
+from derive.kinds import (check_asymptotic, check_bound, check_derivative, check_identity, check_inequality,
+                          check_limit, check_shape)
 from derive.functions import Phi
 from derive.search import Var, shrink, worst_point
 
@@ -193,7 +194,7 @@ def test_asymptotic_numeric_tells_slow_approach_from_slow_growth(f, g, h, ok):
     """The numeric path (SymPy's limit would settle these): a remainder approaching its bound like a
     power of 1/log x holds; one growing like a power of log x or like log log x fails, and the failure
     shows the increments along x = 10^(2^j) (constant for a power of log x, ~1/j for log log x)."""
-    from derive.checkers import _asymptotic_numeric
+    from derive.kinds.limits import _asymptotic_numeric
     v = _asymptotic_numeric(f, g, h, x, sp.oo, Domain([X]))
     assert v.status == ("holds_numerically" if ok else "fails"), v.summary()
     if ok:

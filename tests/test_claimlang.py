@@ -179,18 +179,19 @@ def test_check_lines_verdict_first_aligned_method_in_full():
 def test_limit_methods_name_the_variable_and_a_finite_point():
     import sympy as sp
 
-    from derive.checkers import Domain, check_asymptotic, check_limit
+    from derive.checkers import Domain
+    from derive.kinds import check_asymptotic, check_limit
     from derive.search import Var
     al = sp.Symbol("alpha", positive=True)
     dom = Domain([Var("alpha", al, lo=1)])
-    from derive.checkers import _numeric_limit
+    from derive.kinds.limits import _numeric_limit
     v = _numeric_limit((al - 1) * sp.sin(1 / (al - 1)), al, 1, dom, "+", "limit")
     assert v.status == "holds_numerically"
     assert "along alpha -> 1+ (alpha = 1 + 10^-k, k = 2..15)" in v.method and " x " not in v.method
     assert check_limit(sp.sin(al - 1) / (al - 1), al, 1, 1, dom).status == "proved"
     v = check_asymptotic(sp.log(al) + sp.sin(al) / al ** 2, sp.log(al), 1 / al, al, sp.oo, dom)
     assert v.status in ("proved", "holds_numerically")
-    from derive.checkers import _sequence_text
+    from derive.kinds.limits import _sequence_text
     assert _sequence_text(al, 0, "+", "j", True) == "alpha = 0 + 10^-(2^j)"
     assert _sequence_text(al, sp.oo, "+") == "alpha = 10^k"
 
@@ -314,15 +315,14 @@ def test_dependent_domain_errors_name_file_line_problem(tmp_path, extra, claim_e
 def test_reference_page_is_generated_from_the_table_of_kinds():
     """docs/claim-files.md is the generated page (regenerate: python3 -m derive.claimfile --reference
     --write); every kind and every one of its fields is in it, each field with a description."""
-    from derive import checkers
-    from derive.claimfile import (COMMON_FIELDS, KIND_DOCS, KIND_FIELDS, REFERENCE_PATH, field_doc,
-                                  reference)
+    from derive.claimfile import COMMON_FIELDS, REFERENCE_PATH, field_doc, reference
+    from derive.kinds import KINDS
     assert REFERENCE_PATH.read_text(encoding="utf-8") == reference()
-    assert set(KIND_FIELDS) == set(checkers.KINDS) == set(KIND_DOCS)
     page = reference()
-    for kind, (required, optional) in KIND_FIELDS.items():
+    for kind, k in KINDS.items():
         section = page.split(f"### `{kind}`")[1].split("### ")[0]
-        for f in required + optional:
+        assert k.doc and k.example and k.expect, kind
+        for f in k.required + k.optional:
             assert f"| `{f}` |" in section and field_doc(kind, f), (kind, f)
     for f in COMMON_FIELDS:
         assert field_doc("", f), f
@@ -331,13 +331,14 @@ def test_reference_page_is_generated_from_the_table_of_kinds():
 def test_reference_examples_give_their_verdicts(tmp_path):
     """Each kind's minimal example, with the page's symbols, parses and checks to the verdict the
     page states."""
-    from derive.claimfile import KIND_DOCS, REFERENCE_SYMBOLS, example_claim
+    from derive.claimfile import REFERENCE_SYMBOLS, example_claim
+    from derive.kinds import KINDS
     body = '[paper]\nkey = "reference"\ntitle = "t"\n\n' + REFERENCE_SYMBOLS + "\n\n" + \
-        "\n\n".join(example_claim(k) for k in KIND_DOCS) + "\n"
+        "\n\n".join(example_claim(k) for k in KINDS) + "\n"
     f = tmp_path / "ref.toml"
     f.write_text(body)
     got = {c.kind: c.check().status for c in ClaimFile(f).claims}
-    assert got == {k: d[2] for k, d in KIND_DOCS.items()}
+    assert got == {name: k.expect for name, k in KINDS.items()}
 
 
 def test_readme_and_template_link_the_reference():

@@ -4,7 +4,7 @@ correct claim holds and its mutation fails, with the failure recomputed here ind
 import mpmath as mp
 import pytest
 
-from derive import checkers
+from derive import kinds
 from derive.claimfile import ClaimFile, ClaimFileError
 
 HEAD = '''[paper]
@@ -127,7 +127,7 @@ def test_new_kind_errors_name_the_problem(tmp_path, fields, phrase):
 def test_samplers_are_named_in_the_reference():
     from derive.claimfile import reference
     text = reference()
-    for name in checkers.SAMPLERS:
+    for name in kinds.SAMPLERS:
         assert f"`{name}`" in text
     for kind in ("sampled", "fitted_rate", "exists"):
         assert f"### `{kind}`" in text

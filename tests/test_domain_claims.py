@@ -5,7 +5,7 @@ the failing one's place in its paper's errata table."""
 import pytest
 import sympy as sp
 
-from derive import checkers, registry
+from derive import checkers, kinds, registry
 from derive.paperkit import param_var
 from derive.symbols import Param
 from dpderive.errata import grouping_table
@@ -62,7 +62,7 @@ def test_each_paper_declares_its_domain_claims_generically(paper):
     assert len(domain) >= 8
     for cid in domain:
         c = _claim(paper, cid)
-        assert c.checker in checkers.KINDS and c.spec[0] == c.checker
+        assert c.checker in kinds.KINDS and c.spec[0] == c.checker
         assert c.printed_latex.strip(), "a domain claim quotes the seed's sentence stating the range"
 
 
@@ -90,7 +90,7 @@ def _widened(claim, name: str, interval: sp.Interval):
             v = param_var(Param(v.symbol, interval, ("uniform", float(interval.start), float(interval.end))))
         vars_.append(v)
     assert any(v.name == name for v in dom.vars)
-    return checkers.check(kind, checkers.Domain(vars_, dom.conditions), **fields)
+    return kinds.check(kind, checkers.Domain(vars_, dom.conditions), **fields)
 
 
 # (paper, claim, parameter, a wider range than stated, what lies beyond the stated end)
@@ -127,7 +127,7 @@ def test_eq12_negative_mu_is_searched():
     mu_r = next(x.symbol for x in dom.vars if x.name == "mu")
     plain = fields["bound"].xreplace({sp.Abs(mu_r): mu_r})
     assert plain != fields["bound"]
-    v = checkers.check(kind, dom, **{**fields, "bound": plain})
+    v = kinds.check(kind, dom, **{**fields, "bound": plain})
     assert v.status == "fails" and sp.Float(v.counterexample["params"]["mu"]) < 0, v.summary()
 
 

@@ -63,7 +63,8 @@ def test_no_float_path_is_said():
 def test_a_float_root_that_does_not_converge_leaves_the_point_to_mpmath(monkeypatch):
     """brentq's RuntimeError ("failed to converge") at a float point is "floats cannot tell" (None),
     not an error out of the checker: the point goes to mpmath, and a claim still gets its verdict."""
-    from derive.checkers import Domain, check_bound, float_function
+    from derive.checkers import Domain, float_function
+    from derive.kinds import check_bound
     from derive.search import Var
     a, g, d = sp.symbols("alpha gamma delta", positive=True)
     truth = sp.Function("OptimalRdpEps")(a, g, d)
