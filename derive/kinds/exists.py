@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from ..checkers import Domain
 from ..core import Verdict
-from .inequality import check_inequality
-from .base import OPS, Kind, op_latex, read_op
+from .inequality import Inequality, check_inequality
 
 
 # ----------------------------------------------------------------------------- existence
@@ -37,24 +36,23 @@ def check_exists(lhs, op: str, rhs, dom: Domain) -> Verdict:
     return Verdict("inconclusive", neg.method, note=neg.note)
 
 
-class Exists(Kind):
+class Exists(Inequality):
+    """An inequality's fields and reading; checked for a witness rather than everywhere."""
     name = "exists"
-    required = ("lhs", "op", "rhs")
-    relation = "<"
     doc = ("some point of the domain satisfies lhs op rhs (a witness): the negated relation is checked as an "
            "inequality; its counterexample, enclosed in ball arithmetic, is the witness (`proved`); a proof of "
            "the negation is a refutation (`fails`); no witness found is `inconclusive`")
     example = {"latex": r"\log x > 1"}
     expect = "proved"
 
-    def read(self, r):
-        return {"lhs": r.parse("lhs"), "op": read_op(r, OPS, "<=, <, >=, >"), "rhs": r.parse("rhs")}
-
     def printed(self, s):
-        return f"\\exists: {s['lhs']} {op_latex(s['op'])} {s['rhs']}"
+        return f"\\exists: {super().printed(s)}"
 
     def statement(self, s):
         return f"some point of the domain has lhs {s['op']} rhs"
+
+    def infinite(self, kw):
+        return None            # a witness claim has no reading of an infinite side
 
     def check(self, dom, **kw):
         return check_exists(kw["lhs"], kw["op"], kw["rhs"], dom)
