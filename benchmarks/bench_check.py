@@ -147,8 +147,8 @@ def _category(frame) -> str:
         f = f.f_back
     if any(any(k in n for k in _CONFIRM) for n in names) or any("/flint/" in p for p in files):
         return "confirmation"
-    if any(p.endswith(("derive/truths.py", "derive/truths_pmf.py", "derive/truths_curves.py",
-                       "derive/external_bounds.py", "/_truth.py")) for p in files):
+    if any("/derive/truths/" in p or p.endswith(("derive/truths_pmf.py", "derive/truths_curves.py",
+                                                   "derive/external_bounds.py", "/_truth.py")) for p in files):
         return "truth"
     if any(p.endswith("derive/search.py") for p in files):
         return "search"

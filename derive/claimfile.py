@@ -257,7 +257,7 @@ def reference() -> str:
            "(the error says so). Greek letters take their backslash: `\\alpha`.", "",
            "## Quantities and pairs", "",
            "- `[quantities] G = \"Tradeoff(Gaussian(mu), a)\"`: a name the LaTeX may use for an expression over "
-           "the library of truths (`derive/truths.py`). Every kind accepts such names; derivative, monotone, "
+           "the library of truths (`derive/truths/`). Every kind accepts such names; derivative, monotone, "
            "convex and concave claims over them are differentiated numerically (central differences at "
            "steps h and h/2, at 30+ digits, the method states the step and the Richardson error).",
            "- `[pairs] P = { kind = \"pmf\", points = 3 }`: every pair of pmfs on 3 points (`Renyi(P, alpha)`).", "",

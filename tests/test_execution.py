@@ -139,8 +139,11 @@ def test_paper_claim_key_covers_its_package_and_the_engine():
     files = {p.name for p in execution.claim_files(custom)}
     assert {"_paper.py", "sec2_3.py", "sec7.py", "sec2_3.toml"} <= files, custom.id   # formulas: TOML
     engine = {p.name for p in execution.engine_files()}     # the paper's truths live in the library
-    assert {"core.py", "verify.py", "checkers.py", "truths.py", "truths_pmf.py", "evidence.py",
+    assert {"core.py", "verify.py", "checkers.py", "truths_pmf.py", "evidence.py",
             "paperkit.py"} <= engine
+    root = execution._derive_root()
+    assert {"truths/pmf.py", "truths/names.py", "kinds/bound.py"} <= {
+        p.relative_to(root).as_posix() for p in execution.engine_files()}
 
 
 def test_generic_claim_key_is_its_definition_and_the_engine(monkeypatch):

@@ -153,4 +153,4 @@ def test_one_definition_of_the_normal_cdf_and_quantile():
                    for d in ("derive", "numeric") for p in (root / d).rglob("*.py")
                    for m in pat.finditer(p.read_text()))
     assert found == [("derive/functions.py", "Phi"), ("derive/functions.py", "PhiInv"),
-                     ("derive/truths.py", "nquantile")], found
+                     ("derive/truths/continuous.py", "nquantile")], found

@@ -1,5 +1,5 @@
 """The float paths of the truths (derive/truths_float.py, the checkers' screen) against the mpmath
-truths of derive/truths.py, pair by pair and quantity by quantity."""
+truths of derive/truths/, pair by pair and quantity by quantity."""
 import math
 
 import mpmath as mp

@@ -209,7 +209,7 @@ class Bound(Kind):
     field_docs = {
         "bound": "LaTeX (or `@formula`): the paper's bound",
         "side": "`upper` (bound >= truth), `lower` (bound <= truth) or `equal`",
-        "truth": "SymPy syntax over the library of truths (`derive/truths.py`; `dpderive init` lists them), "
+        "truth": "SymPy syntax over the library of truths (`derive/truths/`; `dpderive init` lists them), "
                  "e.g. `\"Renyi(Gaussian(1/sigma), alpha)\"`",
     }
 
