@@ -10,7 +10,7 @@
   dpderive init NAME                     a commented claim file NAME.toml to start from
   dpderive sweep epsilon|delta|calibrate ... a grid of accountant questions (dpderive.sweep_cli)
 
-FILE is a claim file (TOML, see derive/claimfile.py and examples/): a paper nobody
+FILE is a claim file (TOML, see docs/claim-files.md and examples/): a paper nobody
 has encoded, checked and reported exactly as the built-in papers.
   dpderive epsilon|delta|calibrate ...   the accountant (see --help of each)
 

@@ -500,7 +500,7 @@ def claim_files(claim) -> list[Path]:
     check and, for a built-in paper, the whole paper package (its modules and the TOML declaring its
     formulas and claims). A generic claim (``definition``
     set) depends on nothing beyond its definition and the engine: its check lives in
-    derive/paperkit.py or derive/claimfile.py and its whole input is in the definition, so
+    derive/paperkit.py or derive/claimfile/ and its whole input is in the definition, so
     editing a neighbouring claim leaves its cached verdict valid."""
     if getattr(claim, "definition", None):
         return []
