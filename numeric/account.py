@@ -113,14 +113,14 @@ def _real(name: str, value) -> float:
 def _rdp(events, name, at, neighbouring, conversion="optimal"):
     from . import accountant
     curve = EV.rdp_curve(events, neighbouring)
-    r = getattr(accountant, name)(curve, at, conversion)
+    r = EV.profile_of(accountant, name)(curve, at, conversion)
     return r
 
 
 def _pld(events, name, at, neighbouring):
     _pld_screen(events)
     acc = EV.pld_accountant(events, neighbouring)
-    lo, hi = getattr(acc, name)(at)
+    lo, hi = EV.profile_of(acc, name)(at)
     lo, hi = float(np.max(lo)), float(np.max(hi))
     if name == "delta":
         hi = min(hi, 1.0)
@@ -198,7 +198,7 @@ def _approx(events, name, at, method):
                             f"{s:.6g} outside [{NOISE_RANGE[0]:g}, {NOISE_RANGE[1]:g}] (the "
                             "approximation's range)")
     try:
-        res = getattr(methods, name)(sigma, e.rate, e.count, at, sens, method)
+        res = EV.profile_of(methods, name)(sigma, e.rate, e.count, at, sens, method)
         degenerate = math.isnan(res.value)      # the CLT's mu = 0/0 where the cumulants underflow
     except DomainError as exc:
         if exc.name != "kappa_2":               # outside the approximation's own range (its quadrature)
@@ -516,7 +516,7 @@ def refine(events, name, at, neighbouring, accuracy, lower, upper, route, cite, 
         try:
             with np.errstate(all="ignore"):
                 acc = EV.pld_accountant(events, neighbouring, "both", resolution=r)
-                lo, hi = getattr(acc, name)(at)
+                lo, hi = EV.profile_of(acc, name)(at)
         except EV.RouteError as exc:
             why = f"the PLD route cannot narrow it ({exc.reason})"
             break

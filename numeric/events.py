@@ -91,6 +91,18 @@ __all__ = ["Gaussian", "Laplace", "RandomizedResponse", "DiscreteGaussian", "Kar
 
 NEIGHBOURING = ("add_remove", "replace_one")
 ROUTES = ("rdp", "pld", "clt", "edgeworth")
+PROFILES = ("epsilon", "delta")
+
+
+def profile_of(obj, name: str):
+    """``obj.epsilon`` or ``obj.delta``, the side of the privacy profile named ``name``: every route,
+    accountant, PLD result and trade-off curve answers both (an explicit call a reader and a tool can
+    follow, where ``getattr(obj, name)`` could reach any attribute)."""
+    if name == "epsilon":
+        return obj.epsilon
+    if name == "delta":
+        return obj.delta
+    raise ValueError(f"name={name!r} is not one of {', '.join(PROFILES)}")
 
 
 class RouteError(DomainError):

@@ -22,6 +22,7 @@ from . import edgeworth as EW
 from . import fdp, pld
 from . import kernels as K
 from .accountant import AccountingResult
+from .events import profile_of
 
 __all__ = ["METHODS", "epsilon", "delta", "curve"]
 
@@ -76,14 +77,14 @@ def _profile(name: str, at: float, sigma, q, steps, sensitivity, method) -> Acco
     given = {"delta": at} if name == "epsilon" else {"epsilon": at}
 
     def bracket():
-        lo, hi = getattr(pld.subsampled_gaussian(s, qq, t), name)(at)
+        lo, hi = profile_of(pld.subsampled_gaussian(s, qq, t), name)(at)
         return float(lo), min(float(hi), 1.0) if name == "delta" else float(hi)
 
     if method == "pld":
         lo, hi = bracket()
         return _result(name, hi, method, sigma, qq, t, sensitivity,
                        {f"{name}_lower": lo, f"{name}_upper": hi, "guarantee": True}, **given)
-    value = float(getattr(curve(method, s, qq, t), name)(at))
+    value = float(profile_of(curve(method, s, qq, t), name)(at))
     extras = {"guarantee": False, "approximation": True}
     if t <= PLD_CHEAP_STEPS:
         t0 = time.perf_counter()

@@ -675,12 +675,12 @@ class DpDeriveAccountant(pa.PrivacyAccountant):
         try:
             with user_input(), np.errstate(invalid="ignore"):
                 try:
-                    return getattr(st, name)(at, self.method)
+                    return EV.profile_of(st, name)(at, self.method)
                 except MemoryError:
                     if st.resolution is None:
                         raise
                     st.resolution = None
-                    return getattr(st, name)(at, self.method)
+                    return EV.profile_of(st, name)(at, self.method)
         finally:
             st.resolution = res
 
