@@ -26,6 +26,7 @@ from opacus.accountants import register_accountant  # noqa: E402
 import dpderive.interop.opacus as O  # noqa: E402
 from dpderive.interop.opacus import DpDeriveOpacusAccountant, get_noise_multiplier  # noqa: E402
 from derive.errors import DomainError  # noqa: E402
+from numeric import pld_incremental as PI  # noqa: E402
 
 DELTA = 1e-5
 PRV_EPS_ERROR = 0.01          # PRVAccountant.get_epsilon's default eps_error
@@ -289,7 +290,7 @@ def test_per_step_route_never_below_the_exact_epsilon(sigma, q, delta):
         assert got[1] <= e2 * (1 + 2e-3)
         assert a.last_answer.lower <= e2 * (1 + 1e-9)
     for res in (O.STEP_RESOLUTION, O.FAST_RESOLUTION):   # the incremental route itself
-        eng = O._IncrementalPLD(res, 0.0, 0.0)
+        eng = PI._IncrementalPLD(res, 0.0, 0.0)
         for n, exact in ((1, e1), (2, e2)):
             up, lo, _ = eng.epsilon({(sigma, q): n}, (sigma, q), delta)
             assert lo <= exact * (1 + 1e-9) and exact * (1 - 1e-9) <= up <= exact * (1 + 2e-3)
@@ -345,8 +346,8 @@ def test_noise_schedule_composes_heterogeneous_steps():
 
 def test_outside_the_incremental_route_the_full_route_answers(monkeypatch):
     # more distinct events than MAX_FACTORS, a sample rate of 1, a tiny delta, sigma = 0
-    monkeypatch.setattr(O, "MAX_FACTORS", 2)
-    sched = [(1.0 + 0.1 * i, 0.01, 3) for i in range(O.MAX_FACTORS + 1)]
+    monkeypatch.setattr(PI, "MAX_FACTORS", 2)
+    sched = [(1.0 + 0.1 * i, 0.01, 3) for i in range(PI.MAX_FACTORS + 1)]
     a = _bare(sched)
     a.get_epsilon(DELTA)
     a.step(noise_multiplier=1.0, sample_rate=0.01)
@@ -382,14 +383,14 @@ def test_cached_compose_and_convolve_match_numeric_pld():
         st["headroom"] = 1.0            # the M compose chooses ...
         if st.get("M") != next_fast_len(max(win[1] - win[0] + 1, pmf.w.size), real=True):
             st.pop("M", None)
-        got = O._compose(st, pmf, n, win)
+        got = PI._compose(st, pmf, n, win)
         assert np.array_equal(got.c, ref.c) and got.fft_err == ref.fft_err and got.j0 == ref.j0
-        big = O._compose({"headroom": 1.7}, pmf, n, win)     # ... or a larger buffer
+        big = PI._compose({"headroom": 1.7}, pmf, n, win)     # ... or a larger buffer
         assert np.max(np.abs(big.c - ref.c)) <= big.fft_err + ref.fft_err + 2 * win[2]
         for sign in (1.0, -1.0):
             # a Chernoff end at some lambda: never below the infimum over lambda (a dense scan of
             # (n K(lambda) - log tail) / lambda), and near it (the grid's ratio 1.2)
-            ch = O._Chernoff(pmf, sign, pld.TAIL_BOUND)
+            ch = PI._Chernoff(pmf, sign, pld.TAIL_BOUND)
             ours = ch.end(n)
             lw, ls = np.log(pmf.w[pmf.w > 0]), sign * pmf.losses[pmf.w > 0]
 
@@ -403,7 +404,7 @@ def test_cached_compose_and_convolve_match_numeric_pld():
             assert abs(ours - opt) <= 0.05 * abs(opt) + 10 * h
     a = PC.compose(pmf, 50, pld.TAIL_BOUND)
     b = PC.compose(discretise(models["add"], h, True), 30, pld.TAIL_BOUND)
-    ref, got = PC.convolve(a, b), O._convolve(a, b)
+    ref, got = PC.convolve(a, b), PI._convolve(a, b)
     assert np.array_equal(got.c, ref.c) and got.fft_err >= ref.fft_err * (1 - 1e-9)
     assert got.fft_err <= ref.fft_err * (1 + 1e-6)
 
