@@ -51,6 +51,13 @@ k-ary and special randomized response and the discrete Laplace against the exact
 sum of their T-fold pairs (``exact_pair_eps``, pmfs written from the mechanisms' definitions),
 zCDP against the exact epsilon of the Gaussian of the same rho (every rho-zCDP accountant must
 answer at least it), repeat-and-select with one run (mean 1) of Gaussian steps against G_mu.
+``v5`` is v4 with cases of the mixture-of-Gaussians mechanism (share ``MOG_SHARE``, stream
+``default_rng([seed, 5])``): N(0, s^2) against sum_i w_i N(c_i, s^2), both orders.  Its reference is
+written here from that definition (``mog_delta``): the log-likelihood ratio is convex in the output,
+so each order's event {loss >= eps} is a half-line pair or an interval whose ends are found by
+bisection at 40 digits, and delta(eps) is a sum of normal CDFs there.  One step: exact (both ends);
+T steps: the one-step epsilon (dropping steps is post-processing) and the finer PLD's optimistic
+end, the larger of the two, a lower reference.
 
     python3 benchmarks/soundness_audit.py --cases 10000 --seed 1 --chunk 0/4 --out audit_0.json
     python3 benchmarks/soundness_audit.py --merge results_soundness_audit.json audit_*.json
@@ -375,7 +382,7 @@ def random_case(rng):
 
 NEW_SHARE = 0.4               # share of new-kind cases in the v2 mix
 NEW_KINDS = ["dgauss"] * 3 + ["sdgauss"] * 2 + ["fixed"] * 6   # sdgauss: ~80% of the time
-MIXES = ("v2", "v1", "v3", "v4")
+MIXES = ("v2", "v1", "v3", "v4", "v5")
 # v3: the v2 stream with the expensive kinds thinned (each v2 case of kind k kept with
 # probability V3_KEEP[k], drawn from a third stream ``default_rng([seed, 3])``, one draw per v2
 # case): every kind present, the v3 cases a subset of the v2 cases of the same seed, in order.
@@ -444,6 +451,107 @@ def random_interop_case(rng):
     return "interop/" + kind, evs, delta
 
 
+MOG_SHARE = 0.1               # share of the mixture-of-Gaussians cases in the v5 mix
+MOG_DPS = 40
+
+
+def _mog_log_ratio(sigma, c, w):
+    """x -> log(sum_i w_i N(c_i, s^2)(x) / N(0, s^2)(x)) = log sum_i w_i e^{(c_i x - c_i^2/2)/s^2}, mpmath."""
+    import mpmath as mp
+    terms = [(mp.mpf(ci), mp.log(mp.mpf(wi))) for ci, wi in zip(c, w) if wi > 0]
+    s2 = mp.mpf(sigma) ** 2
+
+    def f(x):
+        return mp.log(mp.fsum(mp.exp(lw + (ci * x - ci * ci / 2) / s2) for ci, lw in terms))
+    return f
+
+
+def _root(f, level, lo, hi):
+    """The x in [lo, hi] with f(x) = level, f - level changing sign once there (bisection)."""
+    import mpmath as mp
+    flo = f(lo) - level
+    for _ in range(400):
+        mid = (lo + hi) / 2
+        fm = f(mid) - level
+        if fm == 0 or hi - lo <= mp.mpf(10) ** (-MOG_DPS + 5) * max(1, abs(mid)):
+            return mid
+        if (fm > 0) == (flo > 0):
+            lo, flo = mid, fm
+        else:
+            hi = mid
+    raise RuntimeError("bisection did not converge")
+
+
+def mog_delta(sigma, c, w, eps) -> float:
+    """delta(eps) of the mixture-of-Gaussians pair under add/remove neighbours, the larger of its two
+    orders, from the definition: P = sum_i w_i N(c_i, s^2), Q = N(0, s^2), L = log dP/dQ.  With every
+    c_i >= 0 (the mechanism's domain) L is increasing in x (its derivative is a mean of c_i / s^2 under
+    positive weights) from log(sum of the weights of c_i = 0) (-oo without one) to +oo.  Order (P, Q):
+    P(L >= eps) - e^eps Q(L >= eps) = P(X >= x2) - e^eps Q(X >= x2) with L(x2) = eps; order (Q, P):
+    Q(X <= x1) - e^eps P(X <= x1) with L(x1) = -eps (0 when L stays above -eps).  The ends by
+    bisection at MOG_DPS digits (mpmath), the masses normal CDFs."""
+    import mpmath as mp
+    if min(c) < 0:
+        raise ValueError(f"sensitivities={c!r}: the reference needs every sensitivity >= 0")
+    with mp.workdps(MOG_DPS):
+        f = _mog_log_ratio(sigma, c, w)
+        e, s = mp.mpf(eps), mp.mpf(sigma)
+        comp = [(mp.mpf(ci), mp.mpf(wi)) for ci, wi in zip(c, w) if wi > 0]
+
+        def P_le(x):
+            return mp.fsum(wi * mp.ncdf((x - ci) / s) for ci, wi in comp)
+
+        def Q_le(x):
+            return mp.ncdf(x / s)
+
+        def level_at(level):       # the x with L(x) = level (L increasing, crossing it)
+            lo, hi = mp.mpf(-1), mp.mpf(1)
+            while f(lo) > level:
+                lo *= 2
+            while f(hi) <= level:
+                hi *= 2
+            return _root(f, level, lo, hi)
+        x2 = level_at(e)
+        out = [(1 - P_le(x2)) - mp.exp(e) * (1 - Q_le(x2))]
+        zero = mp.fsum(wi for ci, wi in comp if ci == 0)
+        if zero == 0 or mp.log(zero) < -e:
+            x1 = level_at(-e)
+            out.append(Q_le(x1) - mp.exp(e) * P_le(x1))
+        return float(max(max(out), 0))
+
+
+def mog_eps(sigma, c, w, delta) -> float:
+    """eps(delta) of one step of the mixture-of-Gaussians pair (``mog_delta``, decreasing in eps):
+    bisection in eps to 1e-12 relative, the bracket's ends returned as (lower, upper)."""
+    if mog_delta(sigma, c, w, 0.0) <= delta:
+        return 0.0, 0.0
+    lo, hi = 0.0, 1.0
+    while mog_delta(sigma, c, w, hi) > delta:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1e-12 * hi:
+        mid = (lo + hi) / 2
+        if mog_delta(sigma, c, w, mid) > delta:
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
+
+
+def random_mog_case(rng):
+    """(kind, events, delta) of the mixture-of-Gaussians mechanism: 2-4 components, sensitivities in
+    [0, 2] (a zero one half the time), Dirichlet weights; one step a third of the time."""
+    from numeric.mixture import MixtureOfGaussians
+    delta = _loguni(rng, 1e-12, 1e-3)
+    k = int(rng.integers(2, 5))
+    c = [float(x) for x in rng.uniform(0.0, 2.0, k)]
+    if rng.random() < 0.5:
+        c[0] = 0.0
+    w = [float(x) for x in rng.dirichlet(np.ones(k))]
+    m = MixtureOfGaussians(_loguni(rng, 0.5, 20), tuple(c), tuple(w))
+    count = 1 if rng.random() < 1 / 3 else int(_loguni(rng, 2, 500))
+    return "interop/mog", [EV.Event(m, None, count)], delta
+
+
 def kind_key(kind, evs):
     """The kind, fixed split by mechanism (``fixed/dgauss``...), as in the timing table."""
     return kind + ("/" + EV.describe(evs).split("(")[0] if kind == "fixed" else "")
@@ -459,17 +567,22 @@ def generate(seed, cases, mix="v2"):
     new = np.random.default_rng([seed, 2])
     thin = np.random.default_rng([seed, 3])
     extra = np.random.default_rng([seed, 4])
+    mog = np.random.default_rng([seed, 5])
     made = 0
     while made < cases:
-        if mix == "v4" and extra.random() < INTEROP_SHARE:
+        if mix == "v5" and mog.random() < MOG_SHARE:
+            made += 1
+            yield random_mog_case(mog)
+            continue
+        if mix in ("v4", "v5") and extra.random() < INTEROP_SHARE:
             made += 1
             yield random_interop_case(extra)
             continue
-        if mix in ("v2", "v3", "v4") and new.random() < NEW_SHARE:
+        if mix in ("v2", "v3", "v4", "v5") and new.random() < NEW_SHARE:
             case = random_new_case(new)
         else:
             case = random_case(old)
-        if mix in ("v3", "v4") and thin.random() >= V3_KEEP.get(kind_key(case[0], case[1]), 1.0):
+        if mix in ("v3", "v4", "v5") and thin.random() >= V3_KEEP.get(kind_key(case[0], case[1]), 1.0):
             continue
         made += 1
         yield case
@@ -500,6 +613,11 @@ def reference(kind, evs, delta):
             v = exact_pair_eps(special_rr_pairs(m.noise_parameter, m.num_buckets), e.count, delta)
         elif kind == "interop/dlaplace":
             v = exact_pair_eps(dlaplace_pairs(m.noise_parameter, m.sensitivity), e.count, delta)
+        elif kind == "interop/mog":
+            lo, hi = mog_eps(m.sigma, m.sensitivities, m.probs, delta)
+            if e.count == 1:
+                return lo, hi
+            return max(lo, fine_pld_lower(evs, delta)), None
         elif kind == "interop/zcdp":
             # the Gaussian mechanism of sigma^2 = 1/(2 rho) is rho-zCDP: every rho-zCDP
             # accountant must answer at least its exact epsilon (a lower reference only)

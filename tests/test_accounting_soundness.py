@@ -210,3 +210,53 @@ def test_audit_flags_a_wrong_route(monkeypatch, shift, flag):
     monkeypatch.setattr(audit.account, "epsilon", moved)
     rec = audit.check("dgauss", evs, 1e-6)
     assert rec[flag], rec
+
+
+@pytest.mark.parametrize("sigma, c, eps", [(1.0, 1.0, 0.5), (2.0, 1.0, 0.1), (0.7, 1.3, 2.0), (5.0, 0.4, 0.0)])
+def test_mixture_reference_is_the_gaussian_profile_for_one_sensitivity(sigma, c, eps):
+    """The mixture-of-Gaussians reference (written from the mechanism's definition) with one
+    sensitivity is the Gaussian pair: delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
+    mu = c / sigma (Balle and Wang 2018), to 1e-14 relative."""
+    from scipy.stats import norm
+    mu = c / sigma
+    exact = norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * norm.cdf(-eps / mu - mu / 2)
+    assert audit.mog_delta(sigma, (c,), (1.0,), eps) == pytest.approx(exact, rel=1e-14)
+
+
+def test_mixture_reference_orders():
+    """A zero sensitivity with weight 1 - q is the Poisson-subsampled Gaussian: its remove order
+    (Q, P) has no mass at eps >= log(1/(1-q)) ({L <= -eps} is empty) and its add order is the
+    quadrature of (p - e^eps g)_+, split where p = e^eps g: x* = 1/2 + log((e^eps - 1 + q)/q) at
+    sigma = 1, the likelihood ratio's closed-form crossing (not the reference's bisection)."""
+    import mpmath as mp
+    q, eps = 0.3, 0.5
+    assert eps >= -math.log(1 - q)
+    with mp.workdps(30):
+        x0 = mp.mpf(1) / 2 + mp.log((mp.e ** eps - 1 + q) / q)
+        gap = lambda x: (1 - q) * mp.npdf(x) + q * mp.npdf(x, 1) - mp.e ** eps * mp.npdf(x)  # noqa: E731
+        add = mp.quad(gap, [x0, x0 + 2, x0 + 8, mp.inf])
+        assert gap(x0 - mp.mpf(10) ** -6) < 0 < gap(x0 + mp.mpf(10) ** -6)
+    assert audit.mog_delta(1.0, (0.0, 1.0), (1 - q, q), eps) == pytest.approx(float(add), rel=1e-12)
+    # below log(1/(1-q)) the remove order has mass, below x1 = 1/2 + log((e^-eps - 1 + q)/q);
+    # delta is the larger order's
+    e2 = 0.1
+    with mp.workdps(30):
+        x1 = mp.mpf(1) / 2 + mp.log((mp.e ** -e2 - 1 + q) / q)
+        x2 = mp.mpf(1) / 2 + mp.log((mp.e ** e2 - 1 + q) / q)
+        p_ = lambda x: (1 - q) * mp.npdf(x) + q * mp.npdf(x, 1)  # noqa: E731
+        rem = mp.quad(lambda x: mp.npdf(x) - mp.e ** e2 * p_(x), [-mp.inf, x1 - 8, x1 - 2, x1])
+        add = mp.quad(lambda x: p_(x) - mp.e ** e2 * mp.npdf(x), [x2, x2 + 2, x2 + 8, mp.inf])
+    assert rem > 0 and add > 0
+    assert audit.mog_delta(1.0, (0.0, 1.0), (1 - q, q), e2) == pytest.approx(float(max(add, rem)), rel=1e-12)
+
+
+@pytest.mark.parametrize("case", _cases(12, 31, {"interop/mog"}, audit.random_mog_case), ids=lambda c: c[0])
+def test_mixture_of_gaussians(case):
+    """The mixture-of-Gaussians cases of the v5 mix: one step against the exact reference (both
+    ends), T steps against the larger of the one-step epsilon and the finer PLD's optimistic end."""
+    kind, evs, delta = case
+    with np.errstate(all="ignore"):
+        rec = audit.check(kind, evs, delta)
+    assert "refused" not in rec, rec
+    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
+    assert not rec["crossed"], rec
