@@ -268,7 +268,7 @@ def _profile_query(args, name: str) -> Query:
     with user_input():
         events = build_events(args)
         nb = _neighbouring(args, events)
-        EV._check_events(events, nb)
+        events = EV.Composition(events, nb)      # validated here, once: the routes take it as it is
     method = args.method
     if args.conversion != "optimal" and method == "best":
         method = "rdp"                       # a conversion names the RDP route

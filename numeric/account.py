@@ -449,7 +449,7 @@ def profile(events, name: str, at: float, method: str = "best", neighbouring: st
     from .kernels import check_nonneg, check_open01
     at = _real("delta" if name == "epsilon" else "epsilon", at)
     with user_input():
-        events = EV._check_events(events, neighbouring)
+        events = EV.as_composition(events, neighbouring)      # validated once: the routes take it as it is
         at = float(check_open01(at, "delta") if name == "epsilon" else check_nonneg(at, "epsilon"))
     given = {"delta": at} if name == "epsilon" else {"epsilon": at}
     if method in ("clt", "edgeworth"):
@@ -572,7 +572,7 @@ def table(events, name: str, at: float, neighbouring: str = "add_remove") -> lis
     at = _real("delta" if name == "epsilon" else "epsilon", at)
     from .kernels import check_nonneg, check_open01
     with user_input():
-        events = EV._check_events(events, neighbouring)
+        events = EV.as_composition(events, neighbouring)
         at = float(check_open01(at, "delta") if name == "epsilon" else check_nonneg(at, "epsilon"))
     rows = []
     for r in EV.ROUTES:

@@ -188,6 +188,26 @@ def merge_events(events) -> list:
 
 
 def _check_events(events, neighbouring):
+    """The events of a composition, validated (``Composition``'s rules): a list, or a given
+    ``Composition`` itself (a sequence of its events), not validated again: only its relation is
+    compared with ``neighbouring``."""
+    if isinstance(events, Composition):
+        if events.neighbouring != neighbouring:
+            raise DomainError("neighbouring", neighbouring, f"{events.neighbouring} (the relation this "
+                              "Composition was built with)")
+        return events
+    return _validate_events(events, neighbouring)
+
+
+def as_composition(events, neighbouring: str = "add_remove") -> "Composition":
+    """``events`` as a validated ``Composition`` under ``neighbouring`` (a given one: its relation
+    compared, nothing validated again)."""
+    if isinstance(events, Composition):
+        return _check_events(events, neighbouring)
+    return Composition(events, neighbouring)
+
+
+def _validate_events(events, neighbouring) -> list:
     if isinstance(events, Event):
         events = [events]
     try:
@@ -213,6 +233,48 @@ def _check_events(events, neighbouring):
             raise DomainError("neighbouring", neighbouring, "add_remove for Poisson subsampling "
                               "(the supported amplification bounds are stated for add/remove)")
     return events
+
+
+@dataclass(frozen=True, init=False)
+class Composition:
+    """A composition validated once: its events (each an ``Event``; identical ones merged, their
+    counts summed) under one neighbouring relation (``add_remove`` or ``replace_one``; a fixed batch
+    needs ``replace_one``, Poisson subsampling ``add_remove``).  Invalid input raises ``DomainError``
+    naming the parameter here, at construction.  Every function of ``numeric`` that takes events
+    takes a Composition and does not validate it again; it iterates as its events.
+
+        >>> c = Composition([Event(Gaussian(1.1), Poisson(0.01), 1000)])
+        >>> r = c.epsilon(1e-5)       # numeric.account.epsilon: r.value, r.lower, r.upper, r.route
+    """
+    events: tuple
+    neighbouring: str
+
+    def __init__(self, events, neighbouring: str = "add_remove"):
+        object.__setattr__(self, "neighbouring", neighbouring)
+        object.__setattr__(self, "events", tuple(_validate_events(events, neighbouring)))
+
+    def __iter__(self):
+        return iter(self.events)
+
+    def __len__(self):
+        return len(self.events)
+
+    def __getitem__(self, i):
+        return self.events[i]
+
+    def __str__(self):
+        return describe(list(self.events)) + ("" if self.neighbouring == "add_remove" else
+                                               f" ({self.neighbouring})")
+
+    def epsilon(self, delta, method: str = "best", **kw):
+        """``numeric.account.epsilon`` of this composition under its relation."""
+        from . import account
+        return account.epsilon(self, delta, method, self.neighbouring, **kw)
+
+    def delta(self, epsilon, method: str = "best", **kw):
+        """``numeric.account.delta`` of this composition under its relation."""
+        from . import account
+        return account.delta(self, epsilon, method, self.neighbouring, **kw)
 
 
 # ----------------------------------------------------------------------------- from JSON
