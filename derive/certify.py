@@ -8,8 +8,9 @@ contain the exact values at the reported point, and the ball of the signed viola
 functions of ``derive.functions`` (through their definitions) and the quantities of
 ``derive.truths`` that have a closed form or an exact finite computation (see ``_QUANTITIES``):
 
-* Gaussian shifts: hockey-stick, privacy profile, Renyi, KL, TV, chi^alpha, trade-off (closed forms);
-* Laplace shifts: hockey-stick, privacy profile, Renyi (alpha > 1), KL, TV (closed forms);
+* Gaussian shifts: hockey-stick, privacy profile, Renyi, KL, TV, chi^alpha, trade-off (closed forms: the
+  library's definitions, ``derive.lib``, enclosed by ``_lib``);
+* Laplace shifts: hockey-stick, privacy profile, Renyi (alpha > 1; ``derive.lib``), KL, TV (closed forms);
 * pmf pairs (randomized response, Bernoulli, the (eps, delta) pair, ``Pmf``) and their k-fold
   compositions (exact sums over count vectors): every divergence above;
 * ``EpsOfDelta``: a certified root bracket of the profile (bisection where every comparison is
@@ -431,8 +432,22 @@ _PAIRS = {"Gaussian": _gaussian, "Laplace": _laplace, "RandomizedResponse": _rr,
 
 
 # ----------------------------------------------------------------------------- quantities
-def _phi(x):
-    return (-x / arb(2).sqrt()).erfc() / 2
+def _lib(name, *vals):
+    """The library quantity ``name`` (``derive.lib``) enclosed from its SymPy definition at the balls
+    ``vals`` (in the quantity's argument order): the Gaussian and Laplace closed forms below are the
+    library's, not a second writing of them (tests/test_writings.py counts the writings)."""
+    from .lib import quantity
+    q = quantity(name)
+    return _Enclosure({s.name: v for s, v in zip(q.args, vals)})(q.expr)
+
+
+def _gauss_renyi(mu, a):
+    """D_alpha(N(mu, 1) || N(0, 1)): the library's ``gaussian_rdp`` at sigma = 1/mu (0 at mu = 0)."""
+    if mu.is_exact() and mu == 0:
+        return arb(0)
+    if not mu > 0:
+        raise Undecided("Gaussian shift ball straddles 0")
+    return _lib("gaussian_rdp", a, 1 / mu)
 
 
 def _hockey(pr, lam: arb) -> arb:
@@ -453,7 +468,7 @@ def _hockey(pr, lam: arb) -> arb:
             return (1 - lam).nonnegative_part()
         if not mu > 0:
             raise Undecided("Gaussian shift ball straddles 0")
-        return (_phi(mu / 2 - e / mu) - lam * _phi(-mu / 2 - e / mu)).nonnegative_part()
+        return _lib("gauss_delta", e, mu).nonnegative_part()
     if isinstance(pr, _Lap):
         t = pr.t
         # P = Lap(0,1), Q = Lap(t,1), lam >= 1: {p > lam q} = {x < (t - log lam)/2}
@@ -520,13 +535,11 @@ def _q_renyi(ev, pr, a):
     if not (a > 0 and (a < 1 or a > 1)):
         raise Undecided("Renyi order not certainly in (0, 1) or (1, oo)")
     if isinstance(pr, _Gauss):
-        return a * pr.mu ** 2 / 2
+        return _gauss_renyi(pr.mu, a)
     if isinstance(pr, _Lap):
         if not a > 1:
             raise NotEnclosable("Laplace Renyi divergence enclosed for alpha > 1 only")
-        t = pr.t
-        s = a / (2 * a - 1) * ((a - 1) * t).exp() + (a - 1) / (2 * a - 1) * (-a * t).exp()
-        return _log(s) / (a - 1)
+        return _lib("laplace_rdp", a, pr.t)          # eps = Delta/b = t
     s = _pmf_moment(pr, a)
     return _log(s) / (a - 1)
 
@@ -550,7 +563,7 @@ def _pmf_moment(pr: _Pmf, a: arb) -> arb:
 def _q_kl(ev, pr):
     pr = _as_pair(ev(pr))
     if isinstance(pr, _Gauss):
-        return pr.mu ** 2 / 2
+        return _gauss_renyi(pr.mu, arb(1))          # KL = D_1: alpha/(2 sigma^2) at alpha = 1
     if isinstance(pr, _Lap):
         return pr.t + (-pr.t).exp() - 1
     out = arb(0)
@@ -583,7 +596,7 @@ def _q_maxdiv(ev, pr):
 def _q_tv(ev, pr):
     pr = _as_pair(ev(pr))
     if isinstance(pr, _Gauss):
-        return 2 * _phi(pr.mu / 2) - 1
+        return _lib("tv_gaussian", pr.mu)
     if isinstance(pr, _Lap):
         return 1 - (-pr.t / 2).exp()
     return sum((abs(p - q) for p, q in zip(pr.P, pr.Q)), arb(0)) / 2
@@ -594,7 +607,7 @@ def _q_chi(ev, pr, a):
     if not (a > 1 or (a > 0 and a < 1)):
         raise Undecided("chi^alpha order not certainly in (0, 1) or (1, oo)")
     if isinstance(pr, _Gauss):
-        return ((a * (a - 1) * pr.mu ** 2 / 2).exp() - 1) / (a - 1)
+        return (((a - 1) * _gauss_renyi(pr.mu, a)).exp() - 1) / (a - 1)
     if isinstance(pr, _Pmf):
         return (_pmf_moment(pr, a) - 1) / (a - 1)
     raise NotEnclosable("ChiAlpha of this pair")
@@ -605,7 +618,7 @@ def _q_tradeoff(ev, pr, a):
     if isinstance(pr, _Gauss):
         if not (a > 0 and a < 1):
             raise Undecided("Tradeoff argument not certainly in (0, 1)")
-        return _phi(-arb(2).sqrt() * (2 * (1 - a)).erfcinv() - pr.mu)
+        return _lib("gauss_tradeoff", pr.mu, a)
     raise NotEnclosable("Tradeoff of this pair")
 
 

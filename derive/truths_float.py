@@ -227,6 +227,7 @@ def log_hockey(pr, lam) -> float:
         mu = pr.mu
         if mu == 0:
             return math.log1p(-lam) if lam < 1 else LOG0
+        # HAND (tests/test_writings.py): the library's gauss_log_delta for one float (derive imports no numeric kernel)
         sc = _special()
         a = float(sc.log_ndtr(mu / 2 - ll / mu))
         b = ll + float(sc.log_ndtr(-mu / 2 - ll / mu))
@@ -296,16 +297,23 @@ def eps_of_delta(pr, d):
     return hi
 
 
+def _gauss_renyi(mu, a):
+    """D_alpha(N(mu, 1) || N(0, 1)) = alpha mu^2/2 for one float (KL at alpha = 1); HAND
+    (tests/test_writings.py): the library's gaussian_rdp at sigma = 1/mu without the reciprocal."""
+    return a * mu ** 2 / 2
+
+
 def renyi(pr, a):
     pr, a = _pair(pr), float(a)
     if not (a > 0 and a != 1):
         raise NoFloatPath("order")
     if isinstance(pr, Gauss):
-        return a * pr.mu ** 2 / 2
+        return _gauss_renyi(pr.mu, a)
     if isinstance(pr, Lap):
         if a <= 1:
             raise NoFloatPath("Laplace Renyi for alpha > 1 only")
         t = pr.t
+        # HAND (tests/test_writings.py): the library's laplace_rdp stable form for one float, unclipped
         return _logaddexp(math.log(a / (2 * a - 1)) + (a - 1) * t, math.log((a - 1) / (2 * a - 1)) - a * t) / (a - 1)
     return _log_moment(pr, a) / (a - 1)
 
@@ -326,7 +334,7 @@ def _log_moment(pr, a):
 def kl(pr):
     pr = _pair(pr)
     if isinstance(pr, Gauss):
-        return pr.mu ** 2 / 2
+        return _gauss_renyi(pr.mu, 1.0)
     if isinstance(pr, Lap):
         return pr.t + math.expm1(-pr.t)
     s = 0.0
@@ -360,7 +368,7 @@ def max_divergence(pr):
 def tv(pr):
     pr = _pair(pr)
     if isinstance(pr, Gauss):
-        return float(_special().erf(pr.mu / (2 * math.sqrt(2))))
+        return float(_special().erf(pr.mu / (2 * math.sqrt(2))))   # HAND (tests/test_writings.py): tv_gaussian, one float
     if isinstance(pr, Lap):
         return -math.expm1(-pr.t / 2)
     return 0.5 * math.fsum(abs(math.exp(lp) - math.exp(lq)) for lp, lq in zip(pr.logP, pr.logQ))
@@ -371,7 +379,7 @@ def chi_alpha(pr, a):
     if not (a > 0 and a != 1):
         raise NoFloatPath("order")
     if isinstance(pr, Gauss):
-        return math.expm1(a * (a - 1) * pr.mu ** 2 / 2) / (a - 1)
+        return math.expm1((a - 1) * _gauss_renyi(pr.mu, a)) / (a - 1)
     if isinstance(pr, Pmf):
         return math.expm1(_log_moment(pr, a)) / (a - 1)
     raise NoFloatPath("ChiAlpha of this pair")
@@ -380,14 +388,15 @@ def chi_alpha(pr, a):
 def tradeoff(pr, a):
     pr, a = _pair(pr), float(a)
     if isinstance(pr, Gauss) and 0 <= a <= 1:
-        sc = _special()
+        sc = _special()       # HAND (tests/test_writings.py): gauss_tradeoff's definition for one float
         return float(sc.ndtr(sc.ndtri(1 - a) - pr.mu))
     raise NoFloatPath("Tradeoff of this pair")
 
 
 # ----------------------------------------------------------------------------- the optimal conversion (Asoodeh et al. 2021, Thm. 3)
 def _log_h1(p, a, d, e):
-    """log of (78)'s objective p^a (p-d)^(1-a) + (1-p)^a (e^e - p + d)^(1-a), in log space."""
+    """log of (78)'s objective p^a (p-d)^(1-a) + (1-p)^a (e^e - p + d)^(1-a), in log space.
+    HAND (tests/test_writings.py): the library's conversion_objective in log space for one float (the screen)."""
     if not (d < p < 1):
         return math.inf
     t1 = a * math.log(p) + (1 - a) * math.log(p - d)

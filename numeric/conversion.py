@@ -78,7 +78,8 @@ def _excess(a, e, d, u):
     x_B = a log1p(-d/(1-u)) + (a-1) log1p(u expm1(-e)/(1 - u e^-e))
 
     (hand-written stable forms; ``tests/test_numeric_conversion.py`` holds
-    log u + x_A, log(1-u) + x_B equal to the compiled L_A, L_B shifted)."""
+    log u + x_A, log(1-u) + x_B equal to the compiled L_A, L_B shifted).  HAND (tests/test_writings.py):
+    the library's conversion_objective terms in excess form, tied to it in mpmath."""
     xa = a * np.log1p(d / u) + (a - 1.0) * e
     xb = a * np.log1p(-d / (1.0 - u)) + (a - 1.0) * np.log1p(u * np.expm1(-e) / (1.0 - u * np.exp(-e)))
     return xa, xb

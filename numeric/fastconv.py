@@ -39,7 +39,8 @@ _ULP = 2.0 ** -52
 
 def _state(a: float, e: float, d: float, W: float, Wm1: float, t: float):
     """(u * score, its t-derivative, log-sum (alpha-1)gamma, w_B, u, 1 - u e^-eps) at u = e^t
-    (Asoodeh et al. 2021, eq. (20))."""
+    (Asoodeh et al. 2021, eq. (20)).  HAND (tests/test_writings.py): the library's conversion_objective
+    and its u-derivatives for one float in math (NumPy calls cost more than the formula)."""
     u = math.exp(t)
     v = 1.0 - u
     x_a = a * math.log1p(d / u) + (a - 1.0) * e
@@ -149,7 +150,8 @@ def _certified(a, d, target, e_hi, dh_hi, mag_hi, at_hi):
     """The result of ``eps_solve`` at the certified upper end e_hi of the root: e_hi plus the
     rounding error of h (a few ulp of its terms, moved to eps by the slope, so that the root lies
     below the returned value also where h is noise), rounded up; the warm start (e_hi, t); and
-    dH/dalpha, dH/deps there by the envelope theorem."""
+    dH/dalpha, dH/deps there by the envelope theorem.  HAND (tests/test_writings.py): dH/dalpha is
+    d/d alpha of the library's log conversion_objective at fixed u (a derivative the generator does not print)."""
     w_b, u, t = at_hi
     noise = 8.0 * _ULP * (mag_hi + abs(target))
     dhda = ((1.0 - w_b) * (e_hi + math.log1p(d / u))

@@ -56,6 +56,13 @@ def log_delta_float(eps: float, mu: float) -> float:
     return la + math.log(-math.expm1(r)) if r < -1e-15 else -math.inf
 
 
+def _log_slope(e, mu):
+    """log(-d delta/d eps) = eps + log Phi(-eps/mu - mu/2), the Newton slope of ``eps_exact`` and
+    ``_certify_eps``.  HAND (tests/test_writings.py): a solver's step only (the bracket and
+    ``delta_upper`` decide the value); tied to d/d eps of the library's ``gauss_delta``."""
+    return e + K.log_ndtr(-e / mu - mu / 2)
+
+
 def delta_exact(eps, sigma, steps=1, sensitivity=1.0):
     """delta(eps) of the T-fold Gaussian mechanism (Asoodeh et al. 2021, eq. (40)); exact."""
     K.check_nonneg(eps, "epsilon")
@@ -90,7 +97,7 @@ def eps_exact(delta, sigma, steps=1, sensitivity=1.0):
             mm = m[idx]
             lde = log_delta_exact(e, mm)
             # f = log(delta_target) - log delta(eps): increasing in eps
-            dlog = -np.exp(e + K.log_ndtr(-e / mm - mm / 2) - lde)
+            dlog = -np.exp(_log_slope(e, mm) - lde)
             return l[idx] - lde, -dlog
 
         _, ehi, _ = bracketed_newton(fun, lo, hi, None, rtol=1e-14, atol=1e-300,
@@ -123,7 +130,7 @@ def _certify_eps(e, mu, d, iters: int = 60):
         over = delta_upper(e, mu) > d
         if not over.any():
             return e
-        slope = np.exp(e + K.log_ndtr(-e / mu - mu / 2))
+        slope = np.exp(_log_slope(e, mu))
         step = (delta_upper(e, mu) - d) / np.maximum(slope, 1e-300)
         e = np.where(over, round_up(e + 1.5 * step + 1e-15 * np.maximum(e, 1.0)), e)
     raise K.DomainError("delta", float(np.min(d)), "a value the Gaussian profile resolves in "

@@ -401,6 +401,12 @@ def _check_gamma(gamma) -> float:
     return float(g)
 
 
+def _tv_gaussian_math(mu: float) -> float:
+    """TV of N(0,1) vs N(mu,1), erf(mu/(2 sqrt 2)).  HAND (tests/test_writings.py): the library's
+    tv_gaussian in ``math`` (no scipy at the PLD route's start-up)."""
+    return math.erf(mu / (2 * math.sqrt(2.0)))
+
+
 def fixed_gaussian_models(mu: float, gamma: float) -> dict:
     """A fixed batch (ratio ``gamma`` = B/N < 1) of the Gaussian mechanism N(0,1) vs N(mu,1),
     mu = (replace-one sensitivity)/sigma, replace-one neighbours: the symmetric dominating
@@ -408,7 +414,7 @@ def fixed_gaussian_models(mu: float, gamma: float) -> dict:
     mu, g = float(K.check_positive(mu, "mu")), _check_gamma(gamma)
     allm = _mixture_models(mu, g)
     rem, add = allm["remove"], allm["add"]
-    m0 = (1 - g) * math.erf(mu / (2 * math.sqrt(2.0)))      # (1-g)(1 - 2 Phi(-mu/2))
+    m0 = (1 - g) * _tv_gaussian_math(mu)                    # (1-g)(1 - 2 Phi(-mu/2))
     sym = _substitution_model(rem, mu / 2, lambda x: -x * x / 2 - _LOG2PI_2, lambda x: ndtr(-x),
                               m0, f"fixed-batch gaussian(mu={mu:g}, gamma={g:g}) (substitution)")
     return {"substitution": sym, "order (P, M)": rem, "order (M, P)": add}

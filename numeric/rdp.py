@@ -97,6 +97,7 @@ class Gaussian(RDPCurve):
 
     @property
     def rho(self) -> float:
+        # HAND (tests/test_writings.py): gaussian_rdp/alpha in the float order the accountant's figures use
         return self.sensitivity ** 2 / (2 * self.sigma ** 2)
 
     @property
@@ -131,6 +132,7 @@ class DiscreteGaussian(RDPCurve):
 
     @property
     def rho(self) -> float:
+        # HAND (tests/test_writings.py): gaussian_rdp/alpha in the float order the accountant's figures use
         return self.sensitivity ** 2 / (2 * self.sigma ** 2)
 
     @property
@@ -345,11 +347,12 @@ class SubsampledGaussian(RDPCurve):
                 # subsampling never increases Renyi divergence (joint convexity of
                 # exp((alpha-1) D_alpha) in each argument), so the Gaussian's own alpha/(2 s^2)
                 # is a sound upper bound there
-                out[~isint] = (fa - 1.0) * fa / (2.0 * s * s)
+                with np.errstate(over="ignore"):
+                    out[~isint] = (fa - 1.0) * _gaussian_rdp(fa, np.float64(s))
         bad = ~np.isfinite(out)
         if bad.any():       # the same bound where the sums give out (NaN at sigma ~ 1e300)
             with np.errstate(over="ignore"):
-                out[bad] = (a[bad] - 1.0) * a[bad] / (2.0 * np.float64(s) ** 2)
+                out[bad] = (a[bad] - 1.0) * _gaussian_rdp(a[bad], np.float64(s))
         return np.maximum(out, 0.0) / (a - 1.0)
 
     def scalar_orders_cheap(self, a: float) -> bool:

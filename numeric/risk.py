@@ -201,8 +201,8 @@ def risk(events, at_fpr=(0.01,), neighbouring: str = "add_remove", bounds: str =
         raise DomainError("curve_points", curve_points, "an integer in [0, 100000]")
     fprs = _fprs(at_fpr)
     events = EV._check_events(events, neighbouring)
+    from . import _kernels_generated as G
     from . import account, fdp
-    from .kernels import ndtr
     mu = account._gaussian_mu(events)
     if mu is not None:
         route = "exact"
@@ -210,8 +210,8 @@ def risk(events, at_fpr=(0.01,), neighbouring: str = "add_remove", bounds: str =
         f_hi = fdp.Gaussian(mu * (1 - 4e-16))
         lower = lambda a: np.clip(np.asarray(f_lo(a), dtype=float) - _SLACK, 0.0, 1.0)   # noqa: E731
         upper = lambda a: np.clip(np.asarray(f_hi(a), dtype=float) + _SLACK, 0.0, 1.0)   # noqa: E731
-        adv = float(2 * ndtr(mu * (1 + 4e-16) / 2) - 1) + _SLACK          # TV of G_mu
-        adv_lo = max(float(2 * ndtr(mu * (1 - 4e-16) / 2) - 1) - _SLACK, 0.0)
+        adv = float(G.tv_gaussian(mu * (1 + 4e-16))) + _SLACK          # TV of G_mu (library tv_gaussian)
+        adv_lo = max(float(G.tv_gaussian(mu * (1 - 4e-16))) - _SLACK, 0.0)
     else:
         lower, upper, route, advantage = _pld_or_pure(events, neighbouring, bounds)
         adv, adv_lo = advantage()

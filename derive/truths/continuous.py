@@ -345,6 +345,13 @@ def gaussian_mechanism(mu, sigma=1):
     pr.params.update({"sigma": sigma, "mu": mu})
     return pr
 
+def gauss_renyi_closed(mu, a):
+    """D_alpha(N(mu, 1) || N(0, 1)) = alpha mu^2/2 (KL at alpha = 1), the truths' shortcut for a Gaussian
+    shift.  HAND (tests/test_writings.py): the closed form at any mpmath precision; the truth it shortcuts
+    is the quadrature of the definition (CPair.quad_checked), tied to the library's gaussian_rdp."""
+    return a * mu ** 2 / 2
+
+
 def _gauss_mu(pr):
     """mu = |shift| / sigma of a Gaussian shift pair (either order), else None."""
     if isinstance(pr, CPair) and pr.label.startswith("Gaussian") and "mu" in pr.params:

@@ -13,7 +13,12 @@ WORK_DPS = 30
 
 def h1(p, a, d, e):
     """The objective of (78) (Theorem 3's M), written from (75) at q = (p-d)e^-e."""
-    return p ** a * (p - d) ** (1 - a) + (1 - p) ** a * (mp.e ** e - p + d) ** (1 - a)
+    return _h1(p, a, d, mp.e ** e, 1 - a)
+
+
+def _h1(p, a, d, lam, b):
+    """``h1`` with lam = e^eps and b = 1 - alpha given (computed once by a search)."""
+    return p ** a * (p - d) ** b + (1 - p) ** a * (lam - p + d) ** b
 
 
 def gamma_exact(a, e, d):
@@ -28,8 +33,8 @@ def gamma_exact(a, e, d):
         a, e, d = mp.mpf(a), mp.mpf(e), mp.mpf(d)
         lam, b = mp.e ** e, 1 - a
 
-        def h(p):   # h1(p, a, d, e), the same operations, with e^eps and 1 - alpha computed once
-            return p ** a * (p - d) ** b + (1 - p) ** a * (lam - p + d) ** b
+        def h(p):   # h1(p, a, d, e), with e^eps and 1 - alpha computed once
+            return _h1(p, a, d, lam, b)
         if 0 < a * d < 1:
             _, m = mp_minimize(lambda t: h(d + mp.exp(t)), mp.log((a - 1) * d),
                                mp.log(1 - d), grid=64, iters=130)

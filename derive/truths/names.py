@@ -5,7 +5,7 @@ from __future__ import annotations
 import mpmath as mp
 
 from .continuous import (
-    _gauss_mu, exponential_pair, gaussian_mechanism, laplace_pair, subsampled_gaussian_pair,
+    _gauss_mu, exponential_pair, gauss_renyi_closed, gaussian_mechanism, laplace_pair, subsampled_gaussian_pair,
     uniform_pair)
 from .conversion import delta_exact, eps_exact, gamma_exact
 from .pmf import (
@@ -140,7 +140,7 @@ def _renyi_checked(pr, a):
         return pr.renyi(a)
     mu = _gauss_mu(pr)
     if mu is not None:
-        return a * mu ** 2 / 2
+        return gauss_renyi_closed(mu, a)
     if pr.loglinear and pr.lp is not None and pr.lq is not None:
         return mp.log(pr.tilted_integral(a)) / (a - 1)
     v = pr.quad_checked(pr.tilted(a), pr._tilted_breaks(a))
@@ -154,7 +154,7 @@ def _kl_checked(pr):
         return pr.kl()
     mu = _gauss_mu(pr)
     if mu is not None:
-        return mu ** 2 / 2
+        return gauss_renyi_closed(mu, 1)
     return pr.quad_checked(lambda x: pr.p(x) * pr.log_ratio(x) if pr.p(x) > 0 else mp.mpf(0))
 
 

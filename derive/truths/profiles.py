@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mpmath as mp
 
-from .continuous import CPair, _gauss_mu, gaussian_pair, sup_over_curve
+from .continuous import CPair, _gauss_mu, gauss_renyi_closed, gaussian_pair, sup_over_curve
 from .conversion import WORK_DPS
 from .pmf import DPair
 
@@ -137,7 +137,7 @@ def chi_alpha(pair, a):
             return mp.inf
         s = mp.fsum(q * (p / q) ** a for p, q in zip(pair.P, pair.Q) if q > 0)
     elif _gauss_mu(pair) is not None:     # int p^a q^(1-a) = e^{a (a - 1) mu^2 / 2} for a Gaussian shift
-        s = mp.e ** (a * (a - 1) * _gauss_mu(pair) ** 2 / 2)
+        s = mp.e ** ((a - 1) * gauss_renyi_closed(_gauss_mu(pair), a))
     else:
         s = pair.quad_checked(lambda x: pair.p(x) ** a * pair.q(x) ** (1 - a), pair._tilted_breaks(a))
     return (s - 1) / (a - 1)
