@@ -20,7 +20,7 @@ import importlib
 _EXPORTS = {
     "Event": "events", "Gaussian": "events", "Laplace": "events",
     "RandomizedResponse": "events", "DiscreteGaussian": "events", "Poisson": "events", "WithoutReplacement": "events",
-    "RouteError": "events", "Composition": "events", "events_from_spec": "events", "rdp_curve": "events",
+    "RouteError": "events", "Composition": "account", "events_from_spec": "events", "rdp_curve": "events",
     "pld_accountant": "events", "epsilon": "account", "delta": "account",
     "calibrate": "account", "table": "account", "AccountingResult": "accountant",
     "StatefulAccountant": "stateful", "calibrate_risk": "risk",

@@ -564,6 +564,23 @@ def delta(events, eps: float, method: str = "best", neighbouring: str = "add_rem
     return profile(events, "delta", eps, method, neighbouring, conversion, accuracy=accuracy)
 
 
+class Composition(EV.Composition):
+    """A run validated once (``numeric.events.Composition``: its events merged, one neighbouring
+    relation, invalid input raising at construction) that answers for itself:
+
+        >>> c = Composition([Event(Gaussian(1.1), Poisson(0.01), 1000)])
+        >>> r = c.epsilon(1e-5)       # r.value, r.lower, r.upper, r.route, r.citation
+    """
+
+    def epsilon(self, delta_: float, method: str = "best", **kw) -> AccountingResult:
+        """``epsilon`` of this composition under its own relation."""
+        return epsilon(self, delta_, method, self.neighbouring, **kw)
+
+    def delta(self, eps: float, method: str = "best", **kw) -> AccountingResult:
+        """``delta`` of this composition under its own relation."""
+        return delta(self, eps, method, self.neighbouring, **kw)
+
+
 def table(events, name: str, at: float, neighbouring: str = "add_remove") -> list[dict]:
     """One row per route: {route, lower, upper, approximation, guarantee, seconds} or
     {route, error} when the route cannot account the events."""

@@ -241,10 +241,8 @@ class Composition:
     counts summed) under one neighbouring relation (``add_remove`` or ``replace_one``; a fixed batch
     needs ``replace_one``, Poisson subsampling ``add_remove``).  Invalid input raises ``DomainError``
     naming the parameter here, at construction.  Every function of ``numeric`` that takes events
-    takes a Composition and does not validate it again; it iterates as its events.
-
-        >>> c = Composition([Event(Gaussian(1.1), Poisson(0.01), 1000)])
-        >>> r = c.epsilon(1e-5)       # numeric.account.epsilon: r.value, r.lower, r.upper, r.route
+    takes a Composition and does not validate it again; it iterates as its events.  The public
+    ``numeric.Composition`` (``numeric.account.Composition``) adds ``.epsilon`` and ``.delta``.
     """
     events: tuple
     neighbouring: str
@@ -265,16 +263,6 @@ class Composition:
     def __str__(self):
         return describe(list(self.events)) + ("" if self.neighbouring == "add_remove" else
                                                f" ({self.neighbouring})")
-
-    def epsilon(self, delta, method: str = "best", **kw):
-        """``numeric.account.epsilon`` of this composition under its relation."""
-        from . import account
-        return account.epsilon(self, delta, method, self.neighbouring, **kw)
-
-    def delta(self, epsilon, method: str = "best", **kw):
-        """``numeric.account.delta`` of this composition under its relation."""
-        from . import account
-        return account.delta(self, epsilon, method, self.neighbouring, **kw)
 
 
 # ----------------------------------------------------------------------------- from JSON

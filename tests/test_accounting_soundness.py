@@ -32,6 +32,19 @@ def test_references_are_right():
     assert audit.rr_delta(1.0, 1.0, 1, 0.3) == pytest.approx((math.e - math.exp(0.3)) / (1 + math.e))
 
 
+def _audited(case):
+    """The audit's record of one case: answered (not refused), finite, its upper bound not below the
+    reference, its bracket not crossed, its lower bound not above the reference's upper end where the
+    reference is exact (``lower_violation`` is never set for a lower-only reference)."""
+    kind, evs, delta = case
+    with np.errstate(all="ignore"):
+        rec = audit.check(kind, evs, delta)
+    assert "refused" not in rec, rec
+    assert rec["finite"] and not rec["under_report"] and not rec["crossed"], rec
+    assert not rec["lower_violation"], rec
+    return rec
+
+
 def _cases(n, seed, kinds, draw=None):
     """The first ``n`` audit cases of the given kinds drawn by ``draw`` (the audit's old mix by
     default) from ``seed``."""
@@ -47,21 +60,12 @@ def _cases(n, seed, kinds, draw=None):
 
 @pytest.mark.parametrize("case", _cases(160, 11, {"gauss", "rr"}), ids=lambda c: c[0])
 def test_exact_references(case):
-    kind, evs, delta = case
-    with np.errstate(all="ignore"):
-        rec = audit.check(kind, evs, delta)
-    assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
-    assert not rec["crossed"], rec
+    _audited(case)
 
 
 @pytest.mark.parametrize("case", _cases(24, 12, {"sgauss", "laplace", "mixed"}), ids=lambda c: c[0])
 def test_finer_pld_reference(case):
-    kind, evs, delta = case
-    with np.errstate(all="ignore"):
-        rec = audit.check(kind, evs, delta)
-    assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"] and not rec["crossed"], rec
+    _audited(case)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -173,23 +177,14 @@ def test_new_kinds(case):
     """dgauss: the bracket's lower end below the route's upper bound, its upper end above the
     route's lower bound; fixed (replace-one): the route's upper bound above the larger of
     the two attained fixed orders; the route's bracket not crossed."""
-    kind, evs, delta = case
-    with np.errstate(all="ignore"):
-        rec = audit.check(kind, evs, delta)
-    assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
-    assert not rec["crossed"], rec
+    _audited(case)
 
 
 @pytest.mark.parametrize("case", _new_cases(8, 25, {"sdgauss"}), ids=lambda c: c[0])
 def test_subsampled_dgauss(case):
     """A seed whose sample has >= 20 steps (a few steps at delta ~ 1e-12 take the route ~2-8 s
     each here; the full audit has them)."""
-    kind, evs, delta = case
-    with np.errstate(all="ignore"):
-        rec = audit.check(kind, evs, delta)
-    assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"] and not rec["crossed"], rec
+    _audited(case)
 
 
 @pytest.mark.parametrize("shift,flag", [(0.999, "under_report"), (1.001, "lower_violation")])
@@ -254,9 +249,4 @@ def test_mixture_reference_orders():
 def test_mixture_of_gaussians(case):
     """The mixture-of-Gaussians cases of the v5 mix: one step against the exact reference (both
     ends), T steps against the larger of the one-step epsilon and the finer PLD's optimistic end."""
-    kind, evs, delta = case
-    with np.errstate(all="ignore"):
-        rec = audit.check(kind, evs, delta)
-    assert "refused" not in rec, rec
-    assert rec["finite"] and not rec["under_report"] and not rec["lower_violation"], rec
-    assert not rec["crossed"], rec
+    _audited(case)

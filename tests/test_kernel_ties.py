@@ -224,6 +224,7 @@ NOT_A_FORMULA = {
     "events.pld_screen": "validation: the PLD grid's range",
     "events.profile_of": "dispatch: the epsilon or delta side of an answering object, by name",
     "events.Composition": _CONT, "events.as_composition": "validation: a Composition of the events, built once",
+    "account.Composition": _CONT,
     "mechanism.Mechanism": "protocol base class: dispatches to listed constructions, no formula of its own",
     "mechanism.NotSupported": "exception type",
     "pld_exact.ExactBinomialPLD": _CONT, "pld_exact.applies": "dispatch: which loss models the exact route takes",
