@@ -15,7 +15,7 @@ PROGRAM_TEXT = re.compile(
     r"|\bPmf\(|SupOverEvents\(|\\mathrm\{Pmf\}|\\mathrm\{SupOverEvents\}"   # internal objects
     r"|\bmpf\(|\bnp\.|\bNone\b|\bTrue\b|\bFalse\b|\blambda\s+\w+(,\s*\w+)*\s*:|\bfactorial\("  # Python literals and calls
     r"|(?<![\w.])\d+\.0(?![\d.eE])"                                           # 10.0 for 10
-    r"|\bderive\.truths\b|\bmp_minimize\b"                                     # internal module names
+    r"|\bderive\.truths\b|\bmp_minimize\b|\bsympy\.\w+"                        # internal module names
     r"|\b(?:EpsOfDelta|DeltaOfEps|HockeyStick|Renyi|MaxDivergence|ChiAlpha|Tradeoff\w*|OptimalRdp\w+"
     r"|LikelihoodRatio\w+|SubsampledGaussian|RandomizedResponse|EpsDeltaPair)\("     # library truths as code
     r"|\\operatorname\{(?:EpsOfDelta|DeltaOfEps|HockeyStick|Renyi|KL|TV|Gaussian|Laplace)\}"
@@ -32,7 +32,7 @@ def program_text(text: str) -> list[str]:
 def test_the_scanner_sees_program_text():
     assert program_text("true - printed = p**alpha*q") and program_text("| alpha | 10.0 |")
     assert program_text(r"$\mathrm{SupOverEvents}(\mathrm{Pmf}(2 \cdot u))$")
-    assert program_text("truth x from derive.truths; inf by mp_minimize")
+    assert program_text("truth x from derive.truths; inf by mp_minimize") and program_text("sympy.diff, then")
     assert not program_text("true - printed = p^alpha·q; e^eps = (alpha + sqrt(2 alpha))/(2 + alpha); 0.05, 1e-5")
     assert not program_text("**Counterexample** (Asoodeh et al. 2021, eq. (18)). *Severity:* typo.")
     assert not program_text(r"$E \le T/\lambda$ | lambda | 8 |") and program_text("f = lambda x: x")

@@ -32,7 +32,7 @@ def check_derivative(f, x: sp.Symbol, g, dom: Domain, order: int = 1, subs: dict
             return v
         return _numeric_derivative_claim(f.xreplace(subs), x, g.xreplace(subs), dom, order)
     v = check_identity(sym[0], g.xreplace(subs), dom, truth_side="lhs")
-    v.method = "sympy.diff, then " + v.method
+    v.method = "SymPy differentiation, then " + v.method
     return v
 
 

@@ -54,11 +54,11 @@ def check_limit(f, x: sp.Symbol, x0, value, dom: Domain, side: str = "+") -> Ver
             lim = sp.limit(f, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+-"[0])
             if not lim.has(sp.Limit) and lim.is_finite is not False:
                 if symbolic_zero(lim - value):
-                    return Verdict("proved", "sympy.limit", derived=lim)
+                    return Verdict("proved", "SymPy limit", derived=lim)
                 if lim.free_symbols <= set(dom.symbols) and not lim.has(sp.AccumBounds):
                     v = check_identity(lim, value, _sequence_domain(dom, x), truth_side="lhs")
                     if v.status == "fails":
-                        v.method = "sympy.limit, then " + v.method
+                        v.method = "SymPy limit, then " + v.method
                         v.derived = lim
                         return v
     except Exception:  # noqa: BLE001 - fall back to numbers
@@ -91,7 +91,7 @@ def _tail_values(expr, x, x0, dom: Domain, side: str, ks):
 def _numeric_limit(diff, x, x0, dom, side, what) -> Verdict:
     ks = list(range(2, 16))
     rows = _tail_values(diff, x, x0, dom, side, ks)
-    method = (f"sympy.limit: not shown; f - value along {x} -> {sstr(x0)}{'' if x0 in (sp.oo, -sp.oo) else side} "
+    method = (f"SymPy limit: not shown; f - value along {x} -> {sstr(x0)}{'' if x0 in (sp.oo, -sp.oo) else side} "
               f"({_sequence_text(x, x0, side)}, k = 2..15) at 4 points of the other variables")
     used = 0
     for base, seq in rows:
@@ -121,7 +121,7 @@ def check_asymptotic(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+") ->
         if sp.count_ops(r) < 120 and not _opaque_in(r, x):
             lim = sp.limit(r, x, x0, side if x0 not in (sp.oo, -sp.oo) else "+")
             if not lim.has(sp.Limit) and lim.is_finite:
-                return Verdict("proved", f"sympy.limit of (f - g)/h is finite ({sstr(lim)})")
+                return Verdict("proved", f"SymPy limit of (f - g)/h is finite ({sstr(lim)})")
     except Exception:  # noqa: BLE001
         pass
     return _asymptotic_numeric(f, g, h, x, x0, dom, side)
@@ -147,7 +147,7 @@ def _asymptotic_numeric(f, g, h, x: sp.Symbol, x0, dom: Domain, side: str = "+")
     r = (f - g) / h
     ks = list(range(1, 19))
     rows = _tail_values(r, x, x0, dom, side, ks)
-    method = (f"sympy.limit: not shown; |(f - g)/h| along {x} -> {sstr(x0)}"
+    method = (f"SymPy limit: not shown; |(f - g)/h| along {x} -> {sstr(x0)}"
               f"{'' if x0 in (sp.oo, -sp.oo) else side} ({_sequence_text(x, x0, side)}, k = 1..18) at 4 points "
               f"of the other variables")
     used, relooked = 0, 0

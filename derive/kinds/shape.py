@@ -44,7 +44,7 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = Non
     f = f.xreplace(subs) if subs else f
     what = "first" if order == 1 else "second"
     if d == 0 and kind in ("increasing", "decreasing"):
-        return Verdict("fails", f"sympy.diff: the {what} derivative is identically 0",
+        return Verdict("fails", f"SymPy differentiation: the {what} derivative is identically 0",
                        note=f"f is constant in {x}, not strictly {kind}",
                        counterexample={"params": {}, "lhs": "0", "rhs": "0", "relation": f"{what} derivative is 0"})
     if sign_nonnegative(sign * d, dom):
@@ -77,7 +77,7 @@ def check_shape(f, x: sp.Symbol, dom: Domain, kind: str, subs: dict | None = Non
     worst = _confirm(viol, res.point)
     if worst is None or worst <= mp.mpf(10) ** -25:
         proof = _box_proof(sp.S.Zero, sign * d_s, dom, strict=kind in ("increasing", "decreasing"),
-                           what=f"sign of the {what} derivative (sympy.diff) by ")
+                           what=f"sign of the {what} derivative (SymPy differentiation) by ")
         if proof is not None:
             return proof
         return Verdict("holds_numerically", method, points=res.evaluations,
