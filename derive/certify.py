@@ -796,24 +796,32 @@ def _violated(d) -> bool:
     return d is not None and d.is_finite() and d > 0
 
 
+#: a box proof that has settled no sub-box after this many sub-boxes stops: its expected payoff is nil.
+#: Measured on the seed papers, the examples and the corpus (101 box proofs): the 4 that succeed settle
+#: a first sub-box within 23 ball tests, while 42 that settle nothing ran to the whole budget (over 6-10
+#: variables: 6.6 s of sec4.convex's 7 s)
+NO_PROGRESS_BOXES = 120
+
+
 def prove_on_box(small, big, box: dict, *, strict: bool = False, integers=(), max_boxes: int = 3000,
-                 prec: int = 96) -> BoxProof | None:
+                 prec: int = 96, no_progress: int = NO_PROGRESS_BOXES) -> BoxProof | None:
     """Prove ``small <= big`` (``strict``: ``<``) at every point of ``box`` (name -> (lo, hi), decimal
     strings; ``integers`` names integer variables) by branch-and-bound: a sub-box is settled when the
     ball of ``small - big`` over it, naive or in the mean-value form d(c) + grad d(X) (X - c), is
     certainly <= 0 (< 0); a sub-box not settled is split along the coordinate of widest (relative,
     for positive ranges over a decade: in decades) extent.  None when ``max_boxes`` evaluations do
     not settle every sub-box, some part has no enclosure, or a sub-box is violated or shrinks to a
-    point without settling (the relation may be tight or false there)."""
+    point without settling (the relation may be tight or false there), or when ``no_progress``
+    evaluations have settled no sub-box at all (a deterministic count, never a clock)."""
     diff = sp.sympify(small) - sp.sympify(big)
     names = list(box)
     syms = {s.name: s for s in diff.free_symbols}
     grads = {n: sp.diff(diff, syms[n]) for n in names if n in syms and n not in integers}
     work = [tuple((mp.mpf(lo), mp.mpf(hi)) for lo, hi in (box[n] for n in names))]
-    done = 0
+    done = settled = 0
     with ctx.workprec(prec), mp.workdps(60):
         while work:
-            if done >= max_boxes:
+            if done >= max_boxes or (settled == 0 and done >= no_progress):
                 return None
             b = work.pop()
             balls, centre, half = {}, {}, {}
@@ -833,6 +841,7 @@ def prove_on_box(small, big, box: dict, *, strict: bool = False, integers=(), ma
                 continue
             d = _eval_ball(diff, balls)
             if _settled(d, strict):
+                settled += 1
                 continue
             if _violated(d):
                 return None
@@ -847,6 +856,7 @@ def prove_on_box(small, big, box: dict, *, strict: bool = False, integers=(), ma
                             break
                         mvf = mvf + gb * half[n]
                     if _settled(mvf, strict):
+                        settled += 1
                         continue
             widths = []
             for n, (lo, hi) in zip(names, b):

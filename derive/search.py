@@ -655,6 +655,46 @@ def shrink(point: dict, vars_: Sequence[Var], still_violates: Callable[[dict], b
                     break
             if done:
                 break
+    return _round_pmfs(pt, vars_, still_violates)
+
+
+def _logit_groups(names) -> list:
+    """The softmax logit coordinates of each pmf among ``names``: [[X_u1, ..., X_uk], [X_v1, ...], ...]."""
+    import re
+    groups: dict = {}
+    for n in names:
+        m = re.fullmatch(r"(.+_[uv])(\d+)", n)
+        if m:
+            groups.setdefault(m.group(1), []).append((int(m.group(2)), n))
+    return [[n for _, n in sorted(g)] for g in groups.values() if len(g) >= 2]
+
+
+def _round_pmfs(pt: dict, vars_: Sequence[Var], still_violates: Callable[[dict], bool]) -> dict:
+    """A violating point whose coordinates include pmf logits (``X_u1 .. X_uk``), each pmf rounded to
+    the fewest digits (1, 2, 3; its largest entry taking the remainder, no entry rounded to 0) that
+    keep the point in the box and violating: its logits become log P, centred as before, so the pmf a
+    referee reads is (0.25, 0.5, 0.25), not (0.2531, ...)."""
+    by_name = {v.name: v for v in vars_}
+    for group in _logit_groups(by_name):
+        with mp.workdps(max(mp.mp.dps, 30)):
+            us = [mp.mpf(pt[n]) for n in group]
+            top = max(us)
+            w = [mp.exp(u - top) for u in us]
+            P = [x / mp.fsum(w) for x in w]
+            big = max(range(len(P)), key=lambda i: P[i])
+            for k in (1, 2, 3):
+                R = [mp.mpf(mp.nstr(x, k)) for x in P]
+                R[big] = 1 - mp.fsum(R[i] for i in range(len(R)) if i != big)
+                if any(r <= 0 for r in R):
+                    continue
+                logs = [mp.log(r) for r in R]
+                shift = mp.fsum(logs) / len(logs) - mp.fsum(us) / len(us)   # the point's own centring
+                trial = dict(pt)
+                for n, lg in zip(group, logs):
+                    trial[n] = lg - shift
+                if all(by_name[n].contains(trial[n]) for n in group) and _safe_bool(still_violates, trial):
+                    pt = trial
+                    break
     return pt
 
 

@@ -12,24 +12,31 @@ from __future__ import annotations
 import mpmath as mp
 
 from . import truths as TS
-from .verify import check_draws
+from .verify import check_draws, pick, takes_at
 
 DPS = TS.DPS
 
 
 def draws_at_dps(draw, op, n, seed, method, tol_digits=10, fail_note=""):
     """check_draws with every draw computed at the truth modules' working precision."""
-    def wrapped(rng):
-        with mp.workdps(DPS):
-            got = draw(rng)
-        return got
+    if takes_at(draw):
+        def wrapped(rng, at=None):
+            with mp.workdps(DPS):
+                return draw(rng, at=at)
+    else:
+        def wrapped(rng):
+            with mp.workdps(DPS):
+                return draw(rng)
     return check_draws(wrapped, op, n=n, seed=seed, method=method, tol_digits=tol_digits,
                        fail_note=fail_note)
 
 
 # ----------------------------------------------------------------------------- example pairs
-def any_pair(rng, kinds=("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo")):
-    """A random pair from the whole domain of the statements (any P, Q)."""
+def any_pair(rng, kinds=("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo"), at=None):
+    """A random pair from the whole domain of the statements (any P, Q); at a given point ``at``
+    (a ``describe`` of a pair, its numbers possibly rounded), that pair."""
+    if at is not None:
+        return pair_at(at)
     kind = rng.choice(kinds)
     if kind == "discrete":
         Pm = TS.random_pmf(rng, rng.randint(2, 4))
@@ -50,11 +57,25 @@ def any_pair(rng, kinds=("discrete", "discrete0", "rr", "epsdelta", "gauss", "la
     return TS.exponential_pair(mp.mpf(rng.uniform(0.3, 0.8)))
 
 
+_CONTINUOUS = {"Gaussian": ("mu", TS.gaussian_pair), "Laplace": ("m", TS.laplace_pair),
+               "uniform": ("c", TS.uniform_pair), "exponential": ("r", TS.exponential_pair)}
+
+
+def pair_at(at):
+    """The pair a ``describe`` names: its pmfs (discrete pairs, randomized response and the
+    (eps, delta) pair, the label kept) or the one parameter of a continuous family."""
+    label = at["pair"]
+    if label in _CONTINUOUS:
+        name, make = _CONTINUOUS[label]
+        return make(pick(at, name, None))
+    return TS.DPair(list(pick(at, "P", None)), list(pick(at, "Q", None)), label)
+
+
 def describe(pair, **kw):
+    """A pair and the draw's other coordinates, as a counterexample shows them (pmfs as vectors)."""
     d = {"pair": pair.label}
     if isinstance(pair, TS.DPair):
-        d["P"] = "(" + ", ".join(mp.nstr(x, 4) for x in pair.P) + ")"
-        d["Q"] = "(" + ", ".join(mp.nstr(x, 4) for x in pair.Q) + ")"
+        d["P"], d["Q"] = tuple(pair.P), tuple(pair.Q)
     else:
         d.update({k: v for k, v in pair.params.items()})
     d.update(kw)

@@ -98,7 +98,101 @@ def fmt(x, digits: int = 12) -> str:
 
 
 def point_str(pt: dict, digits: int = 8) -> dict:
-    return {k: mp.nstr(v, digits) for k, v in pt.items()}
+    """A point as a referee writes it: 30000 (not 30000.0), else ``digits`` significant digits."""
+    return {k: (str(int(v)) if mp.isfinite(v) and v == int(v) and abs(v) < 10 ** 15 else mp.nstr(v, digits))
+            for k, v in pt.items()}
+
+
+# ----------------------------------------------------------------------------- referee points
+def magnitude(pt: dict) -> float:
+    """How far a point's coordinates are from magnitude 1 (sum of |log10 |x||; 0 for x = 0): the
+    smaller, the more a referee would quote it."""
+    out = 0.0
+    for x in pt.values():
+        for y in (x if isinstance(x, (tuple, list)) else (x,)):
+            if isinstance(y, (tuple, list)):
+                out += magnitude({0: y})
+            elif isinstance(y, (mp.mpf, float, int)) and y != 0 and mp.isfinite(y):
+                out += abs(float(mp.log10(abs(mp.mpf(y)))))
+    return out
+
+
+def moderate_failure(failures: list, key=lambda f: f[0]):
+    """Of failing cases ``(point, error, ...)``, the one a referee would quote: among those whose
+    error is at least 1e-3 of the worst, the one with the most moderate coordinates (``magnitude``);
+    a clear violation at sigma = 1 reads better than the largest one at sigma = 1e-4."""
+    top = max(f[1] for f in failures)
+    return min((f for f in failures if f[1] >= top * mp.mpf("1e-3")), key=lambda f: magnitude(key(f)))
+
+
+def _rounded(x, k: int, ends=()):
+    """``x`` to ``k`` significant digits, and (next to a finite end ``e``) ``e`` + its offset to ``k``
+    digits: candidates, simplest first.  A probability vector (entries >= 0 summing to 1) is
+    rounded entry by entry with its largest entry taking the remainder, so it stays one."""
+    if isinstance(x, (tuple, list)):
+        xs = [mp.mpf(y) for y in x]
+        if xs and all(y >= 0 for y in xs) and abs(sum(xs) - 1) < mp.mpf(10) ** -20:
+            big = max(range(len(xs)), key=lambda i: xs[i])
+            ys = [mp.mpf(mp.nstr(y, k)) if i != big else None for i, y in enumerate(xs)]
+            rest = 1 - sum(y for y in ys if y is not None)
+            ys[big] = rest
+            if all(y >= 0 for y in ys) and all((y > 0) == (z > 0) for y, z in zip(ys, xs)):
+                return [type(x)(ys)]
+            return []
+        return [type(x)(mp.mpf(mp.nstr(y, k)) if y != 0 else mp.mpf(0) for y in xs)]
+    x = mp.mpf(x)
+    out = [mp.mpf(mp.nstr(x, k)) if x != 0 else mp.mpf(0)]
+    for e in ends:
+        if e is not None and x != e:
+            out.append(mp.mpf(e) + mp.mpf(mp.nstr(x - e, k)))
+    return out
+
+
+def referee_point(pt: dict, names, violates: Callable[[dict], bool], *, ends=None,
+                  max_digits: int = 8) -> dict:
+    """Round the coordinates ``names`` of a violating point, one at a time, to the fewest significant
+    digits (1, 2, ...) that keep it violating (``violates(point)``, which also says whether the
+    point is in the domain); integers and exact numbers stay as they are.  ``ends`` maps a name to the
+    finite ends of its domain (a coordinate next to one is rounded in its offset: 1 + 3e-12)."""
+    ends = ends or {}
+    for name in names:
+        x = pt[name]
+        if isinstance(x, (int, str)) or (isinstance(x, (mp.mpf, float)) and (not mp.isfinite(x) or x == int(x))):
+            continue
+        for k in range(1, max_digits + 1):
+            found = False
+            for cand in _rounded(x, k, ends.get(name, ())):
+                trial = dict(pt)
+                trial[name] = cand
+                try:
+                    ok = bool(violates(trial))
+                except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+                    ok = False
+                if ok:
+                    pt, found = trial, True
+                    break
+            if found:
+                break
+    return pt
+
+
+def _interval_ends(prm: Param) -> tuple:
+    dom = prm.domain
+    if not isinstance(dom, sp.Interval):
+        return ()
+    return tuple(mp.mpf(str(e)) for e in (dom.start, dom.end) if e.is_finite)
+
+
+def _param_inside(params: Sequence[Param], conds, where):
+    """The domain test of ``sample_points``, for a point not drawn by it (a rounded counterexample)."""
+    def inside(pt: dict) -> bool:
+        vals = [pt[p.name] for p in params]
+        if not all(p.domain.contains(sp.Float(str(v), 30)) for p, v in zip(params, vals)):
+            return False
+        if not all(bool(c(*vals)) for c in conds):
+            return False
+        return where is None or bool(where(pt))
+    return inside
 
 
 # ----------------------------------------------------------------------------- symbolic
@@ -156,29 +250,40 @@ def check_equal(truth, printed, params: Sequence[Param], *, conditions=(), n: in
     ft = mpfunc(truth, params) if isinstance(truth, sp.Basic) else truth
     fp = mpfunc(printed, params) if isinstance(printed, sp.Basic) else printed
     pts = sample_points(params, n, conditions, seed=seed, where=where)
-    worst, worst_pt, used = mp.mpf(0), None, 0
+    tol = mp.mpf(10) ** -tol_digits
+    worst, used, failures = mp.mpf(0), 0, []
+
+    def at(pt):
+        args = [pt[p.name] for p in params]
+        a, b = _real(ft(*args)), _real(fp(*args))
+        return (None, a, b) if a is None or b is None else (_relerr(a, b), a, b)
+
     with mp.workdps(DPS):
         for pt in pts:
-            args = [pt[p.name] for p in params]
-            a, b = _real(ft(*args)), _real(fp(*args))
-            if a is None or b is None:
+            err, a, b = at(pt)
+            if err is None:
                 continue
             used += 1
-            err = _relerr(a, b)
-            if err > worst:
-                worst, worst_pt = err, (pt, a, b)
+            worst = max(worst, err)
+            if err > tol:
+                failures.append((pt, err))
     if used == 0:
         return Verdict("inconclusive", "random points", note="no in-domain point gave real values")
-    tol = mp.mpf(10) ** -tol_digits
-    if worst <= tol:
+    if not failures:
         return Verdict("holds_numerically", method or "random in-domain points", points=used,
                        worst_error=float(worst), precision=DPS, derived=derived)
-    pt, a, b = worst_pt
+    with mp.workdps(DPS):
+        inside = _param_inside(params, [sp.lambdify([p.symbol for p in params], c, modules="mpmath")
+                                        for c in conditions], where)
+        pt = referee_point(moderate_failure(failures)[0], [p.name for p in params],
+                           lambda t: inside(t) and (at(t)[0] or 0) > tol,
+                           ends={p.name: _interval_ends(p) for p in params})
+        err, a, b = at(pt)
     return Verdict("fails", method or "random in-domain points", points=used,
                    worst_error=float(worst), precision=DPS, derived=derived,
                    counterexample={"params": point_str(pt), "true": fmt(a), "printed": fmt(b),
-                                   "relative_error": fmt(worst, 3)},
-                   certificate=numeric_certificate(worst, tol_digits, "relative error"))
+                                   "relative_error": fmt(err, 3)},
+                   certificate=numeric_certificate(err, tol_digits, "relative error"))
 
 
 _OPS = {">=": lambda a, b, s: a >= b - s, ">": lambda a, b, s: a > b - s,
@@ -194,30 +299,42 @@ def check_relation(lhs, op: str, rhs, params: Sequence[Param], *, conditions=(),
     fl = mpfunc(lhs, params) if isinstance(lhs, sp.Basic) else lhs
     fr = mpfunc(rhs, params) if isinstance(rhs, sp.Basic) else rhs
     pts = list(extra_points) + sample_points(params, n, conditions, seed=seed, where=where)
-    used, worst, worst_pt = 0, None, None
+    used, worst, failures = 0, None, []
+
+    def at(pt):
+        args = [mp.mpf(pt[p.name]) for p in params]
+        a, b = _real(fl(*args)), _real(fr(*args))
+        if a is None or b is None:
+            return None, a, b
+        slack = mp.mpf(10) ** -tol_digits * max(abs(a), abs(b), 1)
+        return (mp.mpf(0) if _OPS[op](a, b, slack) else abs(a - b)), a, b
+
     with mp.workdps(DPS):
         for pt in pts:
-            args = [mp.mpf(pt[p.name]) for p in params]
-            a, b = _real(fl(*args)), _real(fr(*args))
-            if a is None or b is None:
+            gap, a, b = at(pt)
+            if gap is None:
                 continue
             used += 1
-            slack = mp.mpf(10) ** -tol_digits * max(abs(a), abs(b), 1)
-            if not _OPS[op](a, b, slack):
-                gap = abs(a - b)
-                if worst is None or gap > worst:
-                    worst, worst_pt = gap, (pt, a, b)
+            if gap > 0:
+                failures.append((pt, gap))
+                worst = gap if worst is None else max(worst, gap)
     if used == 0:
         return Verdict("inconclusive", "random points", note="no in-domain point gave real values")
     if worst is None:
         return Verdict("holds_numerically", method or "random in-domain points", points=used,
                        worst_error=0.0, precision=DPS)
-    pt, a, b = worst_pt
+    with mp.workdps(DPS):
+        inside = _param_inside(params, [sp.lambdify([p.symbol for p in params], c, modules="mpmath")
+                                        for c in conditions], where)
+        pt = referee_point(moderate_failure(failures)[0], [p.name for p in params],
+                           lambda t: inside(t) and (at(t)[0] or 0) > 0,
+                           ends={p.name: _interval_ends(p) for p in params})
+        gap, a, b = at(pt)
     return Verdict("fails", method or "random in-domain points", points=used, precision=DPS,
                    worst_error=float(worst),
                    counterexample={"params": point_str(pt), "lhs": fmt(a), "rhs": fmt(b),
                                    "relation": f"lhs {op} rhs is violated"},
-                   certificate=numeric_certificate(worst, tol_digits, "gap"))
+                   certificate=numeric_certificate(gap, tol_digits, "gap"))
 
 
 # ----------------------------------------------------------------------------- 1-D optimisation
@@ -296,48 +413,132 @@ def check_draws(draw: Callable, op: str = "==", *, n: int = 20, seed: int = 7,
 def _check_draws(draw, op, n, seed, method, tol_digits, at=()) -> Verdict:
     rng = random.Random(seed)
     tol = mp.mpf(10) ** -tol_digits
-    used, worst, worst_case, quoted = 0, mp.mpf(0), None, None
-    for i in range(len(at) + n * 20):
-        got = draw(rng, at=at[i]) if i < len(at) else draw(rng)
+
+    def judge(got):
+        """(error, a, b) of a draw's result, error > 0 when it violates; None when unusable."""
         if got is None:
-            continue
-        desc, a, b = got
+            return None
+        _, a, b = got
         a, b = _real(a), _real(b)
         if a is None or b is None:
-            continue
-        used += 1
+            return None
         if op == "==":
             err = _relerr(a, b)
-            bad = err > tol
-        else:
-            slack = tol * max(abs(a), abs(b), 1)
-            err = abs(a - b) if not _OPS[op](a, b, slack) else mp.mpf(0)
-            bad = err > 0
-        if bad and i < len(at) and quoted is None:
-            quoted = (desc, a, b, err)
-        if bad and (worst_case is None or err > worst):
-            worst, worst_case = err, (desc, a, b)
-        elif not bad and op == "==" and err > worst and worst_case is None:
-            worst = err
+            return (err if err > tol else -err), a, b
+        slack = tol * max(abs(a), abs(b), 1)
+        return (mp.mpf(0) if _OPS[op](a, b, slack) else abs(a - b)), a, b
+
+    used, worst, failures, quoted = 0, mp.mpf(0), [], None
+    for i in range(len(at) + n * 20):
+        got = draw(rng, at=at[i]) if i < len(at) else draw(rng)
+        judged = judge(got)
+        if judged is None:
+            continue
+        err, a, b = judged
+        used += 1
+        if err > 0:
+            if i < len(at) and quoted is None:       # its coordinates beyond the given ones are derived
+                quoted = ({k: (v if k in at[i] else _derived(v)) for k, v in got[0].items()}, err, a, b)
+            failures.append((got[0], err, a, b))
+            worst = max(worst, err) if len(failures) > 1 else err
+        elif not failures and op == "==" and -err > worst:
+            worst = -err
         if used >= n + len(at):
             break
     if used == 0:
         return Verdict("inconclusive", method, note="no usable draw")
-    if worst_case is None:
+    if not failures:
         return Verdict("holds_numerically", method, points=used, worst_error=float(worst),
                        precision=mp.mp.dps)
-    desc, a, b = worst_case
-    shown = worst
-    if quoted is not None:              # a referee's point: quoted ahead of the worst draw
-        desc, a, b, shown = quoted
+    # a referee's point (``at``) is quoted ahead of the draws; else the most moderate clear failure,
+    # rounded where the draw can be evaluated at a given point
+    desc, shown, a, b = quoted if quoted is not None else _referee_draw(draw, rng, moderate_failure(failures), judge)
     return Verdict("fails", method, points=used, worst_error=float(worst), precision=mp.mp.dps,
                    counterexample={"params": {k: _param_str(v) for k, v in desc.items()},
                                    "lhs": fmt(a), "rhs": fmt(b), "relation": f"lhs {op} rhs"},
                    certificate=numeric_certificate(shown, tol_digits, "relative error" if op == "==" else "gap"))
 
 
+def pick(at, name: str, sample: Callable):
+    """A draw's coordinate ``name``: ``at[name]`` when the draw is evaluated at a given point
+    (``draw(rng, at=point)``: a referee's point, a rounded counterexample), else ``sample()``.  A draw
+    written with ``pick`` can be replayed at any point of its regime, so its counterexample is shown
+    rounded."""
+    if at is None:
+        return sample()
+    v = at[name]
+    return type(v)(mp.mpf(y) for y in v) if isinstance(v, (tuple, list)) else mp.mpf(v)
+
+
+def hint(at, name: str):
+    """A derived coordinate of a given point, read without counting it among the draw's inputs (a
+    discrete choice the draw snaps to: the atom of a rounded pmf nearest the one described)."""
+    return mp.mpf(dict.__getitem__(at, name))
+
+
+def takes_at(draw) -> bool:
+    """Can ``draw`` be evaluated at a given point (an ``at`` keyword)?"""
+    import inspect
+    try:
+        return "at" in inspect.signature(draw).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class _Reads(dict):
+    """A point handed to ``draw(rng, at=point)`` that records which coordinates the draw read: those
+    are its inputs (the others in its description are derived from them)."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.read: set = set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+
+def _referee_draw(draw, rng, failure, judge):
+    """A failing draw's point rounded to the fewest digits that keep it failing, when ``draw`` can be
+    evaluated at a given point (``draw(rng, at=point)`` reading its inputs from ``point``); the derived
+    coordinates of the description are those the draw computes at the rounded point."""
+    desc, err, a, b = failure
+    if not takes_at(draw):
+        return failure
+    probe = _Reads(desc)
+    replay = judge(draw(rng, at=probe))
+    if replay is None or replay[0] <= 0:
+        return failure                  # the draw does not reproduce its own point: keep it as drawn
+    inputs = [k for k in desc if k in probe.read]
+
+    def violates(pt):
+        j = judge(draw(rng, at=dict(pt)))
+        return j is not None and j[0] > 0
+
+    pt = referee_point({k: desc[k] for k in desc}, inputs, violates)
+    got = draw(rng, at=dict(pt))
+    err, a, b = judge(got)
+    return {k: (v if k in probe.read else _derived(v)) for k, v in got[0].items()}, err, a, b
+
+
+def _derived(v):
+    """A coordinate computed from the rounded inputs: 3 significant digits (it is not chosen)."""
+    if isinstance(v, (mp.mpf, float)) and mp.isfinite(v) and v != int(v):
+        return mp.mpf(mp.nstr(v, 3))
+    if isinstance(v, (tuple, list)) and all(isinstance(y, (mp.mpf, float)) for y in v):
+        return type(v)(mp.mpf(mp.nstr(y, 3)) for y in v)
+    return v
+
+
 def _param_str(v):
-    """A counterexample's parameter as a referee writes it: 3 (not 3.0), 0.2, else 8 digits."""
+    """A counterexample's parameter as a referee writes it: 3 (not 3.0), 0.2, else 8 digits; a vector
+    (a pmf) as (0.25, 0.75), its entries to 4 digits."""
+    if isinstance(v, (tuple, list)) and all(isinstance(y, (mp.mpf, float, int)) for y in v):
+        return "(" + ", ".join(mp.nstr(mp.mpf(y), 4) for y in v) + ")"
     if isinstance(v, (mp.mpf, float)):
         if mp.isfinite(v) and v == int(v) and abs(v) < 10**15:
             return str(int(v))

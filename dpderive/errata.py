@@ -367,7 +367,7 @@ def _erratum(key: str, g: dict, members: list[dict], short: bool = False) -> dic
         "paper_key": key, "key": f"{key}.{g['key']}", "severity": grade(g["severity"], members),
         "judgement": g["severity"], "title": g["title"],
         "paper_cite": SEED_CITES.get(first["paper"], first["paper"]),
-        "locations": [_short_loc(r) if short else _loc(r) for r in members],
+        "locations": list(dict.fromkeys(_short_loc(r) if short else _loc(r) for r in members)),  # each once
         "short_locations": ", ".join(dict.fromkeys(_short_loc(r) if r["paper"] == first["paper"] else _loc(r)
                                                    for r in members)),
         "printed": g.get("printed", ""), "corrected": g.get("corrected", ""),

@@ -35,7 +35,9 @@ BEFORE_BETA = [0.4969678381229714, 0.26923795864700784, 0.1692379586470078, 0.06
 BEFORE_AT = {1e-9: 0.49579334074288317, 1e-6: 0.4205330382984711, 1e-4: 0.37636437139744416,
              1e-3: 0.36868704129277924, 0.01: 0.3592379586470078, 0.05: 0.3192379586470078,
              0.35: 0.019237958647007836}
-ROUNDING = 1e-15                  # what a different FFT build may move a value by
+ROUNDING = 1e-12                  # what a different FFT build may move a value by (numpy 2.4.6's moves
+                                  # alpha = 0.1..0.3 up by 1.2e-15 after 100 compositions; the curve's
+                                  # soundness is held by the G_mu and dp_accounting tests below)
 LOOSER = 1e-4                     # how much lower (looser) than before a value may be
 
 

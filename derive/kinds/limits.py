@@ -73,7 +73,11 @@ def _tail_values(expr, x, x0, dom: Domain, side: str, ks):
     rng = random.Random(11)
     rows = []
     for _ in range(4):
-        base = {v.name: v.value(rng.uniform(-0.8, 0.8)) for v in others.vars}
+        base = {}
+        for v in others.vars:           # two significant digits: the point a counterexample quotes
+            val = v.value(rng.uniform(-0.8, 0.8))
+            short = mp.nint(val) if v.integer else (mp.mpf(mp.nstr(val, 2)) if val != 0 else val)
+            base[v.name] = short if v.contains(short) else val
         seq = []
         with mp.workdps(CONFIRM_DPS + 20):
             for k in ks:

@@ -20,7 +20,7 @@ from ...core import Verdict
 from ...parse import parse_printed
 from ...symbols import (
     ALPHA, DELTA, EPS, GAMMA, RHO, SIGMA, TSTEPS, A, L, T, alpha, delta, eps, gamma, rho, sigma)
-from ...verify import check_draws, check_equal, check_relation, mp_minimize, symbolic_zero
+from ...verify import check_draws, check_equal, check_relation, mp_minimize, pick, symbolic_zero
 from ._paper import P
 from .sec4 import (ZETA, _in_L, asymptotic_residual, eps_upper_ok, gauss_delta, renyi_quad,
                    sigma2_at_plugged_alpha)
@@ -93,10 +93,12 @@ rho_f = parse_printed(r"1/\sigma^2")
 def _rho_f_check():
     fp = sp.lambdify([alpha, sigma, T], alpha * rho_f * T, "mpmath")
 
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1.5, 1.5)
-        s = mp.mpf(10) ** rng.uniform(-0.5, 1.2)
-        tt = mp.mpf(rng.randint(1, 1000))
+    def draw(rng, at=None):
+        a = pick(at, "alpha", lambda: 1 + mp.mpf(10) ** rng.uniform(-1.5, 1.5))
+        s = pick(at, "sigma", lambda: mp.mpf(10) ** rng.uniform(-0.5, 1.2))
+        tt = pick(at, "T", lambda: mp.mpf(rng.randint(1, 1000)))
+        if not (a > 1 and s > 0 and tt >= 1):
+            return None
         # T-fold composition: RDP adds up, T D_alpha(N(1,s^2)||N(0,s^2))
         return ({"alpha": a, "sigma": s, "T": tt}, tt * renyi_quad(a, s, 1), fp(a, s, tt))
     v = check_draws(draw, "==", n=6, seed=103, tol_digits=12,

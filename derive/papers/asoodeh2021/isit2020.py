@@ -9,7 +9,7 @@ import mpmath as mp
 import sympy as sp
 
 from ...symbols import ALPHA, DELTA, EPS, P as PP
-from ...verify import check_draws, mp_minimize
+from ...verify import check_draws, mp_minimize, pick
 from ... import truths_pmf as TR
 from ._paper import P
 
@@ -18,9 +18,11 @@ S = "ISIT 2020"
 F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of isit2020.toml
 
 
-def _gauss_000(rng):
-    a = 1 + mp.mpf(10) ** rng.uniform(-1, 1)
-    s = mp.mpf(10) ** rng.uniform(-0.5, 1)
+def _gauss_000(rng, at=None):
+    a = pick(at, "alpha", lambda: 1 + mp.mpf(10) ** rng.uniform(-1, 1))
+    s = pick(at, "sigma", lambda: mp.mpf(10) ** rng.uniform(-0.5, 1))
+    if not (a > 1 and s > 0):
+        return None
     return ({"alpha": a, "sigma": s}, TR.gaussian_renyi_quad(a, s), a * a)
 
 

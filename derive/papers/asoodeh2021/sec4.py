@@ -19,7 +19,7 @@ import sympy as sp
 from ...core import Verdict
 from ...parse import parse_printed
 from ...symbols import ALPHA, DELTA, EPS, RHO, SIGMA, TSTEPS, L, T, alpha, delta, eps, rho, sigma
-from ...verify import (check_draws, check_equal, mp_minimize, mp_sup, symbolic_zero)
+from ...verify import (check_draws, check_equal, mp_minimize, mp_sup, pick, symbolic_zero)
 from ... import truths, truths_pmf as TR
 from ._paper import P
 from ...evidence import asymptotic_residual  # noqa: F401  (app_d_g and the tests use it from here)
@@ -110,10 +110,12 @@ DELTA2 = sp.Symbol("Delta_2", positive=True)  # the L2-sensitivity sup ||f(d) - 
 def _eq28_norm_check():
     fp = sp.lambdify([alpha, sigma, DELTA2], eq28.expr * DELTA2, "mpmath")  # printed: alpha/(2 s^2) * Delta
 
-    def draw(rng):
-        a = 1 + mp.mpf(10) ** rng.uniform(-1, 1.5)
-        s = mp.mpf(10) ** rng.uniform(-0.5, 1)
-        m = mp.mpf(rng.choice([rng.uniform(0.2, 0.9), rng.uniform(1.2, 5)]))
+    def draw(rng, at=None):
+        a = pick(at, "alpha", lambda: 1 + mp.mpf(10) ** rng.uniform(-1, 1.5))
+        s = pick(at, "sigma", lambda: mp.mpf(10) ** rng.uniform(-0.5, 1))
+        m = pick(at, "Delta_2", lambda: mp.mpf(rng.choice([rng.uniform(0.2, 0.9), rng.uniform(1.2, 5)])))
+        if not (a > 1 and s > 0 and m > 0):
+            return None
         return ({"alpha": a, "sigma": s, "Delta_2": m}, renyi_quad(a, s, m), fp(a, s, m))
     v = check_draws(draw, "==", n=6, seed=28, tol_digits=12,
                     method="quadrature (25 digits) of D_alpha(N(Delta,s^2)||N(0,s^2)) (definition (1)) "

@@ -19,7 +19,7 @@ import sympy as sp
 
 from ...core import Verdict
 from ...symbols import ALPHA, EPS, MU, RHO, SIGMA, TAU, TSTEPS, Param, alpha, eps, mu, q, sigma, T, tau
-from ...verify import check_equal, symbolic_zero
+from ...verify import check_equal, hint, pick, symbolic_zero
 from ... import truths as TS
 from ._paper import P
 
@@ -75,15 +75,19 @@ def _eq39_check():
                   "quadrature of (p - e^eps q)_+), symmetric neighbouring", 9)
 
 
-def _r2_np_check(rng):
-    pr = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"))
+def _r2_np_check(rng, at=None):
+    pr = _any_pair(rng, ("discrete", "rr", "epsdelta", "gauss", "laplace"), at=at)
     if isinstance(pr, TS.DPair):
-        # an atom of the privacy loss at eps >= 0 (Remark 2 takes eps >= 0)
-        lam = rng.choice([r for r in pr.ratios() if 1 <= r < mp.inf])
+        # an atom of the privacy loss at eps >= 0 (Remark 2 takes eps >= 0); at a given pair, the
+        # atom nearest the one described (eps is derived from the pair)
+        atoms = [r for r in pr.ratios() if 1 <= r < mp.inf]
+        if not atoms:
+            return None
+        lam = rng.choice(atoms) if at is None else min(atoms, key=lambda r: abs(mp.log(r) - hint(at, "varepsilon")))
         t = pr.P_of(lambda r: r <= lam)
         printed = pr.Q_of(lambda r: r >= lam)
     else:
-        lam = mp.mpf(10) ** rng.uniform(0, 0.8)
+        lam = mp.mpf(10) ** rng.uniform(0, 0.8) if at is None else mp.e ** pick(at, "varepsilon", None)
         x = pr.crossing(lam)
         if x is None:
             return None
@@ -132,22 +136,28 @@ def _r2_slope_check():
                         "e^eps' (a supporting line of C_M from below is non-increasing)")
 
 
-def _r2_min_check(rng):
+def _r2_min_check(rng, at=None):
     """Mechanisms with several neighbouring pairs: the Gaussian mechanism with output shifts of
     different sizes (sensitivity attained by one pair only)."""
-    m1 = mp.mpf(rng.uniform(0.2, 0.8))
-    m2 = m1 + mp.mpf(rng.uniform(0.3, 1.5))
+    def shifts():
+        m1 = mp.mpf(rng.uniform(0.2, 0.8))
+        return (m1, m1 + mp.mpf(rng.uniform(0.3, 1.5)))
+    m1, m2 = pick(at, "shifts", shifts)
+    if not 0 < m1 < m2:
+        return None
     prs = [TS.gaussian_pair(m1), TS.gaussian_pair(m2)]
     m = TS.Mechanism([prs[0], prs[0].swapped(), prs[1], prs[1].swapped()], "Gaussian, two shifts", True)
-    e = mp.mpf(rng.uniform(0, 1.5))
+    e = pick(at, "varepsilon", lambda: mp.mpf(rng.uniform(0, 1.5)))
     dl = min(pr.E(mp.e ** e) for pr in prs)      # the printed min over d ~ d' (symmetric pairs)
     g1, _ = _support_gap(m, e, dl)
-    return {"shifts": f"{mp.nstr(m1, 4)}, {mp.nstr(m2, 4)}", "varepsilon": e, "delta_eps(min)": dl}, g1, mp.mpf(0)
+    return {"shifts": (m1, m2), "varepsilon": e, "delta_eps(min)": dl}, g1, mp.mpf(0)
 
 
-def _r2_int_check(rng):
-    kind = rng.choice(["asym", "asym", "rr", "sym"])
-    if kind == "rr":
+def _r2_int_check(rng, at=None):
+    kind = rng.choice(["asym", "asym", "rr", "sym"]) if at is None else "at"
+    if kind == "at":
+        pr = _any_pair(rng, at=at)
+    elif kind == "rr":
         pr = TS.randomized_response(mp.mpf(rng.uniform(0.2, 2)))
     elif kind == "sym":      # a symmetric 3-point pair: Q is P reversed
         Pm = TS.random_pmf(rng, 3)
@@ -170,9 +180,11 @@ _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 
 
 def _g_half_check():
-    def draw(rng):
-        s = mp.mpf(10) ** rng.uniform(-0.5, 0.8)
-        t = _u(rng)
+    def draw(rng, at=None):
+        s = pick(at, "sigma", lambda: mp.mpf(10) ** rng.uniform(-0.5, 0.8))
+        t = pick(at, "tau", lambda: _u(rng))
+        if not (s > 0 and 0 < t < 1):
+            return None
         m = TS.symmetric(TS.gaussian_pair(1, s))
         return {"sigma": s, "tau": t}, m.tradeoff(t), _G(t, mp.mpf(1) / 2)
     v = _draws(draw, "==", 10, 412, "threshold tests on N(0,s^2) vs N(1,s^2) vs the printed G_{1/2}", 12)
@@ -196,8 +208,8 @@ def _prop1_printed(pr, al):
     return mp.log(1 - pr.tradeoff(0) + slope_integral(pr, lambda s: s ** (1 - al), F_KINKS)) / (al - 1)
 
 
-def _prop1_pairs(rng):
-    return _any_pair(rng, ("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo", "uniform"))
+def _prop1_pairs(rng, at=None):
+    return _any_pair(rng, ("discrete", "discrete0", "rr", "epsdelta", "gauss", "laplace", "expo", "uniform"), at=at)
 
 
 def _prop1_check(rng):
@@ -226,22 +238,27 @@ _rhoq = sp.lambdify([q, sigma], rho_q.expr, "mpmath")
 _amax = sp.lambdify([q, sigma], a_range.expr, "mpmath")
 
 
-def _rhoq_check(rng):
-    s = mp.mpf(10) ** rng.uniform(-0.4, 0.7)
-    qq = mp.mpf(10) ** rng.uniform(-4, mp.log10(1 / (16 * s)))
+def _rhoq_check(rng, at=None):
+    s = pick(at, "sigma", lambda: mp.mpf(10) ** rng.uniform(-0.4, 0.7))
+    qq = pick(at, "q", lambda: mp.mpf(10) ** rng.uniform(-4, mp.log10(1 / (16 * s))))
+    if not (s > 0 and 0 < qq < 1 / (16 * s)):       # (54)'s regime q < 1/(16 sigma)
+        return None
     amax = int(mp.floor(_amax(qq, s)))
     if amax < 2:
         return None
-    al = rng.randint(2, min(amax, 12))
+    al = rng.randint(2, min(amax, 12)) if at is None else int(at["alpha"])
+    if al > amax:
+        return None
     return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
 
 
-def _eq54_check(rng):
+def _eq54_check(rng, at=None):
     """T = 1: the exact one-step trade-off of the subsampled Gaussian (threshold tests on the
     mixture pair) against region (54) at every admissible order."""
-    s = mp.mpf(rng.uniform(0.42, 0.8))      # the range of Fig. 8's claim (sigma <= 0.7)
-    qq = rng.choice([mp.mpf(256) / 60000, mp.mpf(256) / 60000, mp.mpf(10) ** rng.uniform(-3, -1.3)])
-    if not qq < 1 / (16 * s):
+    s = pick(at, "sigma", lambda: mp.mpf(rng.uniform(0.42, 0.8)))   # the range of Fig. 8's claim (sigma <= 0.7)
+    qq = pick(at, "q", lambda: rng.choice([mp.mpf(256) / 60000, mp.mpf(256) / 60000,
+                                           mp.mpf(10) ** rng.uniform(-3, -1.3)]))
+    if not (s > 0 and 0 < qq < 1 / (16 * s)):
         return None
     amax = int(mp.floor(_amax(qq, s)))
     if amax < 2:
@@ -296,30 +313,33 @@ F_FAMILY = (
 )
 
 
-def _f_pick(rng):
+def _f_pick(rng, at=None):
+    """An f of the family, or (at a given point) the one it names."""
+    if at is not None:
+        return next(f for f in F_FAMILY if f[0] == at["f"])
     return F_FAMILY[rng.randrange(len(F_FAMILY))]
 
 
-def _appH_pairs(rng):
-    return _any_pair(rng, ("discrete", "discrete0", "epsdelta", "rr", "gauss", "laplace", "expo", "uniform"))
+def _appH_pairs(rng, at=None):
+    return _any_pair(rng, ("discrete", "discrete0", "epsdelta", "rr", "gauss", "laplace", "expo", "uniform"), at=at)
 
 
 def _rhs112(pr, f):
     return slope_integral(pr, lambda s: s * f(1 / s) if s > 0 else mp.mpf(0), F_KINKS)
 
 
-def _eq112_check(rng, corrected=False):
+def _eq112_check(rng, corrected=False, at=None):
     """(112) as printed, or (``corrected``) with Q's mass where dP/dQ = 0: + f(0)(1 - beta(0))."""
-    pr = _appH_pairs(rng)
-    name, f, f0 = _f_pick(rng)
+    pr = _appH_pairs(rng, at)
+    name, f, f0 = _f_pick(rng, at)
     if isinstance(pr, TS.CPair) and pr.label == "exponential" and name in ("chi^2",) and pr.params["r"] <= mp.mpf(1) / 2:
         return None
     rhs = _rhs112(pr, f) + (f0 * (1 - pr.tradeoff(0)) if corrected else 0)
     return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), rhs
 
 
-def _eq112_corrected(rng):
-    return _eq112_check(rng, corrected=True)
+def _eq112_corrected(rng, at=None):
+    return _eq112_check(rng, corrected=True, at=at)
 
 
 def _eq115_check(rng):
@@ -376,16 +396,16 @@ def _identity_chain_check(which, seed, n=10):
                   "trade-off; the right-hand side by exact sums or quadrature as printed", 8)
 
 
-def _eq121_check(rng, corrected=False):
+def _eq121_check(rng, corrected=False, at=None):
     """(121) as printed, or (``corrected``) with f(0) Q(dP/dQ = 0) = f(0)(1 - beta(0)) added."""
-    pr = _appH_pairs(rng)
-    name, f, f0 = _f_pick(rng)
+    pr = _appH_pairs(rng, at)
+    name, f, f0 = _f_pick(rng, at)
     rhs = stieltjes(pr, f, F_KINKS) + (f0 * (1 - pr.tradeoff(0)) if corrected else 0)
     return _desc(pr, f=name), pr.f_div(f, f0, kinks=F_KINKS) if isinstance(pr, TS.CPair) else pr.f_div(f, f0), rhs
 
 
-def _eq121_corrected(rng):
-    return _eq121_check(rng, corrected=True)
+def _eq121_corrected(rng, at=None):
+    return _eq121_check(rng, corrected=True, at=at)
 
 
 def _eq123_check(rng):
@@ -397,10 +417,11 @@ def _eq123_check(rng):
 def _chi_check(renyi: bool, corrected: bool = False):
     """(124) / App. H's Renyi form as printed, or (``corrected``) with beta(0) replaced by 1:
     chi^alpha = (int |beta'|^{1-alpha} - 1)/(alpha - 1), D_alpha = log(int |beta'|^{1-alpha})/(alpha - 1)."""
-    def draw(rng):
-        pr = _prop1_pairs(rng)
-        al = 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6)
-        if isinstance(pr, TS.CPair) and pr.label == "exponential" and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05"):
+    def draw(rng, at=None):
+        pr = _prop1_pairs(rng, at)
+        al = pick(at, "alpha", lambda: 1 + mp.mpf(10) ** rng.uniform(-0.7, 0.6))
+        if not al > 1 or (isinstance(pr, TS.CPair) and pr.label == "exponential"
+                          and al >= 1 / (1 - pr.params["r"]) - mp.mpf("0.05")):
             return None
         integral = slope_integral(pr, lambda s: s ** (1 - al), F_KINKS)
         b0 = 1 if corrected else pr.tradeoff(0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from ...verify import check_draws
+from ...verify import check_draws, pick
 from ... import truths_pmf as TR
 from ._paper import EPSP, MU0, P, SYMS, erf_rewrite
 
@@ -31,8 +31,11 @@ F = P.formulas(__file__, globals())   # its formulas: the [formulas] tables of s
 Staircase = sp.Function("Staircase")
 
 
-def _k1_mid_check(rng):
-    e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
+def _k1_mid_check(rng, at=None):
+    e = pick(at, "varepsilon", lambda: mp.mpf(rng.uniform(0.3, 3)))
+    g = pick(at, "gamma", lambda: mp.mpf(rng.uniform(0.02, 0.48)))
+    if not (e > 0 and 0 < g < mp.mpf(1) / 2):       # the staircase's gamma in (0, 1/2)
+        return None
     p = TR.staircase_pdf(e, g)
     a = p(0)
     truth = TR.piecewise_const_integral(lambda x: p(x) - p(x - 1), [-g, 0, g])
