@@ -43,18 +43,18 @@ def asymptotic_residual(exact, approx, k: int, m: int, Ls=(10 ** 3, 10 ** 5, 10 
                 vals.append(abs(r) * Lm ** m / mp.log(Lm) ** k)
             base = max(vals[0], mp.mpf(10) ** -60)
             ratio = max(vals) / base
-            rows.append({"varepsilon": mp.nstr(e, 4), "T": tt,
-                         "scaled": [mp.nstr(v, 4) for v in vals]})
+            rows.append(({"varepsilon": mp.nstr(e, 4), "T": tt}, ", ".join(mp.nstr(v, 3) for v in vals)))
             if worst is None or ratio > worst[0]:
                 worst = (ratio, rows[-1])
-    ratio, row = worst
+    ratio, (row, scaled) = worst
     method = (f"residual * L^{m}/(log L)^{k} at L = " + ", ".join(f"1e{int(mp.log10(x))}" for x in Ls)
               + f", {dps} digits")
     if ratio <= growth:
         return Verdict("holds_numerically", method, points=len(Ls) * len(eps_T), worst_error=float(ratio),
                        precision=dps, note=f"worst growth factor of the scaled residual {mp.nstr(ratio, 3)}")
     return Verdict("fails", method, points=len(Ls) * len(eps_T), worst_error=float(ratio), precision=dps,
-                   counterexample={"params": row, "growth": mp.nstr(ratio, 4)})
+                   counterexample={"params": row, "scaled residual at L = " + ", ".join(
+                                       f"1e{int(mp.log10(x))}" for x in Ls): scaled, "growth": mp.nstr(ratio, 3)})
 
 
 def exact_verdict(cases, method: str) -> Verdict:

@@ -283,7 +283,7 @@ def check_equal(truth, printed, params: Sequence[Param], *, conditions=(), n: in
                    worst_error=float(worst), precision=DPS, derived=derived,
                    counterexample={"params": point_str(pt), "true": fmt(a), "printed": fmt(b),
                                    "relative_error": fmt(err, 3)},
-                   certificate=numeric_certificate(err, tol_digits, "relative error"))
+                   certificate=numeric_certificate(err, tol_digits, "relative error", DPS))
 
 
 _OPS = {">=": lambda a, b, s: a >= b - s, ">": lambda a, b, s: a > b - s,
@@ -334,7 +334,7 @@ def check_relation(lhs, op: str, rhs, params: Sequence[Param], *, conditions=(),
                    worst_error=float(worst),
                    counterexample={"params": point_str(pt), "lhs": fmt(a), "rhs": fmt(b),
                                    "relation": f"lhs {op} rhs is violated"},
-                   certificate=numeric_certificate(gap, tol_digits, "gap"))
+                   certificate=numeric_certificate(gap, tol_digits, "gap", DPS))
 
 
 # ----------------------------------------------------------------------------- 1-D optimisation
@@ -546,9 +546,9 @@ def _param_str(v):
     return v
 
 
-def numeric_certificate(violation, tol_digits: int, what: str) -> dict:
+def numeric_certificate(violation, tol_digits: int, what: str, dps: int | None = None) -> dict:
     """The certificate of a custom check's failure: no ball enclosure (the sides are mpmath
     computations), so the error budget it was judged against, at its working precision."""
-    return {"method": f"mpmath at {mp.mp.dps} digits (a custom check: no ball enclosure)",
+    return {"method": f"mpmath at {dps or mp.mp.dps} digits (a custom check: no ball enclosure)",
             "violation": f"{what} {fmt(violation, 3)}", "budget": f"1e-{tol_digits}",
             "budget_rule": f"fails only when the {what} exceeds 1e-{tol_digits} (times max(1, |sides|) for a gap)"}
