@@ -4,6 +4,7 @@
   dpderive show NAME                     one formula or claim: as printed, assumptions, derived forms, verdicts
   dpderive check [FILE ...] [--paper KEY] [--json]   every claim with its verdict (exit 0 when it ran)
   dpderive report [FILE ...] [--out DIR] [--no-pdf]  appendices, errata report and PDF
+  dpderive derive EXPR [--wrt X] [--limit X=A] [--series X=A:N]  a closed form derived, with its steps, checked
       both take --workers N (default: one local process per available core; 1: in this
       process), --scheduler ADDRESS (dask) and --no-cache (verdict cache:
       $DPDERIVE_CACHE/verdicts, default ~/.cache/dpderive/verdicts)
@@ -315,6 +316,52 @@ def _cmd_report(args) -> int:
     return 0
 
 
+def _point_arg(flag: str, text: str, with_order: bool):
+    """``x=a`` (``--limit``; ``x=a-`` from below) or ``x=a:n`` (``--series``): (name, a, side or n)."""
+    import sympy as sp
+    form = "x=a:n, e.g. alpha=1:3" if with_order else "x=a, x=a- (from below) or x=oo, e.g. alpha=1"
+    name, eq, rest = (text or "").partition("=")
+    if not eq or not name.strip().isidentifier():
+        raise CLIError(f"{flag}={text!r} must read {form}")
+    point, order = (rest.split(":", 1) + [""])[:2] if with_order else (rest, "")
+    side = "+"
+    if not with_order and point.endswith(("-", "+")) and point.strip() not in ("-oo", "+oo"):
+        point, side = point[:-1], point[-1]
+    try:
+        x0 = sp.sympify(point.strip().replace("inf", "oo"))
+    except (sp.SympifyError, SyntaxError, TypeError, ValueError):
+        x0 = None
+    if x0 is None or not (x0.is_number and (x0.is_finite or x0 in (sp.oo, -sp.oo))) or x0.is_real is False:
+        raise CLIError(f"{flag}={text!r}: the point must be a real number or oo (read {form})")
+    if with_order:
+        if not order.strip().isdigit() or not 1 <= int(order) <= 12:
+            raise CLIError(f"{flag}={text!r}: the order n must be an integer in [1, 12] (read {form})")
+        return name.strip(), x0, int(order)
+    return name.strip(), x0, side
+
+
+def _cmd_derive(args) -> int:
+    import json as _json
+
+    from derive.derivation import DerivationError, derive
+    limit = _point_arg("--limit", args.limit, False) if args.limit is not None else None
+    series = _point_arg("--series", args.series, True) if args.series is not None else None
+    if limit is not None and series is not None:
+        raise CLIError("--limit and --series: give one of them (a series at the limit point says both)")
+    from derive import budget
+    seconds = budget.wall_seconds()
+    try:
+        with budget.wall(seconds):
+            d = derive(args.expr, wrt=args.wrt, order=args.order, limit=limit, series=series)
+    except DerivationError as exc:
+        raise CLIError(str(exc)) from None
+    except budget.WallBudgetExceeded:
+        raise CLIError(f"EXPR={args.expr!r}: the derivation stopped at its wall-time budget of {seconds:g} s "
+                       "(raise it with $DPDERIVE_CLAIM_BUDGET)") from None
+    print(_json.dumps(d.record(), indent=1) if args.json else d.text())
+    return 0 if d.check.get("status") != "fails" else 1
+
+
 def _cmd_init(args) -> int:
     from pathlib import Path
 
@@ -356,6 +403,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-figures", action="store_true")
     add_execution_flags(s, all_cores=True)
     s.set_defaults(func=_cmd_report)
+    s = sub.add_parser("derive", help="derive a closed form (a library quantity, a derivative, a limit, a "
+                       "series), with its steps, checked numerically against an independent computation")
+    s.add_argument("expr", metavar="EXPR", help="SymPy syntax (e.g. 'Renyi(Laplace(1, b), alpha)'), LaTeX, "
+                   "or @formula of a paper")
+    s.add_argument("--wrt", metavar="X", help="differentiate in X")
+    s.add_argument("--order", type=int, default=1, help="the order of the derivative (default 1)")
+    s.add_argument("--limit", metavar="X=A", help="the limit as X -> A (X=A- from below, X=oo)")
+    s.add_argument("--series", metavar="X=A:N", help="the series in X at A, to order N (the O-term dropped)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_cmd_derive)
     s = sub.add_parser("init", help="write a commented claim file NAME.toml to start from")
     s.add_argument("name")
     s.add_argument("--force", action="store_true", help="overwrite an existing file")

@@ -1,0 +1,126 @@
+"""Issue 30, item 4: closed forms derived on request (``derive.derivation``, ``dpderive derive``), each
+with its steps and a numerical check against an independent computation; bad requests are one line."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import mpmath as mp
+import pytest
+import sympy as sp
+
+from derive import derivation as D
+
+ROOT = Path(__file__).resolve().parent.parent
+alpha, b, mu, x = (sp.Symbol(n, positive=True) for n in ("alpha", "b", "mu", "x"))
+
+
+def _at(expr, **vals):
+    return mp.mpf(sp.N(expr.subs({sp.Symbol(k, positive=True): sp.Rational(v) for k, v in vals.items()}), 40))
+
+
+def test_renyi_of_the_laplace_pair_is_mironovs_closed_form():
+    d = D.derive("Renyi(Laplace(1, b), alpha)")
+    assert d.confirmed, d.check
+    assert any("3 pieces" in s.what for s in d.steps)          # split where |x| and |x - 1| change
+    # independently: Mironov 2017, Prop. 6, written out here, at exact points
+    mironov = sp.log(alpha / (2 * alpha - 1) * sp.exp((alpha - 1) / b)
+                     + (alpha - 1) / (2 * alpha - 1) * sp.exp(-alpha / b)) / (alpha - 1)
+    for a, bb in (("3/2", "1/2"), ("7", "2"), ("101/100", "3")):
+        assert _at(d.result, alpha=a, b=bb) == pytest.approx(float(_at(mironov, alpha=a, b=bb)), rel=1e-25)
+
+
+def test_its_limit_at_alpha_one_is_the_kl_divergence_by_quadrature():
+    d = D.derive("Renyi(Laplace(1, b), alpha)", limit=("alpha", sp.Integer(1), "+"))
+    assert d.confirmed, d.check
+    assert sp.simplify(d.result - (1 / b + sp.exp(-1 / b) - 1)) == 0
+    with mp.workdps(30):            # KL(Lap(0, b) || Lap(1, b)) by quadrature of its definition at b = 0.7
+        bb = mp.mpf("0.7")
+        kl = mp.quad(lambda t: mp.exp(-abs(t) / bb) / (2 * bb) * (abs(t - 1) - abs(t)) / bb, [-mp.inf, 0, 1, mp.inf])
+        assert float(_at(d.result, b="7/10")) == pytest.approx(float(kl), rel=1e-20)
+
+
+def test_gaussian_renyi_and_kl():
+    d = D.derive("Renyi(Gaussian(mu), alpha)")
+    assert d.confirmed and sp.simplify(d.result - alpha * mu ** 2 / 2) == 0
+    k = D.derive("KL(Gaussian(mu, sigma))")
+    assert k.confirmed and sp.simplify(k.result - mu ** 2 / 2) == 0
+
+
+def test_derivative_of_theorem_4s_lower_bound_in_alpha():
+    d = D.derive("@asoodeh2021.thm4.f", wrt="alpha")
+    assert d.confirmed, d.check
+    from derive import registry
+    f = registry.formula("asoodeh2021.thm4.f").expr
+    syms = {s.name: s for s in f.free_symbols}
+    pt = {syms["alpha"]: mp.mpf(3), syms["varepsilon"]: mp.mpf("0.5"), syms["delta"]: mp.mpf("0.01")}
+    fn = sp.lambdify([syms["alpha"]], f.subs({k: v for k, v in pt.items() if k.name != "alpha"}), "mpmath")
+    with mp.workdps(40):
+        numeric = mp.diff(fn, mp.mpf(3))
+    got = mp.mpf(sp.N(d.result.subs({syms[k.name]: v for k, v in pt.items()}), 40))
+    assert got == pytest.approx(float(numeric), rel=1e-25)
+
+
+def test_series_and_limit_of_elementary_expressions():
+    s = D.derive("exp(gamma*x)", series=("x", sp.Integer(0), 3))
+    g = sp.Symbol("gamma", positive=True)       # gamma is a symbol here, not SymPy's function
+    assert s.confirmed and sp.expand(s.result - (1 + g * x + g ** 2 * x ** 2 / 2)) == 0
+    lim = D.derive("sin(x)/x", limit=("x", sp.Integer(0), "+"))
+    assert lim.confirmed and lim.result == 1
+
+
+def test_the_check_catches_a_wrong_result():
+    # the numerical checks are the guard against a wrong SymPy step: planted wrong answers fail
+    assert D._check(x ** 2, 3 * x, ("derivative", x, 1), {}, 4, 1)["status"] == "fails"
+    assert D._check(sp.exp(x), 1 + x, ("series", x, sp.Integer(0), 3, "simplification"), {}, 4, 1)["status"] == "fails"
+    assert D._check(sp.sin(x) / x, sp.Integer(2), ("limit", x, sp.Integer(0), "+", "simplification"), {}, 4, 1)["status"] == "fails"
+    truth = sp.Function("Renyi")(sp.Function("Laplace")(1, b), alpha)
+    assert D._check(truth, alpha / b, "closed form", {}, 4, 1)["status"] == "fails"
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "dpderive.cli", "derive", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600)
+
+
+def test_cli_prints_steps_latex_and_the_check():
+    r = _cli("Renyi(Laplace(1, b), alpha)", "--limit", "alpha=1", "--json")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    rec = json.loads(r.stdout)
+    assert rec["check"]["status"] == "confirmed"
+    assert rec["latex"] and [s["what"] for s in rec["steps"]][0] == "the expression"
+
+
+@pytest.mark.parametrize("args, names", [
+    (("",), "EXPR"), (("1/(x",), "EXPR"), (("x**2", "--wrt", "y"), "--wrt"),
+    (("x**2", "--series", "x=0:99"), "--series"), (("x**2", "--limit", "x=banana"), "--limit"),
+    (("Renyi(Laplace(1, b))",), "Renyi"), (("TV(Laplace(1, b))",), "TV"), (("Laplace(1, b)",), "pair"),
+    (("Renyi(Laplace(-1, b), alpha)",), "positive"), (("x", "--order", "0", "--wrt", "x"), "--order"),
+    (("@nopaper.f",), "EXPR"), (("x", "--limit", "x=1", "--series", "x=1:2"), "--limit"),
+])
+def test_cli_bad_requests_are_one_line(args, names):
+    r = _cli(*args)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and names in lines[0], r.stderr
+
+
+def _readme_lines():
+    import shlex
+    text = (ROOT / "README.md").read_text()
+    out = []
+    for line in text.splitlines():
+        if line.startswith("dpderive derive "):
+            out.append(shlex.split(line.split("   #", 1)[0]))
+    return out
+
+
+def test_the_readme_derive_examples_run_and_are_confirmed():
+    lines = _readme_lines()
+    assert len(lines) >= 2
+    for argv in lines:
+        r = _cli(*argv[2:])
+        assert r.returncode == 0 and r.stderr == "", (argv, r.stderr)
+        assert "confirmed" in r.stdout
