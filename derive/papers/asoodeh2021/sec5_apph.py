@@ -252,6 +252,21 @@ def _rhoq_check(rng, at=None):
     return {"sigma": s, "q": qq, "alpha": al}, TS.sgm_renyi_quad(al, qq, s), al * _rhoq(qq, s)
 
 
+def _rhoq_corrected_check(rng, at=None):
+    """sec5.rho_q's draw on the corrected regime: sigma in [1, 10^0.7] (the correction adds sigma >= 1),
+    q and alpha over the rest of (54)'s regime."""
+    if at is None:
+        s = mp.mpf(10) ** rng.uniform(0, 0.7)
+        qq = mp.mpf(10) ** rng.uniform(-4, mp.log10(1 / (16 * s)))
+        amax = int(mp.floor(_amax(qq, s)))
+        if amax < 2:
+            return None
+        at = {"sigma": s, "q": qq, "alpha": rng.randint(2, min(amax, 12))}
+    if mp.mpf(at["sigma"]) < 1:
+        return None
+    return _rhoq_check(rng, at=at)
+
+
 def _eq54_check(rng, at=None):
     """T = 1: the exact one-step trade-off of the subsampled Gaussian (threshold tests on the
     mixture pair) against region (54) at every admissible order."""
