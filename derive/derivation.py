@@ -164,7 +164,8 @@ CLOSED = {"Renyi": lambda node, steps: _renyi(node.args[0], node.args[1], steps)
 
 
 ARITY = {"Renyi": (2, "Renyi(pair, alpha)"), "KL": (1, "KL(pair)"), "Gaussian": ((1, 2), "Gaussian(mu, sigma=1)"),
-         "Laplace": ((1, 2), "Laplace(m, b=1)")}
+         "Laplace": ((1, 2), "Laplace(m, b=1)"), "LossCumulant": (2, "LossCumulant(pair, k), k = 1..4"),
+         "SubsampledGaussian": (2, "SubsampledGaussian(q, sigma)"), "Swapped": (1, "Swapped(pair)")}
 
 
 def _validate(expr):
@@ -174,13 +175,15 @@ def _validate(expr):
         name = type(f).__name__
         if name not in ARITY:
             raise DerivationError(f"{name}: no closed form is derived for it; derived: Renyi(pair, alpha) and "
-                                  f"KL(pair) of {', '.join(PAIRS)}")
+                                  f"KL(pair) of {', '.join(PAIRS)}, and the series in q of LossCumulant(pair, k) "
+                                  f"of SubsampledGaussian(q, sigma) and its Swapped")
         want, sig = ARITY[name]
         if len(f.args) not in (want if isinstance(want, tuple) else (want,)):
             raise DerivationError(f"{plain(f)}: {name} takes {sig}")
         if name in CLOSED and not (isinstance(f.args[0], AppliedUndef) and type(f.args[0]).__name__ in PAIRS):
             raise DerivationError(f"{plain(f)}: the first argument must be a pair ({', '.join(PAIRS)})")
-    bare = expr.xreplace({f: sp.Dummy() for f in expr.atoms(AppliedUndef) if type(f).__name__ in CLOSED})
+    bare = expr.xreplace({f: sp.Dummy() for f in expr.atoms(AppliedUndef) if type(f).__name__ in CLOSED
+                          or type(f).__name__ == "LossCumulant"})
     for f in bare.atoms(AppliedUndef):
         raise DerivationError(f"{plain(f)} is a pair of distributions, not a number: ask for Renyi({plain(f)}, "
                               f"alpha) or KL({plain(f)})")
@@ -196,6 +199,66 @@ def _closed_forms(expr, steps) -> sp.Expr:
         closed = CLOSED[type(node).__name__](node.xreplace({v: k for k, v in back.items()}), steps)
         expr = expr.xreplace({node: closed.xreplace(back)})
     return expr
+
+
+# ----------------------------------------------------------------------------- privacy-loss cumulants
+def _mixture_of(node):
+    """(q, sigma, under_mixture) of ``SubsampledGaussian(q, sigma)`` (P = N(0, sigma^2), Q = the mixture
+    (1 - q) N(0, sigma^2) + q N(1, sigma^2), as the truths define it) or of its ``Swapped`` (P = the mixture)."""
+    swapped = type(node).__name__ == "Swapped"
+    inner = node.args[0] if swapped else node
+    if type(inner).__name__ != "SubsampledGaussian":
+        raise DerivationError(f"{plain(node)}: LossCumulant is derived for SubsampledGaussian(q, sigma) and "
+                              "Swapped(SubsampledGaussian(q, sigma))")
+    return inner.args[0], inner.args[1], swapped
+
+
+def _truncate(e, q, n):
+    """The terms of ``e`` (a polynomial in q) of degree < n in q."""
+    e = sp.expand(e)
+    return sp.Add(*[t for t in sp.Add.make_args(e) if sp.degree(t, q) < n])
+
+
+def _loss_cumulant_series(node, series, steps):
+    """The k-th cumulant of the privacy loss L = log dP/dQ (X ~ P) of the subsampled Gaussian pair as
+    its series in q to order n (the terms q^0 .. q^(n-1)): with Y = e^{(2x - 1)/(2 sigma^2)},
+    dQ/dP = 1 + q (Y - 1) for P = N(0, sigma^2), so L = -+ sum_j (-1)^(j+1) q^j (Y - 1)^j / j; the moments
+    of Y are Gaussian moment generating functions, E[Y^m] = e^{(m^2 - m)/(2 sigma^2)} under N(0, sigma^2)
+    and e^{(m^2 + m)/(2 sigma^2)} under N(1, sigma^2); the cumulants follow from the moments."""
+    pair, k = node.args
+    qs, sig, under_mixture = _mixture_of(pair)
+    if not (k.is_Integer and 1 <= int(k) <= 4):
+        raise DerivationError(f"{plain(node)}: the order k must be 1, 2, 3 or 4")
+    if series is None or series[0] != str(qs) or series[1] != 0:
+        raise DerivationError(f"{plain(node)} has no closed form; ask for its series in {plain(qs)} at 0: "
+                              f"--series {plain(qs)}=0:N")
+    if not (isinstance(qs, sp.Symbol) and sig.is_positive):
+        raise DerivationError(f"{plain(node)}: q must be a symbol and sigma positive")
+    n, k = series[2], int(k)
+    Y = sp.Symbol("Y", positive=True)
+    sign = 1 if under_mixture else -1
+    L = sign * sp.Add(*[(-1) ** (j + 1) * qs ** j * (Y - 1) ** j / j for j in range(1, n)])
+    steps.append(Step(f"L = {'' if under_mixture else '-'}log(1 + q (Y - 1)), Y = e^((2x - 1)/(2 sigma^2)), "
+                      f"expanded in q to order {n}", L))
+
+    def ey(m):
+        base = sp.exp((m * m - m) / (2 * sig ** 2))
+        return (1 - qs) * base + qs * sp.exp((m * m + m) / (2 * sig ** 2)) if under_mixture else base
+
+    moments = []
+    for r in range(1, k + 1):
+        poly = sp.Poly(_truncate(L ** r, qs, n), Y)
+        mom = sp.Add(*[c * ey(m[0]) for m, c in zip(poly.monoms(), poly.coeffs())])
+        moments.append(_truncate(mom, qs, n))
+    steps.append(Step(f"E[L^r], r = 1..{k}, with E[Y^m] = " + ("(1 - q) e^((m^2 - m)/(2 sigma^2)) + q e^((m^2 + m)/"
+                      "(2 sigma^2)) (X from the mixture)" if under_mixture else "e^((m^2 - m)/(2 sigma^2)) (X from "
+                      "N(0, sigma^2))"), moments[-1]))
+    m1, m2, m3, m4 = (moments + [0, 0, 0])[:4]
+    kappa = {1: m1, 2: m2 - m1 ** 2, 3: m3 - 3 * m2 * m1 + 2 * m1 ** 3,
+             4: m4 - 4 * m3 * m1 - 3 * m2 ** 2 + 12 * m2 * m1 ** 2 - 6 * m1 ** 4}[k]
+    out = sp.collect(_truncate(kappa, qs, n), qs)
+    steps.append(Step(f"kappa_{k} from the moments, to order {n} in {plain(qs)}", out))
+    return out
 
 
 # ----------------------------------------------------------------------------- parsing the request
@@ -282,6 +345,18 @@ def derive(text: str, *, wrt: str | None = None, order: int = 1, limit: tuple | 
     cur = _closed_forms(expr, d.steps) if _has_closed(expr) else expr
     truth = expr                                  # what the check evaluates independently
     kind = "closed form" if cur is not expr else "simplification"
+    from sympy.core.function import AppliedUndef
+    cums = [f for f in cur.atoms(AppliedUndef) if type(f).__name__ == "LossCumulant"]
+    if cums:
+        if wrt is not None or limit is not None:
+            raise DerivationError("LossCumulant: only its series in q is derived (no --wrt or --limit)")
+        cur = cur.xreplace({f: _loss_cumulant_series(f, series, d.steps) for f in cums})
+        simple = _tidy(cur)
+        d.result = simple
+        d.check = _check(truth, simple, ("series", sym(series[0], "--series"), series[1], series[2], kind),
+                         {**params, "sigma": Param(S.sigma, sp.Interval.open(0, sp.oo), ("loguniform", 0.8, 5))},
+                         points, seed)
+        return d
     if wrt is not None:
         x = sym(wrt, "--wrt")
         cur = sp.diff(cur, x, order)
@@ -321,6 +396,19 @@ def _evaluator(expr, params):
     the expression names (quadrature of their definitions), SymPy's evalf for the rest."""
     from sympy.core.function import AppliedUndef
     from .truths.names import namespace
+    if any(type(f).__name__ == "LossCumulant" for f in expr.atoms(AppliedUndef)):
+        from .truths.loss import mixture_cumulants_quad
+
+        def cumulant(pr, k):
+            q_, s_, under_mixture = pr
+            ks = mixture_cumulants_quad(q_, 1 / mp.mpf(s_), "Q" if under_mixture else "P")
+            # the truths' loss is log(mixture/N): the loss of N against the mixture is its negative
+            return ks[int(k) - 1] * (1 if under_mixture else (-1) ** int(k))
+        ns = {"LossCumulant": cumulant, "SubsampledGaussian": lambda q_, s_: (q_, s_, False),
+              "Swapped": lambda pr: (pr[0], pr[1], not pr[2])}
+        names = sorted(expr.free_symbols, key=lambda s: s.name)
+        fn = sp.lambdify(names, expr, modules=[ns, "mpmath"])
+        return lambda pt: fn(*[pt[s.name] for s in names])
     if any(True for _ in expr.atoms(AppliedUndef)):
         ns = namespace()
         names = sorted(expr.free_symbols, key=lambda s: s.name)

@@ -63,6 +63,34 @@ def test_derivative_of_theorem_4s_lower_bound_in_alpha():
     assert got == pytest.approx(float(numeric), rel=1e-25)
 
 
+def test_the_first_four_cumulants_of_the_subsampled_gaussian_loss_as_series_in_q():
+    """The privacy loss of the mixture (1 - q) N(0, s^2) + q N(1, s^2) against N(0, s^2), under the
+    mixture: each cumulant's series in q, confirmed against the quadrature of the cumulant; and
+    independently here: kappa_1 = KL and kappa_2 to order q^2 are the textbook q^2 (e^{1/s^2} - 1)/2
+    and q^2 (e^{1/s^2} - 1), kappa_4 starts at q^4."""
+    q, s = sp.Symbol("q", positive=True), sp.Symbol("sigma", positive=True)
+    got = {}
+    for k in (1, 2, 3, 4):
+        d = D.derive(f"LossCumulant(Swapped(SubsampledGaussian(q, sigma)), {k})", series=("q", sp.Integer(0), 5))
+        assert d.confirmed, (k, d.check)
+        got[k] = sp.expand(d.result)
+    e = sp.exp(1 / s ** 2)
+    assert sp.simplify(got[1].coeff(q, 2) - (e - 1) / 2) == 0
+    assert sp.simplify(got[2].coeff(q, 2) - (e - 1)) == 0
+    assert got[3].coeff(q, 2) == 0 and got[4].coeff(q, 3) == 0 and got[4].coeff(q, 4) != 0
+    # kappa_2 against a quadrature written here (not the truths' one) at q = 1e-3, sigma = 1.5
+    with mp.workdps(30):
+        qq, ss = mp.mpf("0.001"), mp.mpf("1.5")
+        dens = lambda x: (1 - qq) * mp.npdf(x, 0, ss) + qq * mp.npdf(x, 1, ss)  # noqa: E731
+        L = lambda x: mp.log(1 - qq + qq * mp.exp((2 * x - 1) / (2 * ss ** 2)))  # noqa: E731
+        m1 = mp.quad(lambda x: L(x) * dens(x), [-mp.inf, 0, 1, mp.inf])
+        k2 = mp.quad(lambda x: (L(x) - m1) ** 2 * dens(x), [-mp.inf, 0, 1, mp.inf])
+    val = mp.mpf(sp.N(got[2].subs({q: sp.Rational(1, 1000), s: sp.Rational(3, 2)}), 30))
+    # the O(q^5) remainder is q^3 relative to kappa_2 ~ q^2, times coefficients up to e^(10/sigma^2) ~ 100
+    # here (6e-9 measured); a wrong q^3 coefficient would be off by ~1e-3 relative
+    assert abs(val - k2) <= 1e-7 * k2
+
+
 def test_series_and_limit_of_elementary_expressions():
     s = D.derive("exp(gamma*x)", series=("x", sp.Integer(0), 3))
     g = sp.Symbol("gamma", positive=True)       # gamma is a symbol here, not SymPy's function
@@ -78,6 +106,11 @@ def test_the_check_catches_a_wrong_result():
     assert D._check(sp.sin(x) / x, sp.Integer(2), ("limit", x, sp.Integer(0), "+", "simplification"), {}, 4, 1)["status"] == "fails"
     truth = sp.Function("Renyi")(sp.Function("Laplace")(1, b), alpha)
     assert D._check(truth, alpha / b, "closed form", {}, 4, 1)["status"] == "fails"
+    q, s = sp.Symbol("q", positive=True), sp.Symbol("sigma", positive=True)
+    cum = sp.Function("LossCumulant")(sp.Function("Swapped")(sp.Function("SubsampledGaussian")(q, s)), 2)
+    wrong = sp.Rational(11, 10) * q ** 2 * (sp.exp(1 / s ** 2) - 1)       # a coefficient 10% off
+    from derive.symbols import SIGMA
+    assert D._check(cum, wrong, ("series", q, 0, 4, "x"), {"sigma": SIGMA}, 4, 1)["status"] == "fails"
 
 
 def _cli(*args):
@@ -99,6 +132,8 @@ def test_cli_prints_steps_latex_and_the_check():
     (("Renyi(Laplace(1, b))",), "Renyi"), (("TV(Laplace(1, b))",), "TV"), (("Laplace(1, b)",), "pair"),
     (("Renyi(Laplace(-1, b), alpha)",), "positive"), (("x", "--order", "0", "--wrt", "x"), "--order"),
     (("@nopaper.f",), "EXPR"), (("x", "--limit", "x=1", "--series", "x=1:2"), "--limit"),
+    (("LossCumulant(Swapped(SubsampledGaussian(q, sigma)), 2)",), "--series"),
+    (("LossCumulant(Swapped(SubsampledGaussian(q, sigma)), 7)", "--series", "q=0:3"), "1, 2, 3 or 4"),
 ])
 def test_cli_bad_requests_are_one_line(args, names):
     r = _cli(*args)
