@@ -325,15 +325,48 @@ def _param(sym, params: dict) -> Param:
 
 
 # ----------------------------------------------------------------------------- the derivation
+def parse_point(flag: str, text: str, with_order: bool) -> tuple:
+    """``x=a`` (a limit; ``x=a-`` from below) or ``x=a:n`` (a series): (name, a, side or n)."""
+    form = "x=a:n, e.g. alpha=1:3" if with_order else "x=a, x=a- (from below) or x=oo, e.g. alpha=1"
+    name, eq, rest = (text or "").partition("=")
+    if not eq or not name.strip().isidentifier():
+        raise DerivationError(f"{flag}={text!r} must read {form}")
+    point, order = (rest.split(":", 1) + [""])[:2] if with_order else (rest, "")
+    side = "+"
+    if not with_order and point.endswith(("-", "+")) and point.strip() not in ("-oo", "+oo"):
+        point, side = point[:-1], point[-1]
+    try:
+        x0 = sp.sympify(point.strip().replace("inf", "oo"))
+    except (sp.SympifyError, SyntaxError, TypeError, ValueError):
+        x0 = None
+    if x0 is None or not (x0.is_number and (x0.is_finite or x0 in (sp.oo, -sp.oo))) or x0.is_real is False:
+        raise DerivationError(f"{flag}={text!r}: the point must be a real number or oo (read {form})")
+    if with_order:
+        if not order.strip().isdigit() or not 1 <= int(order) <= 12:
+            raise DerivationError(f"{flag}={text!r}: the order n must be an integer in [1, 12] (read {form})")
+        return name.strip(), x0, int(order)
+    return name.strip(), x0, side
+
+
 def derive(text: str, *, wrt: str | None = None, order: int = 1, limit: tuple | None = None,
            series: tuple | None = None, points: int = 4, seed: int = 1) -> Derivation:
     """Derive what the request asks (see the module docstring); raises DerivationError with a
     one-line reason where it cannot."""
-    if not isinstance(order, int) or order < 1 or order > 12:
-        raise DerivationError(f"--order={order!r} must be an integer in [1, 12]")
     expr, params = parse_request(text)
+    return derive_expr(expr, request=text, params=params, wrt=wrt, order=order, limit=limit, series=series,
+                       points=points, seed=seed)
+
+
+def derive_expr(expr, *, request: str = "", params: dict | None = None, draws: list | None = None,
+                wrt: str | None = None, order: int = 1, limit: tuple | None = None, series: tuple | None = None,
+                points: int = 4, seed: int = 1) -> Derivation:
+    """``derive`` on a parsed expression; ``draws`` (points: name -> value) replace the random check
+    points drawn from ``params`` (a claim file's domain draws them)."""
+    params = dict(params or {})
+    if not isinstance(order, int) or isinstance(order, bool) or order < 1 or order > 12:
+        raise DerivationError(f"--order={order!r} must be an integer in [1, 12]")
     _validate(expr)
-    d = Derivation(request=text, steps=[Step("the expression", expr)])
+    d = Derivation(request=request or plain(expr), steps=[Step("the expression", expr)])
     syms = {s.name: s for s in expr.free_symbols}
 
     def sym(name, flag):
@@ -355,7 +388,7 @@ def derive(text: str, *, wrt: str | None = None, order: int = 1, limit: tuple | 
         d.result = simple
         d.check = _check(truth, simple, ("series", sym(series[0], "--series"), series[1], series[2], kind),
                          {**params, "sigma": Param(S.sigma, sp.Interval.open(0, sp.oo), ("loguniform", 0.8, 5))},
-                         points, seed)
+                         points, seed, draws)
         return d
     if wrt is not None:
         x = sym(wrt, "--wrt")
@@ -382,7 +415,7 @@ def derive(text: str, *, wrt: str | None = None, order: int = 1, limit: tuple | 
     if simple != cur:
         d.steps.append(Step("simplified (SymPy)", simple))
     d.result = simple
-    d.check = _check(truth, d.result, kind, params, points, seed)
+    d.check = _check(truth, d.result, kind, params, points, seed, draws)
     return d
 
 
@@ -424,11 +457,11 @@ def _rel(a, b):
     return abs(a - b) / max(abs(a), abs(b), mp.mpf(10) ** -DPS)
 
 
-def _check(truth, result, kind, params, points, seed) -> dict:
+def _check(truth, result, kind, params, points, seed, draws=None) -> dict:
     from .verify import sample_points
     syms = sorted(truth.free_symbols | result.free_symbols, key=lambda s: s.name)
     prm = [_param(s, params) for s in syms]
-    pts = sample_points(prm, points, seed=seed) if prm else [{}]
+    pts = draws if draws is not None else (sample_points(prm, points, seed=seed) if prm else [{}])
     if not pts:
         return {"status": "unchecked", "method": "no random point of the parameters' domains"}
     f, r = _evaluator(truth, params), _evaluator(result, params)

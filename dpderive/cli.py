@@ -316,36 +316,15 @@ def _cmd_report(args) -> int:
     return 0
 
 
-def _point_arg(flag: str, text: str, with_order: bool):
-    """``x=a`` (``--limit``; ``x=a-`` from below) or ``x=a:n`` (``--series``): (name, a, side or n)."""
-    import sympy as sp
-    form = "x=a:n, e.g. alpha=1:3" if with_order else "x=a, x=a- (from below) or x=oo, e.g. alpha=1"
-    name, eq, rest = (text or "").partition("=")
-    if not eq or not name.strip().isidentifier():
-        raise CLIError(f"{flag}={text!r} must read {form}")
-    point, order = (rest.split(":", 1) + [""])[:2] if with_order else (rest, "")
-    side = "+"
-    if not with_order and point.endswith(("-", "+")) and point.strip() not in ("-oo", "+oo"):
-        point, side = point[:-1], point[-1]
-    try:
-        x0 = sp.sympify(point.strip().replace("inf", "oo"))
-    except (sp.SympifyError, SyntaxError, TypeError, ValueError):
-        x0 = None
-    if x0 is None or not (x0.is_number and (x0.is_finite or x0 in (sp.oo, -sp.oo))) or x0.is_real is False:
-        raise CLIError(f"{flag}={text!r}: the point must be a real number or oo (read {form})")
-    if with_order:
-        if not order.strip().isdigit() or not 1 <= int(order) <= 12:
-            raise CLIError(f"{flag}={text!r}: the order n must be an integer in [1, 12] (read {form})")
-        return name.strip(), x0, int(order)
-    return name.strip(), x0, side
-
-
 def _cmd_derive(args) -> int:
     import json as _json
 
-    from derive.derivation import DerivationError, derive
-    limit = _point_arg("--limit", args.limit, False) if args.limit is not None else None
-    series = _point_arg("--series", args.series, True) if args.series is not None else None
+    from derive.derivation import DerivationError, derive, parse_point
+    try:
+        limit = parse_point("--limit", args.limit, False) if args.limit is not None else None
+        series = parse_point("--series", args.series, True) if args.series is not None else None
+    except DerivationError as exc:
+        raise CLIError(str(exc)) from None
     if limit is not None and series is not None:
         raise CLIError("--limit and --series: give one of them (a series at the limit point says both)")
     from derive import budget

@@ -149,6 +149,7 @@ def claim_display(c, rec: dict) -> dict:
         d["where"] = symbol_notes(v.derived)
     else:
         d["where"] = ""
+    d["steps"] = [{"what": what, "latex": tex} for what, tex in (getattr(v, "steps", None) or ())]
     return d
 
 

@@ -159,3 +159,69 @@ def test_the_readme_derive_examples_run_and_are_confirmed():
         r = _cli(*argv[2:])
         assert r.returncode == 0 and r.stderr == "", (argv, r.stderr)
         assert "confirmed" in r.stdout
+
+
+# ----------------------------------------------------------------------------- the derivation kind
+HEAD = '''[paper]
+key = "derivk"
+title = "derivations"
+
+[symbols]
+alpha = { domain = "(1, oo)", search = [1.01, 20] }
+b = { domain = "(0, oo)", search = [0.2, 5] }
+x = { domain = "(0, oo)" }
+
+[quantities]
+D = "Renyi(Laplace(1, b), alpha)"
+T = "TV(Laplace(1, b))"
+'''
+
+
+def _claims(tmp_path, body, name="d.toml"):
+    from derive import registry
+    from derive.claimfile import load_file
+    f = tmp_path / name
+    f.write_text(HEAD.replace('key = "derivk"', f'key = "derivk_{name[:-5]}"') + body)   # one key per file
+    key = load_file(str(f))
+    return {c.id.split(".", 1)[1]: c.check() for c in registry.claims(key)}
+
+
+def test_a_derivation_claim_holds_with_its_result_and_steps(tmp_path):
+    got = _claims(tmp_path, '''
+[[claim]]
+id = "kl"
+where = "(1)"
+kind = "derivation"
+of = 'D'
+limit = "alpha=1"
+''')
+    v = got["kl"]
+    assert v.status == "holds_numerically", (v.method, v.note)
+    b = sp.Symbol("b", positive=True)
+    assert sp.simplify(v.derived - (1 / b + sp.exp(-1 / b) - 1)) == 0
+    assert [w for w, _ in v.steps][-1].startswith("simplified") and len(v.steps) >= 3
+
+
+def test_a_request_that_cannot_be_derived_is_inconclusive_never_a_failure(tmp_path):
+    got = _claims(tmp_path, '''
+[[claim]]
+id = "tv"
+where = "(1)"
+kind = "derivation"
+of = 'T'
+''', "e.toml")
+    assert got["tv"].status == "inconclusive" and "TV" in got["tv"].note
+
+
+@pytest.mark.parametrize("field, value, words", [("series", "3", "must be a string"),
+                                                 ("series", '"x=0:99"', "order n"),
+                                                 ("limit", '"x=banana"', "real number")])
+def test_bad_derivation_fields_are_one_line_load_errors(tmp_path, field, value, words):
+    from derive.claimfile import load_file
+    f = tmp_path / f"bad_{field}.toml"
+    f.write_text(HEAD.replace('key = "derivk"', f'key = "bad{abs(hash(value)) % 1000}"')
+                 + f'\n[[claim]]\nid = "c"\nwhere = "(1)"\nkind = "derivation"\nof = \'\\log(1 + x)\'\n{field} = {value}\n')
+    with pytest.raises(Exception) as exc:
+        load_file(str(f))
+    msg = str(exc.value)
+    assert words in msg and "\n" not in msg.strip() and str(f) in msg

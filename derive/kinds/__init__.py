@@ -2,7 +2,7 @@
 
 ``KINDS`` maps each kind's name to its class's instance, in the order of the reference page:
 identity, inequality, derivative, monotone, convex, concave, limit, asymptotic, bound (a bound
-on a named quantity of ``derive.truths``), sampled, fitted_rate, exists.  ``check(kind, dom,
+on a named quantity of ``derive.truths``), sampled, fitted_rate, exists, derivation (no answer stated).  ``check(kind, dom,
 **fields)`` checks a claim of that kind; each kind's module holds its class and its checker
 (``check_identity``, ..., re-exported here); the machinery they share (the domain, the search,
 the float screen, certificates, box proofs) is ``derive.checkers``.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import mpmath as mp
 
 from ..core import Verdict
-from . import identity, inequality, derivative, shape, limits, bound, sampled, fitted_rate, exists  # noqa: F401  (order: the page's)
+from . import identity, inequality, derivative, shape, limits, bound, sampled, fitted_rate, exists, derivation  # noqa: F401,E501  (order: the page's)
 from .base import KINDS, FieldReader, Kind, check_infinite
 from .bound import check_bound
 from .derivative import check_derivative, numeric_derivative

@@ -42,6 +42,33 @@ def mixture_cumulants_quad(p, mu, under="P"):
     return _cumulants_by_quad(L, dens, [-mp.inf, -8, 0, mu, mu + 8, mp.inf])
 
 
+def loss_cumulant(pair, k):
+    """The k-th cumulant (k = 1..4) of the privacy loss L = log dP/dQ (X), X ~ P, of any pair of the
+    truths: exact sums over a pmf pair's atoms (atoms of Q alone carry no mass under P), the checked
+    quadrature of a continuous pair's density; the moments about the mean and kappa_2 = m_2,
+    kappa_3 = m_3, kappa_4 = m_4 - 3 m_2^2."""
+    k = int(k)
+    if not 1 <= k <= 4:
+        raise ValueError(f"k={k!r} must be 1, 2, 3 or 4")
+    from .pmf import DPair
+    if isinstance(pair, DPair):
+        atoms = [(p, mp.log(p / q) if q > 0 else mp.inf) for p, q in zip(pair.P, pair.Q) if p > 0]
+        if any(not mp.isfinite(l) for _, l in atoms):
+            raise ValueError("the privacy loss is infinite with positive probability (P has mass where Q has none)")
+        mean = mp.fsum(p * l for p, l in atoms)
+        central = lambda j: mp.fsum(p * (l - mean) ** j for p, l in atoms)  # noqa: E731
+    else:
+        dens = lambda x: pair.p(x)  # noqa: E731
+        mean = pair.quad_checked(lambda x: dens(x) * pair.log_ratio(x) if dens(x) > 0 else mp.mpf(0))
+        central = lambda j: pair.quad_checked(  # noqa: E731
+            lambda x: dens(x) * (pair.log_ratio(x) - mean) ** j if dens(x) > 0 else mp.mpf(0))
+    if k == 1:
+        return mean
+    if k in (2, 3):
+        return central(k)
+    return central(4) - 3 * central(2) ** 2
+
+
 # ----------------------------------------------------------------------------- subsampled Gaussian RDP
 def subsampled_shift_renyi(al, q, kind: str, scale, reverse: bool = False):
     """D_alpha((1-q) K + q K_1 || K), or with ``reverse`` D_alpha(K || (1-q) K + q K_1), K = N(0, s^2)

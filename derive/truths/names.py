@@ -8,6 +8,7 @@ from .continuous import (
     _gauss_mu, exponential_pair, gauss_renyi_closed, gaussian_mechanism, laplace_pair, subsampled_gaussian_pair,
     uniform_pair)
 from .conversion import delta_exact, eps_exact, gamma_exact
+from .loss import loss_cumulant
 from .pmf import (
     DPair, bernoulli_pair, discrete_pair, eps_delta_pair, pmf_pair, randomized_response,
     staircase_pair)
@@ -69,6 +70,8 @@ QUANTITIES = {
                             "LikelihoodRatioTail(pair, lam): P(dP/dQ >= lam), the upper tail of the likelihood ratio under P"),
     "LikelihoodRatioTailQ": (lambda pr, lam: likelihood_ratio_tail(pr, lam, "Q"),
                              "LikelihoodRatioTailQ(pair, lam): Q(dP/dQ >= lam), the upper tail of the likelihood ratio under Q"),
+    "LossCumulant": (lambda pr, k: loss_cumulant(pr, k),
+                     "LossCumulant(pair, k): the k-th cumulant (k = 1..4) of the privacy loss log dP/dQ under P"),
     "TradeoffArea": (tradeoff_area, "TradeoffArea(pair): int_0^1 T(P, Q)(tau) dtau, the area under the "
                                     "trade-off curve (trapezoids over a pmf pair's vertices; quadrature "
                                     "over the threshold x for a continuous pair)"),
@@ -104,6 +107,7 @@ ACCURACY = {
     # bisection to 10^-25 max(1, eps) (an absolute width below eps = 1), on a profile good to 1e-18
     "EpsOfDelta": (mp.mpf(10) ** -17, mp.mpf(10) ** -24),
     "Tradeoff": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
+    "LossCumulant": (mp.mpf(10) ** -18, mp.mpf(10) ** -25),
     # a golden-section minimum over p and an Illinois bracket to 10^-17 max(1, eps)
     "OptimalRdpGamma": (mp.mpf(10) ** -15, mp.mpf(10) ** -16),
     "OptimalRdpEps": (mp.mpf(10) ** -15, mp.mpf(10) ** -16),
