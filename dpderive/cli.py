@@ -274,14 +274,16 @@ VERDICT_MARKS = {"proved": "proved", "holds_numerically": "holds_numerically", "
 def claim_lines(recs) -> list[str]:
     """The text of ``dpderive check``: per claim a line verdict first (a fixed-width column), then
     the id (padded to the longest id, so the locations line up too) and the location in the paper
-    however long it is; the method on its own line in full; a failing claim's counterexample and an
-    inconclusive claim's note below it."""
+    however long it is; the method on its own line in full; a derivation's result (LaTeX), a failing
+    claim's counterexample and an inconclusive claim's note below it."""
     width = max((len(r["id"]) for r in recs), default=0)
     out = []
     for r in recs:
         mark = VERDICT_MARKS[r["verdict"]]
         out.append(f"{mark:17s} {r['id']:{width}s}  {r['location']}".rstrip())
         out.append(f"    method: {r['method']}")
+        if r.get("kind") == "derivation" and r.get("derived_latex"):   # a claim that asked for its answer
+            out.append(f"    derived: {r['derived_latex']}")
         if r["verdict"] == "fails" and r.get("counterexample"):
             out.append(f"    counterexample: {_compact(r['counterexample'])}")
         elif r["verdict"] == "inconclusive" and r.get("note"):
