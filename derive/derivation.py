@@ -305,14 +305,40 @@ def parse_request(text: str):
         names = {m.group(1) for m in re.finditer(r"([A-Za-z_][A-Za-z_0-9]*)(?!\s*[A-Za-z_0-9(])", text)}
         names -= {"pi", "oo"}
         try:
+            # parsed unevaluated first: 10**10**10 or factorial(10**9) would be computed by SymPy itself
+            _refuse_huge_numbers(sp.sympify(text, locals=_namespace(names), evaluate=False), text)
             expr = sp.sympify(text, locals=_namespace(names))
         except (sp.SympifyError, SyntaxError, TypeError, ValueError) as exc:
+            if isinstance(exc, DerivationError):
+                raise
             why = ("it does not parse" if isinstance(exc, (sp.SympifyError, SyntaxError))
                    else str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
             raise DerivationError(f"EXPR={text!r} is not an expression in SymPy syntax ({why})") from None
     if not isinstance(expr, sp.Expr):
         raise DerivationError(f"EXPR={text!r} is not an expression (a relation or a boolean)")
     return expr, params
+
+
+#: the most decimal digits a number written in a request may have (a power or factorial of numbers)
+MAX_DIGITS = 10 ** 5
+
+
+def _refuse_huge_numbers(expr, text: str) -> None:
+    """Raise DerivationError for a power or factorial of numbers with more than MAX_DIGITS digits: SymPy
+    would compute it exactly while parsing (in unbounded time and memory)."""
+    for node in sp.preorder_traversal(expr):
+        digits = None
+        if isinstance(node, sp.Pow) and node.base.is_number and node.exp.is_number:
+            with mp.workdps(15):
+                e, b = mp.mpf(abs(sp.N(node.exp, 15))), abs(sp.N(node.base, 15))
+                digits = e * (abs(mp.log10(mp.mpf(b))) if b != 0 else 0)
+        elif isinstance(node, (sp.factorial, sp.factorial2, sp.gamma)) and node.args[0].is_number:
+            with mp.workdps(15):
+                n = mp.mpf(abs(sp.N(node.args[0], 15)))
+                digits = n * mp.log10(n + 1)
+        if digits is not None and digits > MAX_DIGITS:
+            raise DerivationError(f"EXPR={text!r}: {plain(node)} has about {mp.nstr(digits, 3)} digits, more than "
+                                  f"the {MAX_DIGITS} a request may compute")
 
 
 def _param(sym, params: dict) -> Param:

@@ -133,6 +133,7 @@ def test_cli_prints_steps_latex_and_the_check():
     (("Renyi(Laplace(-1, b), alpha)",), "positive"), (("x", "--order", "0", "--wrt", "x"), "--order"),
     (("@nopaper.f",), "EXPR"), (("x", "--limit", "x=1", "--series", "x=1:2"), "--limit"),
     (("LossCumulant(Swapped(SubsampledGaussian(q, sigma)), 2)",), "--series"),
+    (("10**10**10",), "digits"), (("factorial(10**7) * x",), "digits"),   # SymPy would compute them while parsing
     (("LossCumulant(Swapped(SubsampledGaussian(q, sigma)), 7)", "--series", "q=0:3"), "1, 2, 3 or 4"),
 ])
 def test_cli_bad_requests_are_one_line(args, names):
