@@ -319,26 +319,14 @@ def parse_request(text: str):
     return expr, params
 
 
-#: the most decimal digits a number written in a request may have (a power or factorial of numbers)
-MAX_DIGITS = 10 ** 5
-
-
 def _refuse_huge_numbers(expr, text: str) -> None:
-    """Raise DerivationError for a power or factorial of numbers with more than MAX_DIGITS digits: SymPy
-    would compute it exactly while parsing (in unbounded time and memory)."""
-    for node in sp.preorder_traversal(expr):
-        digits = None
-        if isinstance(node, sp.Pow) and node.base.is_number and node.exp.is_number:
-            with mp.workdps(15):
-                e, b = mp.mpf(abs(sp.N(node.exp, 15))), abs(sp.N(node.base, 15))
-                digits = e * (abs(mp.log10(mp.mpf(b))) if b != 0 else 0)
-        elif isinstance(node, (sp.factorial, sp.factorial2, sp.gamma)) and node.args[0].is_number:
-            with mp.workdps(15):
-                n = mp.mpf(abs(sp.N(node.args[0], 15)))
-                digits = n * mp.log10(n + 1)
-        if digits is not None and digits > MAX_DIGITS:
-            raise DerivationError(f"EXPR={text!r}: {plain(node)} has about {mp.nstr(digits, 3)} digits, more than "
-                                  f"the {MAX_DIGITS} a request may compute")
+    """DerivationError for a power or factorial of numbers SymPy would compute while parsing
+    (``derive.parse.huge_number``)."""
+    from .parse import MAX_DIGITS, huge_number
+    got = huge_number(expr)
+    if got is not None:
+        raise DerivationError(f"EXPR={text!r}: {plain(got[0])} has about {mp.nstr(got[1], 3)} digits, more than "
+                              f"the {MAX_DIGITS} a request may compute")
 
 
 def _param(sym, params: dict) -> Param:

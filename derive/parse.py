@@ -418,9 +418,55 @@ def parse_latex_cached(text: str):
     if key in cache:
         return _from_srepr(cache[key])
     from sympy.parsing.latex import parse_latex
+    refuse_huge_latex(text)
     expr = parse_latex(text, strict=True)
     _remember(key, expr)
     return expr
+
+
+#: the most decimal digits a number written in a formula may have (a power or factorial of numbers):
+#: SymPy computes such numbers exactly while parsing, in unbounded time and memory
+MAX_DIGITS = 10 ** 5
+
+
+def huge_number(expr):
+    """(node, its number of digits) for the first power or factorial of numbers in ``expr`` (parsed
+    unevaluated) with more than MAX_DIGITS digits, else None."""
+    import mpmath as mp
+    for node in sp.preorder_traversal(expr):
+        digits = None
+        try:
+            if isinstance(node, sp.Pow) and node.base.is_number and node.exp.is_number:
+                with mp.workdps(15):
+                    e, b = mp.mpf(abs(sp.N(node.exp, 15))), abs(sp.N(node.base, 15))
+                    digits = e * (abs(mp.log10(mp.mpf(b))) if b != 0 else 0)
+            elif isinstance(node, (sp.factorial, sp.factorial2, sp.gamma)) and node.args[0].is_number:
+                with mp.workdps(15):
+                    n = mp.mpf(abs(sp.N(node.args[0], 15)))
+                    digits = n * mp.log10(n + 1)
+        except (TypeError, ValueError):
+            continue
+        if digits is not None and digits > MAX_DIGITS:
+            return node, digits
+    return None
+
+
+_LATEX_POWER = re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(\{[\d\s.^{}]*\}|\d)")
+
+
+def refuse_huge_latex(text: str) -> None:
+    """Raise ValueError when the LaTeX writes a power of numbers (10^{10^{10}}) with more than
+    MAX_DIGITS digits, before SymPy's parser computes it."""
+    for m in _LATEX_POWER.finditer(text):
+        py = m.group(0).replace("^", "**").replace("{", "(").replace("}", ")")
+        try:
+            got = huge_number(sp.sympify(py, evaluate=False))
+        except (sp.SympifyError, SyntaxError, TypeError, ValueError):
+            continue
+        if got is not None:
+            import mpmath as mp
+            raise ValueError(f"{m.group(0)} has about {mp.nstr(got[1], 3)} digits, more than the {MAX_DIGITS} "
+                             "a formula may compute")
 
 
 _NS: dict = {}
@@ -435,6 +481,7 @@ def _from_srepr(s: str) -> sp.Expr:
 
 def _parse_uncached(text: str, extra_symbols: dict | None) -> sp.Expr:
     from sympy.parsing.latex import parse_latex
+    refuse_huge_latex(text)
 
     try:
         raw = parse_latex(text, strict=True)

@@ -223,3 +223,17 @@ def test_bad_derivation_fields_are_one_line_load_errors(tmp_path, field, value, 
         ClaimFile(f)
     msg = str(exc.value)
     assert words in msg and "\n" not in msg.strip() and str(f) in msg
+
+
+@pytest.mark.parametrize("field", ["lhs = '10^{10^{10}} x'", 'lhs = { sympy = "10**10**10 * x" }',
+                                   "lhs = '2^{10^{7}} x'"])
+def test_a_claim_file_with_a_huge_number_is_one_line_not_a_hang(tmp_path, field):
+    """SymPy computes 10^(10^10) exactly while parsing (unbounded time and memory): refused first."""
+    from derive.claimfile import ClaimFile
+    f = tmp_path / "huge.toml"
+    f.write_text('[paper]\nkey = "huge"\ntitle = "h"\n[symbols]\nx = { domain = "(0, 1)" }\n'
+                 f'[[claim]]\nid = "a"\nwhere = "(1)"\nkind = "identity"\n{field}\nrhs = \'x\'\n')
+    with pytest.raises(Exception) as exc:
+        ClaimFile(f)
+    msg = str(exc.value)
+    assert "digits" in msg and "\n" not in msg.strip() and "huge.toml:" in msg

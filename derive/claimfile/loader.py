@@ -342,6 +342,14 @@ class ClaimFile:
         for kw_name in [n for n in list(local) if keyword.iskeyword(n)]:
             local[kw_name + "_kw_"] = local.pop(kw_name)
             body = re.sub(rf"\b{kw_name}\b", kw_name + "_kw_", body)
+        from ..parse import MAX_DIGITS, huge_number
+        try:
+            huge = huge_number(sp.parse_expr(body, local_dict=local, evaluate=False))
+        except Exception:  # noqa: BLE001 - the evaluated parse below reports the syntax error
+            huge = None
+        if huge is not None:       # SymPy would compute it while parsing, without bound
+            raise self._err(line, item, f"{what} '{text}': {huge[0]} has about {int(huge[1]):.2g} digits, more "
+                                        f"than the {MAX_DIGITS} a formula may compute")
         try:
             return sp.parse_expr(body, local_dict=local)
         except Exception as exc:  # noqa: BLE001
