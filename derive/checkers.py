@@ -409,8 +409,8 @@ def _moderate(viol, dom: Domain, tol, dps: int, n: int = 32):
     # of the points that violate at least half as much as the worst of them, the one whose
     # coordinates are nearest to magnitude 1
     top = max(v for _, v in found)
-    best = min((p for p, v in found if v >= top / 2),
-               key=lambda p: sum(abs(mp.log10(abs(x))) if x != 0 else 0 for x in p.values()))
+    from .verify import magnitude
+    best = min((p for p, v in found if v >= top / 2), key=magnitude)
     others = [p for p, _ in sorted(found, key=lambda t: -t[1]) if p is not best][:3]
     return best, extent, others
 

@@ -439,30 +439,12 @@ def _has_closed(expr) -> bool:
 
 
 def _evaluator(expr, params):
-    """An mpmath function of a point (name -> mpf): the truths' numerical evaluation of the quantities
-    the expression names (quadrature of their definitions), SymPy's evalf for the rest."""
-    from sympy.core.function import AppliedUndef
+    """An mpmath function of a point (name -> mpf): the truths' own numerical evaluation of the
+    quantities and pairs the expression names (``derive.truths``: quadrature or exact sums of their
+    definitions), mpmath for the rest."""
     from .truths.names import namespace
-    if any(type(f).__name__ == "LossCumulant" for f in expr.atoms(AppliedUndef)):
-        from .truths.loss import mixture_cumulants_quad
-
-        def cumulant(pr, k):
-            q_, s_, under_mixture = pr
-            ks = mixture_cumulants_quad(q_, 1 / mp.mpf(s_), "Q" if under_mixture else "P")
-            # the truths' loss is log(mixture/N): the loss of N against the mixture is its negative
-            return ks[int(k) - 1] * (1 if under_mixture else (-1) ** int(k))
-        ns = {"LossCumulant": cumulant, "SubsampledGaussian": lambda q_, s_: (q_, s_, False),
-              "Swapped": lambda pr: (pr[0], pr[1], not pr[2])}
-        names = sorted(expr.free_symbols, key=lambda s: s.name)
-        fn = sp.lambdify(names, expr, modules=[ns, "mpmath"])
-        return lambda pt: fn(*[pt[s.name] for s in names])
-    if any(True for _ in expr.atoms(AppliedUndef)):
-        ns = namespace()
-        names = sorted(expr.free_symbols, key=lambda s: s.name)
-        fn = sp.lambdify(names, expr, modules=[ns, "mpmath"])
-        return lambda pt: fn(*[pt[s.name] for s in names])
     names = sorted(expr.free_symbols, key=lambda s: s.name)
-    fn = sp.lambdify(names, expr, modules="mpmath")
+    fn = sp.lambdify(names, expr, modules=[namespace(), "mpmath"])
     return lambda pt: fn(*[pt[s.name] for s in names])
 
 
