@@ -152,13 +152,20 @@ def referee_point(pt: dict, names, violates: Callable[[dict], bool], *, ends=Non
                   max_digits: int = 8) -> dict:
     """Round the coordinates ``names`` of a violating point, one at a time, to the fewest significant
     digits (1, 2, ...) that keep it violating (``violates(point)``, which also says whether the
-    point is in the domain); integers and exact numbers stay as they are.  ``ends`` maps a name to the
+    point is in the domain); a coordinate above 10 then moves down to the first of 1, 2, 5, 10, ... that
+    still violates (``_smaller_integer``), other integers and exact numbers stay.  ``ends`` maps a name to the
     finite ends of its domain (a coordinate next to one is rounded in its offset: 1 + 3e-12)."""
     ends = ends or {}
     for name in names:
         x = pt[name]
-        if isinstance(x, (int, str)) or (isinstance(x, (mp.mpf, float)) and (not mp.isfinite(x) or x == int(x))):
+        if isinstance(x, (str, bool)):
             continue
+        if isinstance(x, (int, mp.mpf, float)):
+            if not mp.isfinite(x):
+                continue
+            if x == int(x):
+                pt = _smaller_integer(pt, name, violates)
+                continue
         for k in range(1, max_digits + 1):
             found = False
             for cand in _rounded(x, k, ends.get(name, ())):
@@ -173,6 +180,35 @@ def referee_point(pt: dict, names, violates: Callable[[dict], bool], *, ends=Non
                     break
             if found:
                 break
+        if isinstance(x, (mp.mpf, float)):
+            pt = _smaller_integer(pt, name, violates)
+    return pt
+
+
+def _smaller_integer(pt: dict, name: str, violates: Callable[[dict], bool]) -> dict:
+    """A coordinate above 10 (a count such as T or n, or a real rounded to one figure) replaced by the
+    smallest of 1, 2, 5, 10, 20, 50, ... below it that keeps the point violating (a referee quotes T = 100, not
+    T = 30000, when both show the slip); the type of the coordinate is kept."""
+    x = pt[name]
+    if abs(x) <= 10:
+        return pt
+    sign, mag, cands = (1 if x > 0 else -1), abs(int(x)), []
+    k = 0
+    while True:
+        c = (1, 2, 5)[k % 3] * 10 ** (k // 3)
+        if c >= mag:
+            break
+        cands.append(c)
+        k += 1
+    for c in cands:
+        trial = dict(pt)
+        trial[name] = type(x)(sign * c)
+        try:
+            ok = bool(violates(trial))
+        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+            ok = False
+        if ok:
+            return trial
     return pt
 
 

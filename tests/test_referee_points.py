@@ -94,6 +94,18 @@ def test_a_rounding_that_stops_violating_is_refused():
     assert err > 1e-8
 
 
+def test_a_large_count_moves_down_to_a_small_round_one_that_still_violates():
+    # T x <= 1000 on T in [1, oo) (a count) fails only for T x > 1000: a point drawn at T ~ 3e4 is
+    # quoted at the first of 1, 2, 5, 10, ... that still violates, never at one that passes
+    T = sp.Symbol("T", positive=True)
+    PT = Param(T, sp.Interval(1, sp.oo), ("loguniform", 1e4, 1e5))
+    v = check_relation(T * x, "<=", sp.Integer(1000), (PT, PX), n=8)
+    assert v.status == "fails"
+    pt = {k: mp.mpf(s) for k, s in v.counterexample["params"].items()}
+    assert pt["T"] * pt["x"] > 1000                      # still a violation
+    assert pt["T"] in (500, 1000, 2000, 5000)            # a round count below every drawn T (1e4 ... 1e5)
+
+
 def test_shrink_rounds_pmf_logits_to_round_probabilities():
     # a violation over a 3-point pmf given by logits u1..u3: "P1 <= 0.3" fails where P1 > 0.3
     vars_ = [search.Var(f"P_u{i}", sp.Symbol(f"P_u{i}"), -6, 6) for i in (1, 2, 3)]

@@ -175,6 +175,48 @@ def _r2_int_check(rng, at=None):
             worst = (gap, t)
     return _desc(pr, tau=worst[1]), worst[0], mp.mpf(0)
 
+def _hull_at(verts, t):
+    """The piecewise linear curve through ``verts`` (tau increasing) read at tau = t."""
+    for (t1, b1), (t2, b2) in zip(verts[:-1], verts[1:]):
+        if t1 <= t <= t2:
+            return b1 if t2 == t1 else b1 + (b2 - b1) * (t - t1) / (t2 - t1)
+    return verts[-1][1]
+
+
+def _r2_conv_check(rng, at=None):
+    """Remark 2 as corrected: the intersection of the regions C(eps, delta_eps) is conv C_M.  For a
+    discrete pair taken in both orders, conv C_M's lower boundary is the lower convex hull of both
+    trade-off curves' vertices; the intersection is read over the slopes of that hull's edges (a bridge
+    between the two curves has a slope no likelihood ratio gives)."""
+    kind = rng.choice(["asym", "asym", "rr", "sym"]) if at is None else "at"
+    if kind == "at":
+        pr = _any_pair(rng, ("discrete",), at=at)
+    elif kind == "rr":
+        pr = TS.randomized_response(mp.mpf(rng.uniform(0.2, 2)))
+    elif kind == "sym":
+        Pm = TS.random_pmf(rng, 3)
+        pr = TS.DPair(Pm, Pm[::-1])
+    else:
+        pr = TS.DPair(TS.random_pmf(rng, 3), TS.random_pmf(rng, 3))
+    if not isinstance(pr, TS.DPair):
+        return None
+    m = TS.symmetric(pr)
+    hull = TS.lower_hull(sorted(set(pr.vertices()) | set(pr.swapped().vertices())))
+    eps_set = {mp.mpf(0)}
+    for (t1, b1), (t2, b2) in zip(hull[:-1], hull[1:]):
+        if t2 > t1 and b1 > b2:
+            eps_set.add(abs(mp.log((b1 - b2) / (t2 - t1))))
+    eps_set = sorted(eps_set)
+    worst = None
+    for k in range(1, 40):
+        t = mp.mpf(k) / 40
+        gap = abs(_hull_at(hull, t) - _intersection_boundary(m, t, eps_set))
+        if worst is None or gap > worst[0]:
+            worst = (gap, t)
+    t = worst[1]
+    return _desc(pr, tau=t), _intersection_boundary(m, t, eps_set), _hull_at(hull, t)
+
+
 # ----------------------------------------------------------------------------- (41)
 _G = sp.lambdify([tau, mu], eq41.expr, "mpmath")
 

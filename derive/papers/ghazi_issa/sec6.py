@@ -42,6 +42,13 @@ def _k1_mid_check(rng, at=None):
     return {"varepsilon": e, "gamma": g}, truth, a * (2 * g * (1 - mp.e ** e))
 
 
+def _k1_mid_corrected_check(rng, at=None):
+    """App. K1's middle line as corrected: the P - Q mass on (-gamma, gamma] is a(gamma) 2 gamma Delta (1 - e^{-eps})."""
+    params, truth, _ = _k1_mid_check(rng, at)
+    e, g = params["varepsilon"], params["gamma"]
+    return params, truth, TR.staircase_pdf(e, g)(0) * (2 * g * (1 - mp.e ** -e))
+
+
 def _k1_left_check(rng):
     e, g = mp.mpf(rng.uniform(0.3, 3)), mp.mpf(rng.uniform(0.02, 0.48))
     p = TR.staircase_pdf(e, g)
@@ -76,5 +83,14 @@ def _stair_range_check():
     if v.status == "fails":
         v.derived = sp.Interval(0, 1)
     return v
+
+def _stair_range_corrected_check(rng, at=None):
+    """The range as corrected: f_gamma is a probability density for every gamma in [0, 1] (ends included)."""
+    e = pick(at, "varepsilon", lambda: mp.mpf(rng.choice(["0.5", "1", "2"])))
+    g = pick(at, "gamma", lambda: mp.mpf(rng.choice(["0", "1"])) if rng.random() < 0.3 else mp.mpf(rng.uniform(0, 1)))
+    if not (e > 0 and 0 <= g <= 1):
+        return None
+    return {"varepsilon": e, "gamma": g, "Delta": 1}, _stair_mass(e, g), mp.mpf(1)
+
 
 P.load(__file__)  # the claims declared in sec6.toml (after the checks they name)

@@ -11,7 +11,7 @@ the exactly solvable pairs ``_truth.ExpPair`` and ``_truth.SymExpPair``.
 """
 from __future__ import annotations
 
-from functools import partial
+from functools import lru_cache, partial
 
 import mpmath as mp
 import sympy as sp
@@ -280,10 +280,10 @@ def _f_ew_order_check():
     return v
 
 
-def _footnote2_approx_check():
-    """Footnote 2: F~_EW(h) is 'a numerical approximation to F_n(h) with improved error bounds compared
-    to the CLT'.  On the symmetric pair (fixed lam = 2, i.i.d.), sup over h of |F~_EW(h) - F_n(h)|
-    against the CLT's O(n^{-1/2}); |F~_EW(h) - F~_n(h)| is recorded beside it."""
+@lru_cache(maxsize=1)
+def _footnote2_errors():
+    """sup over h in {-1, 0, 1} of |F~_EW(h) - F_n(h)| and of |F~_EW(h) - F~_n(h)| along NS, on the
+    symmetric pair Exp(1)^n x Exp(2)^n vs Exp(2)^n x Exp(1)^n (F_n and F~_n differ there)."""
     hs = [mp.mpf(x) for x in ("-1", "0", "1")]
     errs, errs_t = [], []
     with mp.workdps(20):
@@ -293,6 +293,22 @@ def _footnote2_approx_check():
             s = mp.sqrt(cq[2])
             errs.append(max(abs(_FTEW(x, s, cq[3], cq[4]) - pair.F(x)) for x in hs))
             errs_t.append(max(abs(_FTEW(x, s, cq[3], cq[4]) - pair.Ft(x)) for x in hs))
+    return errs, errs_t
+
+
+def _footnote2_corrected_check():
+    """Footnote 2 as corrected: F~_EW(h) approximates F~_n(h), the CDF under Q whose cumulants it is
+    built from, with the O(n^{-3/2}) error of Sec. 3.2 (the same pair and h as the printed reading)."""
+    _, errs_t = _footnote2_errors()
+    return _order_verdict(errs_t, NS, 1.5, "F~_EW(h) - F~_n(h)", over="h in {-1, 0, 1}",
+                          pair="symmetric Exp(1)^n x Exp(2)^n vs Exp(2)^n x Exp(1)^n")
+
+
+def _footnote2_approx_check():
+    """Footnote 2: F~_EW(h) is 'a numerical approximation to F_n(h) with improved error bounds compared
+    to the CLT'.  On the symmetric pair (fixed lam = 2, i.i.d.), sup over h of |F~_EW(h) - F_n(h)|
+    against the CLT's O(n^{-1/2}); |F~_EW(h) - F~_n(h)| is recorded beside it."""
+    errs, errs_t = _footnote2_errors()
     v = _order_verdict(errs, NS, 1.5, "F~_EW(h) - F_n(h)", over="h in {-1, 0, 1}",
                        pair="symmetric Exp(1)^n x Exp(2)^n vs Exp(2)^n x Exp(1)^n")
     slope_t = mp.log(errs_t[-2] / errs_t[-1]) / mp.log(2)
