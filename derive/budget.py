@@ -48,6 +48,11 @@ def record_call(seconds: float, result, expr) -> None:
                                  "pid": os.getpid()}) + "\n")
 
 
+def probed_nonzero() -> None:
+    """A symbolic attempt that a numeric probe ended: the expression is not identically 0."""
+    STATS["probed_nonzero"] = STATS.get("probed_nonzero", 0) + 1
+
+
 def skipped(ops: int, limit: int) -> None:
     STATS["simplify_skipped"] += 1
     if _ACTIVE is not None:

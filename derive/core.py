@@ -288,7 +288,8 @@ def verdict_view(v: Verdict) -> dict:
             "derived_latex": latex(v.derived) if v.derived is not None else None,
             "counterexample": v.counterexample, "points": v.points, "worst_error": v.worst_error,
             "precision": v.precision, "verdict_note": v.note, "certificate": certificate_of(v),
-            "summary": v.summary()}
+            "summary": v.summary(),
+            **({"steps": [{"what": w, "latex": t} for w, t in v.steps]} if getattr(v, "steps", None) else {})}
 
 
 def _verdict_rows(v: Verdict) -> list[tuple[str, str]]:

@@ -14,4 +14,6 @@ def assemble_record(static: dict, view: dict) -> dict:
     for k in VERDICT_FIELDS:
         rec[k] = view.get(k)
     rec["note"] = "; ".join(x for x in (view["verdict_note"], static["note"]) if x)
+    if view.get("steps"):             # a derivation's steps (``kind = "derivation"``)
+        rec["steps"] = view["steps"]
     return rec

@@ -135,6 +135,10 @@ def _print_claim_record(rec: dict) -> None:
     for k in _SHOWN:
         if rec.get(k) not in (None, "", []):
             print(f"{k + ':':16s}{rec[k]}")
+        if k == "derived_latex" and rec.get("steps"):      # a derivation: how the result was reached
+            print("steps:")
+            for i, st in enumerate(rec["steps"], 1):
+                print(f"  {i}. {st['what']}: {st['latex']}")
 
 
 def _checked(cls) -> None:
@@ -168,7 +172,12 @@ def _cmd_show(args) -> int:
     name = args.name
     if args.files:
         from derive import registry
-        _load_files(args.files)
+        keys = _load_files(args.files)
+        if name not in registry.FORMULAS and name not in registry.CLAIMS:
+            # the id as the file writes it ("laplace_renyi"), without the file's key in front
+            named = [f"{k}.{name}" for k in keys if f"{k}.{name}" in registry.FORMULAS or f"{k}.{name}" in registry.CLAIMS]
+            if len(named) == 1:
+                name = named[0]
         if name in registry.FORMULAS or name in registry.CLAIMS:
             return _show_loaded(name)
         idx = index.load()

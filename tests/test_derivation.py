@@ -237,3 +237,22 @@ def test_a_claim_file_with_a_huge_number_is_one_line_not_a_hang(tmp_path, field)
         ClaimFile(f)
     msg = str(exc.value)
     assert "digits" in msg and "\n" not in msg.strip() and "huge.toml:" in msg
+
+
+def test_show_prints_a_derivation_claims_steps_by_the_id_the_file_writes(tmp_path):
+    # `dpderive show laplace_renyi examples/derivations.toml`: the id as written in the file, and the
+    # derivation's steps after its result; the last step is the result itself
+    env = dict(__import__("os").environ, DPDERIVE_CACHE=str(tmp_path))
+    r = subprocess.run([sys.executable, "-m", "dpderive.cli", "show", "laplace_renyi", "examples/derivations.toml"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    lines = r.stdout.splitlines()
+    derived = next(x for x in lines if x.startswith("derived_latex:")).split(":", 1)[1].strip()
+    at = lines.index("steps:")
+    steps = [x for x in lines[at + 1:] if x.startswith("  ")]
+    assert len(steps) == 3 and steps[0].startswith("  1. int p^alpha q^(1-alpha) dx")
+    assert steps[-1].endswith(derived)
+    rec = json.loads(subprocess.run([sys.executable, "-m", "dpderive.cli", "check", "--json", "examples/derivations.toml"],
+                                    capture_output=True, text=True, cwd=ROOT, timeout=600, env=env).stdout)
+    by_id = {x["id"]: x for x in rec}
+    assert len(by_id["derivations.laplace_renyi"]["steps"]) == 3
