@@ -123,19 +123,6 @@ def _r2_lines_check(rng):
                   gap1=g1, gap2=g2), abs(g1) + abs(g2), mp.mpf(0))
 
 
-def _r2_slope_check():
-    """The prose after the swapped line says it has 'slope e^{eps}'; the printed line's slope is d beta/d tau."""
-    slope = sp.diff(r2_swap.expr, tau)
-    said = sp.exp(eps)
-    if symbolic_zero(slope - said):
-        return Verdict("proved", "SymPy: d/dtau of the printed swapped line")
-    return Verdict("fails", "SymPy: d/dtau of the printed swapped line (exact)", derived=slope,
-                   counterexample={"params": {"varepsilon": "1"}, "printed": "slope e^eps = 2.718281828",
-                                   "true": f"slope {sp.sstr(slope)} = -2.718281828"},
-                   note="the swapped line beta = 1 - delta_eps - e^eps tau has slope -e^eps; the prose says 'slope "
-                        "e^eps' (a supporting line of C_M from below is non-increasing)")
-
-
 def _r2_min_check(rng, at=None):
     """Mechanisms with several neighbouring pairs: the Gaussian mechanism with output shifts of
     different sizes (sensitivity attained by one pair only)."""
