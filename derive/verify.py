@@ -282,8 +282,8 @@ def _probe_value(sym, k: int):
 
 def numerically_nonzero(expr) -> bool:
     """True when ``expr`` is shown not identically 0: at one exact point satisfying every symbol's
-    assumptions it evaluates, at 30 and at 60 digits, to the same number (10 digits) of modulus above
-    1e-20.  An identity under the symbols' assumptions is 0 at such a point, so SymPy's simplify
+    assumptions it evaluates in mpmath, at 30 and at 60 digits, to the same number (10 digits) of
+    modulus above 1e-20 (fixed precision, so the probe's time is bounded).  An identity under the symbols' assumptions is 0 at such a point, so SymPy's simplify
     could not reduce it to 0; False means only "not shown" (unevaluated integrals, sums, undefined
     functions and piecewise forms are not probed)."""
     try:
@@ -295,16 +295,19 @@ def numerically_nonzero(expr) -> bool:
             if v is None:
                 return False
             pt[x] = v
-        e = expr.xreplace(pt)
-        lo, hi = sp.N(e, 30), sp.N(e, 60)
-        if not (lo.is_number and hi.is_number) or lo.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
-            return False
-        a, b = complex(lo), complex(hi)
+        syms = list(pt)
+        fn = sp.lambdify(syms, expr, "mpmath")
+        vals = []
+        for dps in (30, 60):          # fixed precision: never SymPy's adaptive evalf, which can run unbounded
+            with mp.workdps(dps):
+                vals.append(mp.mpc(fn(*[mp.mpf(v.p) / v.q for v in pt.values()])))
+        a, b = vals
     except Exception:  # noqa: BLE001 - a probe that cannot be evaluated shows nothing
         return False
-    if not (math.isfinite(abs(a)) and math.isfinite(abs(b))):
+    if not (mp.isfinite(a) and mp.isfinite(b)):
         return False
-    return abs(b) > 1e-20 and abs(a - b) <= 1e-10 * abs(b)
+    with mp.workdps(60):
+        return abs(b) > mp.mpf(10) ** -20 and abs(a - b) <= mp.mpf(10) ** -10 * abs(b)
 
 
 def _symbolic_zero(expr, max_ops: int) -> bool:

@@ -46,3 +46,19 @@ def test_a_false_identity_skips_simplify(monkeypatch):
     # the true identity still reaches simplify and is proved
     assert symbolic_zero(sp.tan(sp.asin(x)) - x / sp.sqrt(1 - x ** 2))
     assert verify.numerically_nonzero(sp.tan(sp.asin(x)) - x / sp.sqrt(1 - x ** 2)) is False
+
+
+def test_the_probe_is_bounded_under_every_hash_seed_that_once_hung_it():
+    # with SymPy's adaptive evalf the probe ran past the claim's 180 s budget on App. C's convexity
+    # range under PYTHONHASHSEED 11 and 17 (term orders differ); fixed-precision mpmath is bounded
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("from derive import registry; registry.load_paper('asoodeh2021'); "
+            "print(registry.CLAIMS['asoodeh2021.appC.convex_range'].check(refresh=True).status)")
+    for seed in ("11", "17"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
+                           cwd=Path(__file__).resolve().parent.parent)
+        assert r.returncode == 0 and r.stdout.split()[-1] == "holds_numerically", (seed, r.stderr[-500:])
