@@ -249,7 +249,9 @@ def correction_of(key: str, g: dict, by_id: dict) -> dict:
         full = cid if cid.startswith(key + ".") else f"{key}.{cid}"
         r = by_id.get(full)
         by.append({"id": full, "status": _STATUS_WORDS.get(r["verdict"], r["verdict"]) if r else "not checked"})
-    fields = "; ".join(f"{c}: {', '.join(sorted(f))}" for c, f in (g.get("corrected_check") or {}).items())
+    # the member claims whose printed side the corrected form replaces (their field names are internal)
+    members = [c if c.startswith(key + ".") else f"{key}.{c}" for c in (g.get("corrected_check") or {})]
+    fields = ", ".join(members)
     unchecked = g.get("correction_unchecked", "")
     stands = []             # the stated results that still hold (a wrong display whose bound stays valid)
     for cid in g.get("result_holds_by", ()):
@@ -261,7 +263,9 @@ def correction_of(key: str, g: dict, by_id: dict) -> dict:
         parts.append("Correction checked by claim" + ("s " if len(by) > 1 else " ")
                      + ", ".join(f"`{b['id']}` ({b['status']})" for b in by) + ".")
     if fields:
-        parts.append(f"Correction checked: the corrected fields ({fields}) pass the member's own checker on its domain.")
+        parts.append("Correction checked: the corrected form, put in place of the printed one in claim"
+                     + ("s " if len(members) > 1 else " ") + ", ".join(f"`{m}`" for m in members)
+                     + ", passes the same check on the same domain.")
     if unchecked:
         parts.append(f"Correction not checked separately: {unchecked}.")
     if stands:
